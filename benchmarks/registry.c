@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The one table of kernels, in default run order. A kernel is listed here
+ * explicitly (no constructor self-registration: a static library drops it).
+ */
+#include <stddef.h>
+#include <strings.h>
+
+#include "p2pbench/kernel.h"
+
+extern const struct p2pb_kernel p2pb_kernel_pingpong;
+extern const struct p2pb_kernel p2pb_kernel_pingping;
+extern const struct p2pb_kernel p2pb_kernel_sendrecv;
+extern const struct p2pb_kernel p2pb_kernel_exchange;
+
+const struct p2pb_kernel *const p2pb_kernels[] = {
+    &p2pb_kernel_pingpong,
+    &p2pb_kernel_pingping,
+    &p2pb_kernel_sendrecv,
+    &p2pb_kernel_exchange,
+};
+const size_t p2pb_nkernels = sizeof p2pb_kernels / sizeof p2pb_kernels[0];
+
+/* Kernels run when none is named: the four IMB point-to-point kernels. */
+static const char *const default_kernels[] = {"pingpong", "pingping", "sendrecv", "exchange"};
+
+const struct p2pb_kernel *p2pb_kernel_find(const char *name)
+{
+    for (size_t i = 0; i < p2pb_nkernels; i++)
+        if (strcasecmp(p2pb_kernels[i]->name, name) == 0)
+            return p2pb_kernels[i];
+    return NULL;
+}
+
+int p2pb_kernel_is_default(const struct p2pb_kernel *k)
+{
+    for (size_t i = 0; i < sizeof default_kernels / sizeof default_kernels[0]; i++)
+        if (strcasecmp(default_kernels[i], k->name) == 0)
+            return 1;
+    return 0;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Sendrecv (IMB definition, KERNELS.md): every rank, in a periodic chain,
+ * calls MPI_Sendrecv sending X bytes to its right neighbour and receiving X
+ * bytes from its left neighbour. t = one iteration; throughput 2X / t.
+ */
+#include "p2pbench/kernel.h"
+
+enum { TAG = 103 };
+
+static enum p2pb_status sendrecv_iter(struct p2pb_kernel_ctx *c)
+{
+    P2PB_KCALL(MPI_Sendrecv(c->sbuf, c->count, c->dtype, c->right, TAG, c->rbuf, c->count, c->dtype,
+                            c->left, TAG, c->comm, MPI_STATUS_IGNORE));
+    return P2PB_OK;
+}
+
+static enum p2pb_status sendrecv_verify(const struct p2pb_kernel_ctx *c, size_t *bad)
+{
+    return p2pb_pattern_check(c->rbuf, c->bytes, c->left, c->iter, bad);
+}
+
+const struct p2pb_kernel p2pb_kernel_sendrecv = {
+    .name = "sendrecv",
+    .display_name = "Sendrecv",
+    .summary = "MPI_Sendrecv in a periodic chain of all ranks: send right, receive left",
+    .min_ranks = 2,
+    .max_ranks = 0,
+    .participation = P2PB_PART_ALL,
+    .time_scale = 1.0,
+    .bytes_factor = 2.0,
+    .rank_reduce = P2PB_REDUCE_MAX,
+    .imb_layout = P2PB_IMB_TMINMAXAVG,
+    .sbuf_regions = 1,
+    .rbuf_regions = 1,
+    .run_iter = sendrecv_iter,
+    .verify = sendrecv_verify,
+};

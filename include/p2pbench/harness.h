@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * harness.h - the one timing loop of p2pbench.
+ *
+ * For each (kernel, message size) the harness: sets up buffers, runs warm-up
+ * iterations, chooses k iterations per sample from the timer's overhead and
+ * resolution, then draws samples (barrier, k timed iterations, reduction of
+ * the per-rank durations) until the stopping rule is met, and finally
+ * computes statistics. Rank 0 decides every count and broadcasts it, so all
+ * ranks stop together. Methodology: ../shared/design/METHODOLOGY.md,
+ * docs/methodology.md.
+ */
+#ifndef P2PBENCH_HARNESS_H
+#define P2PBENCH_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mpi.h>
+
+#include "p2pbench/kernel.h"
+#include "p2pbench/result.h"
+#include "p2pbench/status.h"
+
+/* How many samples to draw per size. */
+enum p2pb_policy_mode {
+    P2PB_POLICY_ADAPTIVE, /* until CI target met or time budget spent */
+    P2PB_POLICY_FIXED,    /* exactly `samples` samples (--samples) */
+    P2PB_POLICY_FIXED_IMB /* IMB's repetition table (--fixed-imb) */
+};
+
+struct p2pb_policy {
+    enum p2pb_policy_mode mode;
+    size_t min_samples;      /* adaptive: at least this many (default 10) */
+    size_t max_samples;      /* adaptive: at most this many (default 1000) */
+    size_t samples;          /* fixed: this many */
+    double ci_target;        /* adaptive: CI half-width / median target (0.01) */
+    double time_per_size;    /* adaptive: budget per size in seconds (0.2) */
+    size_t batch;            /* k iterations per sample; 0 = choose from timer */
+    long warmup;             /* warm-up iterations; < 0 = default */
+    double timeout;          /* seconds per size before aborting; 0 = none */
+    int check;               /* --check: verify payloads off the timed path */
+    int off_cache;           /* --off-cache: cycle buffers beyond the LLC */
+    size_t llc_bytes;        /* last-level cache size (hwloc), for off_cache */
+    size_t window;           /* window for bandwidth kernels */
+};
+
+/* Timer facts measured at start-up (all in ns). */
+struct p2pb_timer_info {
+    const char *source;      /* "clock_gettime(CLOCK_MONOTONIC)" */
+    double overhead_ns;      /* median cost of one clock read */
+    double resolution_ns;    /* smallest observed nonzero step / clock_getres */
+};
+
+/* Monotonic time in ns (CLOCK_MONOTONIC). */
+uint64_t p2pb_now_ns(void);
+
+/* Measure timer overhead and resolution (a few ms). */
+void p2pb_timer_measure(struct p2pb_timer_info *ti);
+
+/*
+ * IMB's default repetitions for size X (KERNELS.md): 1000 up to 32 KiB, then
+ * 40 MiB / X (41943040 / X), at least 1.
+ */
+size_t p2pb_imb_repetitions(size_t bytes);
+
+/*
+ * Iterations per sample k such that one sample lasts at least
+ * max(20 * overhead, 10 * resolution) (timer overhead below 5% of a sample,
+ * resolution at least 10x finer), given a per-iteration estimate t_iter_ns.
+ * Always >= 1.
+ */
+size_t p2pb_choose_batch(double t_iter_ns, const struct p2pb_timer_info *ti);
+
+/*
+ * Map a size to (datatype, count) so that count * extent == bytes with
+ * count <= INT_MAX: MPI_BYTE up to INT_MAX bytes, else a contiguous type of
+ * 1 KiB blocks (the size must then be a multiple of 1 KiB).
+ * Returns P2PB_OK, or P2PB_ERANGE with a message naming the size.
+ * *dtype must be freed with p2pb_free_msg_type.
+ */
+enum p2pb_status p2pb_make_msg_type(size_t bytes, MPI_Datatype *dtype, int *count, char *err,
+                                    size_t errlen);
+void p2pb_free_msg_type(MPI_Datatype *dtype);
+
+/*
+ * Run one (kernel, size) collectively on comm. Every rank of comm must call
+ * it with the same arguments. On return, rank 0's *out holds the finished row
+ * (other ranks' *out is filled too but only rank 0's is reported).
+ * Returns P2PB_OK; P2PB_EVERIFY / P2PB_EMPI / P2PB_ENOMEM with a message in
+ * err (on the rank that saw it, and a summary on rank 0). The status is agreed
+ * by all ranks (every rank returns the same code).
+ */
+enum p2pb_status p2pb_harness_run(MPI_Comm comm, const struct p2pb_kernel *k, size_t bytes,
+                                  const struct p2pb_policy *pol,
+                                  const struct p2pb_timer_info *ti, struct p2pb_result *out,
+                                  char *err, size_t errlen);
+
+/*
+ * File descriptor of the open results file (rank 0), or -1. When --timeout
+ * fires, the harness appends an end record with status "aborted" to it
+ * (one write(2) from the signal handler) before exiting.
+ */
+void p2pb_harness_set_abort_fd(int fd);
+
+#endif /* P2PBENCH_HARNESS_H */

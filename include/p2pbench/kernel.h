@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel.h - the kernel contract.
+ *
+ * A kernel is one `static const struct p2pb_kernel` in its own file under
+ * benchmarks/, listed in the one table in benchmarks/registry.c. The harness
+ * (src/harness.c) alone reads clocks, synchronizes, repeats, agrees on
+ * iteration counts, reduces across ranks and computes statistics; a kernel
+ * only moves bytes.
+ *
+ * Adding a kernel: one file in benchmarks/, one line in registry.c, one row in
+ * docs/kernels.md, one line in tests (tests/mpi/CMakeLists.txt and the byte
+ * accounting table in tests/mpi/bytecount.c).
+ */
+#ifndef P2PBENCH_KERNEL_H
+#define P2PBENCH_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mpi.h>
+
+#include "p2pbench/result.h"
+#include "p2pbench/status.h"
+
+/* Which ranks take part in a kernel. */
+enum p2pb_participation {
+    P2PB_PART_PAIR, /* ranks 0 and 1 work; others wait in the harness's barrier */
+    P2PB_PART_ALL,  /* every rank takes part (e.g. a periodic chain) */
+    P2PB_PART_PAIRS,/* disjoint pairs (0,1), (2,3), ...; an odd last rank waits */
+    P2PB_PART_SELF  /* every rank works alone, no messages (memcpy reference) */
+};
+
+/* How per-rank sample durations become one sample value. */
+enum p2pb_rank_reduce {
+    P2PB_REDUCE_MAX,   /* maximum over active ranks (default; IMB's t_max) */
+    P2PB_REDUCE_ROOT   /* the time of rank 0, the initiator (PingPong) */
+};
+
+/*
+ * Per-rank state the harness hands to a kernel. The harness owns every field
+ * except `priv`, which setup() may set and teardown() must release.
+ */
+struct p2pb_kernel_ctx {
+    MPI_Comm comm;        /* benchmark communicator (MPI_ERRORS_RETURN) */
+    int rank, nranks;     /* in comm */
+    int active;           /* 1 if this rank takes part in the kernel */
+    int peer;             /* pairwise kernels: the partner rank, else -1 */
+    int left, right;      /* chain kernels: (rank-1+n)%n and (rank+1)%n */
+    size_t bytes;         /* message size X in bytes */
+    MPI_Datatype dtype;   /* element type: MPI_BYTE, or a contiguous block */
+    int count;            /* elements of dtype per message: count * extent == bytes */
+    size_t window;        /* window of non-blocking sends (bandwidth kernels) */
+    unsigned char *sbuf;  /* send buffer, sbuf_regions * bytes (page aligned) */
+    unsigned char *rbuf;  /* receive buffer, rbuf_regions * bytes (page aligned) */
+    uint64_t iter;        /* iteration index, used by --check patterns */
+    void *priv;           /* kernel-private state */
+};
+
+/*
+ * A kernel descriptor. Fields:
+ *  name          CLI / JSON identifier, lower case, stable ("pingpong")
+ *  display_name  table label ("PingPong")
+ *  summary       one line for --list
+ *  min_ranks     fewest ranks the kernel can run with (>= 1)
+ *  max_ranks     most ranks that take part; 0 = any. Extra ranks wait.
+ *  participation which ranks work (see enum p2pb_participation)
+ *  time_scale    measured time per iteration -> reported time t
+ *                (PingPong 0.5: half the round trip; IMB definition)
+ *  bytes_factor  bytes counted per iteration for throughput, in units of X:
+ *                MB/s = bytes_factor * X / t(usec)  (1 MB = 10^6 B)
+ *                (PingPong 1, PingPing 1, Sendrecv 2, Exchange 4; IMB)
+ *  rank_reduce   how per-rank times become one (see enum p2pb_rank_reduce)
+ *  imb_layout    columns of the IMB-compatible table
+ *  sbuf_regions, rbuf_regions
+ *                how many X-byte regions the send / receive buffers hold
+ *  setup         optional; called once per size before warm-up
+ *  run_iter      required: exactly one iteration; no timing, no barrier,
+ *                no allocation, no printing. Returns P2PB_OK or P2PB_EMPI.
+ *  verify        optional; after one run_iter on patterned buffers (see
+ *                p2pb_pattern_*), check rbuf. Returns P2PB_OK or
+ *                P2PB_EVERIFY and writes the first bad offset in *bad_offset.
+ *  teardown      optional; called once per size
+ *  unavailable_reason  NULL if the kernel can run; else why not (still listed)
+ */
+struct p2pb_kernel {
+    const char *name;
+    const char *display_name;
+    const char *summary;
+    int min_ranks;
+    int max_ranks;
+    enum p2pb_participation participation;
+    double time_scale;
+    double bytes_factor;
+    enum p2pb_rank_reduce rank_reduce;
+    enum p2pb_imb_layout imb_layout;
+    int sbuf_regions;
+    int rbuf_regions;
+    enum p2pb_status (*setup)(struct p2pb_kernel_ctx *ctx);
+    enum p2pb_status (*run_iter)(struct p2pb_kernel_ctx *ctx);
+    enum p2pb_status (*verify)(const struct p2pb_kernel_ctx *ctx, size_t *bad_offset);
+    void (*teardown)(struct p2pb_kernel_ctx *ctx);
+    const char *unavailable_reason;
+};
+
+/* The table of kernels (benchmarks/registry.c), in default run order. */
+extern const struct p2pb_kernel *const p2pb_kernels[];
+extern const size_t p2pb_nkernels;
+
+/* Find a kernel by name (case-insensitive). NULL if unknown. */
+const struct p2pb_kernel *p2pb_kernel_find(const char *name);
+
+/* True if the kernel runs by default (no kernel named on the command line). */
+int p2pb_kernel_is_default(const struct p2pb_kernel *k);
+
+/*
+ * --check payload pattern: the byte at offset `off` of a message that rank
+ * `sender` sends in iteration `iter`. Depends on all three, so a message from
+ * the wrong rank, the wrong iteration or a shifted position is detected.
+ */
+unsigned char p2pb_pattern_byte(int sender, uint64_t iter, size_t off);
+
+/* Fill buf[0..bytes-1] with the pattern of (sender, iter). */
+void p2pb_pattern_fill(unsigned char *buf, size_t bytes, int sender, uint64_t iter);
+
+/*
+ * Check buf[0..bytes-1] against the pattern of (sender, iter).
+ * Returns P2PB_OK or P2PB_EVERIFY with the first bad offset in *bad_offset.
+ */
+enum p2pb_status p2pb_pattern_check(const unsigned char *buf, size_t bytes, int sender,
+                                    uint64_t iter, size_t *bad_offset);
+
+/* Convenience for kernels: run an MPI call, map its error to P2PB_EMPI. */
+#define P2PB_KCALL(call)                                                                           \
+    do {                                                                                           \
+        if ((call) != MPI_SUCCESS)                                                                 \
+            return P2PB_EMPI;                                                                      \
+    } while (0)
+
+#endif /* P2PBENCH_KERNEL_H */

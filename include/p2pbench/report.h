@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.h - reporters: one small interface (begin, row, end) per output
+ * format. A reporter receives finished plain records and knows nothing of MPI
+ * or of how the numbers were measured.
+ *
+ * Formats: text (the default human table), imb (IMB-MPI1 compatible layout,
+ * KERNELS.md), csv (header row, schema column), markdown.
+ */
+#ifndef P2PBENCH_REPORT_H
+#define P2PBENCH_REPORT_H
+
+#include <stdio.h>
+
+#include "p2pbench/result.h"
+
+/* State shared by a reporter's calls; zero-initialize, then set out. */
+struct p2pb_report_ctx {
+    FILE *out;
+    const struct p2pb_run_info *run;
+    /* key of the section (kernel table) currently open */
+    char cur_kernel[32];
+    char cur_variant[32];
+    int cur_nranks;
+    int section_open;
+    size_t rows;            /* rows printed in total */
+    size_t prev_bytes;      /* size of the previous row */
+    long eager_limit;       /* bytes; < 0 if unknown. Marked in text tables. */
+};
+
+struct p2pb_reporter {
+    const char *name;     /* "text", "imb", "csv", "markdown" */
+    const char *summary;  /* one line for --help */
+    void (*begin)(struct p2pb_report_ctx *ctx);
+    void (*row)(struct p2pb_report_ctx *ctx, const struct p2pb_result *r);
+    void (*end)(struct p2pb_report_ctx *ctx);
+};
+
+extern const struct p2pb_reporter p2pb_reporter_text;
+extern const struct p2pb_reporter p2pb_reporter_imb;
+extern const struct p2pb_reporter p2pb_reporter_csv;
+extern const struct p2pb_reporter p2pb_reporter_markdown;
+
+/* NULL-terminated table of reporters. */
+extern const struct p2pb_reporter *const p2pb_reporters[];
+
+/* Find a reporter by name; NULL if unknown. */
+const struct p2pb_reporter *p2pb_reporter_find(const char *name);
+
+/*
+ * Format a rate or time with 4 significant digits, never as 0.00 for a
+ * positive value (e.g. 0.04123 -> "0.04123", 1234.5 -> "1234.50" with at
+ * least 2 decimals when >= 1). Writes into buf (len bytes), returns buf.
+ */
+char *p2pb_fmt_sig(char *buf, size_t len, double v);
+
+/* Message size in short form: 0, 1, ..., 512, 1K, 1.5K, 4M, 1G (powers of 1024). */
+char *p2pb_fmt_size(char *buf, size_t len, size_t bytes);
+
+#endif /* P2PBENCH_REPORT_H */

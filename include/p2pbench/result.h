@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * result.h - plain records of a run, and the JSON Lines results file.
+ *
+ * Results file (schema "p2pbench/1"): one JSON object per line.
+ *   1. {"type":"run", "schema":"p2pbench/1", ...}     run record, first line
+ *   2. {"type":"result", "kernel":..., "bytes":...}   one per (kernel, size)
+ *   3. {"type":"end", "status":"complete"|"aborted"}  last line
+ * Each line is written with one write(2) and flushed as soon as its row is
+ * finished, so a run that dies keeps every finished row and lacks the end
+ * record (recognizably incomplete). See docs/output-format.md.
+ */
+#ifndef P2PBENCH_RESULT_H
+#define P2PBENCH_RESULT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "p2pbench/stats.h"
+#include "p2pbench/status.h"
+
+#define P2PB_SCHEMA "p2pbench/1"
+#define P2PB_SCHEMA_MAJOR 1
+
+/* Column layout of the IMB-compatible table (KERNELS.md). */
+enum p2pb_imb_layout {
+    P2PB_IMB_T,          /* #bytes #repetitions t[usec] Mbytes/sec */
+    P2PB_IMB_TMINMAXAVG  /* #bytes #repetitions t_min t_max t_avg Mbytes/sec */
+};
+
+/* Outcome of one (kernel, size) row. */
+enum p2pb_row_status {
+    P2PB_ROW_OK,
+    P2PB_ROW_SKIPPED, /* not run (e.g. too few ranks); no numbers */
+    P2PB_ROW_FAILED,  /* an error stopped it; no numbers */
+    P2PB_ROW_TIMEOUT  /* --timeout expired; no numbers */
+};
+
+/* "ok", "skipped", "failed", "timeout". */
+const char *p2pb_row_status_str(enum p2pb_row_status st);
+/* Inverse of p2pb_row_status_str; returns -1 if unknown. */
+int p2pb_row_status_parse(const char *s);
+
+/*
+ * One finished (kernel, size) row. Times in usec per iteration after the
+ * kernel's time_scale; rates in MB/s with 1 MB = 10^6 B.
+ */
+struct p2pb_result {
+    char kernel[32];        /* kernel name, e.g. "pingpong" */
+    char display_name[32];  /* table label, e.g. "PingPong" */
+    char variant[32];       /* e.g. direction "0->1"; "" if none */
+    size_t bytes;           /* message size X */
+    int nranks;             /* ranks in the run */
+    int active_ranks;       /* ranks that took part; the rest waited */
+    int imb_layout;         /* enum p2pb_imb_layout */
+    double bytes_factor;    /* bytes per iteration / X (kernel.h) */
+    size_t samples;         /* n */
+    size_t iterations_per_sample; /* k */
+    size_t warmup;          /* warm-up iterations, not in the data */
+    struct p2pb_stats t;    /* per-sample time statistics, usec */
+    double t_min_usec;      /* IMB: min over active ranks of each rank's mean */
+    double t_max_usec;      /* IMB: max over active ranks of each rank's mean */
+    double t_avg_usec;      /* IMB: average over active ranks */
+    double mbytes_per_sec;  /* bytes_factor * X / t.median */
+    double mbytes_per_sec_imb; /* bytes_factor * X / t_max_usec (IMB) */
+    enum p2pb_row_status status;
+    char note[160];         /* why skipped / failed; "" otherwise */
+};
+
+/* Total timed iterations of a row: samples * iterations_per_sample. */
+size_t p2pb_result_repetitions(const struct p2pb_result *r);
+
+/*
+ * Throughput in MB/s (10^6 B/s) for bytes_factor * bytes moved in t_usec.
+ * Returns 0 when t_usec <= 0 or bytes == 0.  Source: IMB definition,
+ * KERNELS.md (X / t for PingPong, 2X / t Sendrecv, 4X / t Exchange).
+ */
+double p2pb_mbytes_per_sec(double bytes_factor, size_t bytes, double t_usec);
+
+/* Per-rank placement, as recorded in the run record. */
+struct p2pb_rank_info {
+    int rank;
+    char host[64];
+    char binding[128]; /* hwloc cpuset as a list, e.g. "0-1"; "unbound" */
+};
+
+/* Facts about a run that reporters print in their header. */
+struct p2pb_run_info {
+    char version[32];
+    char git_commit[48];
+    char label[64];
+    char start_utc[32];     /* ISO 8601, e.g. 2026-11-29T18:07:19Z */
+    char mpi_library[256];  /* first line of MPI_Get_library_version */
+    char host[64];          /* host of rank 0 */
+    int nranks;
+    char policy[64];        /* "adaptive", "fixed-imb", "fixed" */
+    int imported;           /* 1 if converted from a text log */
+    char source[64];        /* "p2pbench" or e.g. "imb-4.1" for imports */
+};
+
+/*
+ * An open results file. Lines are written with one write(2) each and the
+ * file is fsync'd at the end. All functions return P2PB_OK or P2PB_EIO with a
+ * message in err (errlen bytes, may be NULL).
+ */
+struct p2pb_results_file;
+
+/* Create (truncate) path for writing. */
+enum p2pb_status p2pb_results_open(const char *path, struct p2pb_results_file **out,
+                                   char *err, size_t errlen);
+/* Write one line: a JSON object (cJSON *, passed as void * to keep cJSON out
+ * of this header). The object is not freed. */
+enum p2pb_status p2pb_results_write_json(struct p2pb_results_file *f, const void *cjson_obj,
+                                         char *err, size_t errlen);
+/* Write a result record for r. */
+enum p2pb_status p2pb_results_write_result(struct p2pb_results_file *f,
+                                           const struct p2pb_result *r, char *err,
+                                           size_t errlen);
+/* Write the end record {"type":"end","status":status,"wall_sec":...} and close. */
+enum p2pb_status p2pb_results_close(struct p2pb_results_file *f, const char *status,
+                                    double wall_sec, char *err, size_t errlen);
+/* File descriptor of an open results file (for the --timeout handler), or -1. */
+int p2pb_results_fd(const struct p2pb_results_file *f);
+/* Path of an open results file. */
+const char *p2pb_results_path(const struct p2pb_results_file *f);
+
+/* Result record <-> struct. The cJSON objects are passed as void *. */
+void *p2pb_result_to_json(const struct p2pb_result *r);
+enum p2pb_status p2pb_result_from_json(const void *cjson_obj, struct p2pb_result *r,
+                                       char *err, size_t errlen);
+/* Fill the reporter-facing facts from a run record. */
+void p2pb_run_info_from_json(const void *cjson_obj, struct p2pb_run_info *ri);
+
+/*
+ * A results file read back into memory.
+ *   run      the run record (cJSON object, owned), NULL if missing
+ *   rows     nrows result records
+ *   complete 1 if an end record with status "complete" was read
+ *   end_status "complete", "aborted", or "" when the end record is missing
+ *   truncated_line 1 if the last line was cut off mid-write (ignored)
+ */
+struct p2pb_results_data {
+    char path[512];
+    void *run;
+    struct p2pb_run_info info;
+    struct p2pb_result *rows;
+    size_t nrows;
+    int complete;
+    char end_status[16];
+    int truncated_line;
+};
+
+/*
+ * Read a results file. Refuses an unknown schema major version.
+ * Returns P2PB_OK, P2PB_EIO (cannot open) or P2PB_EFORMAT (bad line: err
+ * names the file and line number). On error *out is left empty.
+ */
+enum p2pb_status p2pb_results_read(const char *path, struct p2pb_results_data *out, char *err,
+                                   size_t errlen);
+void p2pb_results_data_free(struct p2pb_results_data *d);
+
+#endif /* P2PBENCH_RESULT_H */

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stats.h - descriptive statistics of one sample set. Pure functions: no MPI,
+ * no I/O, no globals. Units are whatever the caller passes (p2pbench passes
+ * usec per iteration).
+ *
+ * Sources: quantiles use linear interpolation between order statistics
+ * (Hyndman & Fan type 7, the default of R and numpy). The 95% confidence
+ * interval of the median uses order statistics (Le Boudec, "Performance
+ * Evaluation of Computer and Communication Systems", 2010, sec. 2.2.1):
+ * exact binomial ranks for n < 50, otherwise the normal approximation
+ * lo = floor((n - 1.96 sqrt(n)) / 2), hi = ceil(1 + (n + 1.96 sqrt(n)) / 2).
+ * Outliers are Tukey's: outside [p25 - 1.5 IQR, p75 + 1.5 IQR]; counted,
+ * never removed.
+ */
+#ifndef P2PBENCH_STATS_H
+#define P2PBENCH_STATS_H
+
+#include <stddef.h>
+
+#include "p2pbench/status.h"
+
+/* Smallest n for which a 95% CI of the median exists (1 - 2 * 2^-n >= 0.95). */
+#define P2PB_CI_MIN_N 6
+
+/* Summary of n samples. All values in the samples' unit. */
+struct p2pb_stats {
+    size_t n;        /* number of samples */
+    double min, p25, median, p75, p99, max;
+    double mean;
+    double stddev;   /* sample standard deviation (n - 1); 0 when n < 2 */
+    int ci_valid;    /* 1 when n >= P2PB_CI_MIN_N and ci95_* are set */
+    double ci95_low; /* 95% CI of the median, order-statistic bounds */
+    double ci95_high;
+    size_t outliers; /* Tukey outlier count (1.5 IQR) */
+};
+
+/*
+ * Ranks (1-based, lo <= hi) of the order statistics that bound the 95% CI of
+ * the median of n samples: CI = [x_(lo), x_(hi)].
+ * Returns P2PB_OK, or P2PB_ERANGE when n < P2PB_CI_MIN_N (no such interval).
+ */
+enum p2pb_status p2pb_median_ci_ranks(size_t n, size_t *lo, size_t *hi);
+
+/*
+ * Quantile p (0 <= p <= 1) of an ascending array sorted[0..n-1], n >= 1,
+ * by linear interpolation (type 7).
+ */
+double p2pb_quantile_sorted(const double *sorted, size_t n, double p);
+
+/*
+ * Compute the summary of x[0..n-1] (need not be sorted; not modified).
+ * scratch must hold n doubles (it receives the sorted copy); pass NULL to
+ * let the function allocate.
+ * Returns P2PB_OK, P2PB_EUSAGE when n == 0, P2PB_ENOMEM on allocation failure.
+ */
+enum p2pb_status p2pb_stats_compute(const double *x, size_t n, double *scratch,
+                                    struct p2pb_stats *out);
+
+/*
+ * Relative half-width of the CI of the median: (hi - lo) / 2 / median.
+ * Returns a negative value when the CI is not valid or the median is <= 0.
+ */
+double p2pb_stats_ci_rel_halfwidth(const struct p2pb_stats *s);
+
+#endif /* P2PBENCH_STATS_H */

@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * p2pbench: thin main. Parses options on every rank, lets rank 0 validate
+ * what only it can see (output path, memory), broadcasts the verdict so every
+ * rank exits with the same message and code, then drives the harness over
+ * kernels x sizes and hands finished rows to the reporter and results file.
+ */
+#include <cjson/cJSON.h>
+#include <limits.h>
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mpi_util.h"
+#include "p2pbench/harness.h"
+#include "p2pbench/hostinfo.h"
+#include "p2pbench/options.h"
+#include "p2pbench/report.h"
+#include "p2pbench/result.h"
+#include "p2pbench/version.h"
+
+#define ERRLEN 512
+
+struct verdict {
+    int status; /* enum p2pb_status */
+    char msg[ERRLEN];
+};
+
+static void utc_now(char *buf, size_t len, const char *fmt)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(buf, len, fmt, &tm);
+}
+
+static char *join_args(int argc, char **argv)
+{
+    size_t len = 1;
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) * 4 + 3;
+    char *s = malloc(len), *p = s;
+    if (!s)
+        return NULL;
+    for (int i = 0; i < argc; i++) {
+        if (i)
+            *p++ = ' ';
+        int quote = argv[i][0] == '\0' || strpbrk(argv[i], " \t'\"$\\*?;&|<>()") != NULL;
+        if (quote) {
+            *p++ = '\'';
+            for (const char *c = argv[i]; *c; c++) {
+                if (*c == '\'') {
+                    memcpy(p, "'\\''", 4);
+                    p += 4;
+                } else
+                    *p++ = *c;
+            }
+            *p++ = '\'';
+        } else {
+            strcpy(p, argv[i]);
+            p += strlen(argv[i]);
+        }
+    }
+    *p = '\0';
+    return s;
+}
+
+static int finish(int code)
+{
+    p2pb_hostinfo_fini();
+    MPI_Finalize();
+    return code;
+}
+
+/* Gather a JSON object from every rank to rank 0 as an array (rank order). */
+static cJSON *gather_json(MPI_Comm comm, cJSON *mine)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    char *text = cJSON_PrintUnformatted(mine);
+    int len = text ? (int)strlen(text) + 1 : 1;
+    int *lens = NULL, *displs = NULL;
+    char *all = NULL;
+    if (rank == 0) {
+        lens = calloc((size_t)size, sizeof *lens);
+        displs = calloc((size_t)size, sizeof *displs);
+    }
+    P2PB_MPI_CHECK(MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, comm));
+    if (rank == 0) {
+        long total = 0;
+        for (int i = 0; i < size; i++) {
+            displs[i] = (int)total;
+            total += lens[i];
+        }
+        all = malloc((size_t)total);
+    }
+    P2PB_MPI_CHECK(MPI_Gatherv(text ? text : "", len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, comm));
+    cJSON_free(text);
+    cJSON *arr = NULL;
+    if (rank == 0) {
+        arr = cJSON_CreateArray();
+        for (int i = 0; i < size; i++) {
+            cJSON *o = cJSON_Parse(all + displs[i]);
+            cJSON_AddItemToArray(arr, o ? o : cJSON_CreateNull());
+        }
+        free(all);
+        free(lens);
+        free(displs);
+    }
+    return arr;
+}
+
+/* Host objects keyed by host name: one entry per distinct host. */
+static cJSON *dedup_hosts(cJSON *host_arr)
+{
+    cJSON *hosts = cJSON_CreateObject();
+    cJSON *h;
+    cJSON_ArrayForEach(h, host_arr)
+    {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(h, "host");
+        if (!cJSON_IsString(name) || cJSON_GetObjectItemCaseSensitive(hosts, name->valuestring))
+            continue;
+        cJSON_AddItemToObject(hosts, name->valuestring, cJSON_Duplicate(h, 1));
+    }
+    return hosts;
+}
+
+static void print_list(void)
+{
+    printf("%-12s %-10s %-6s %-8s %s\n", "kernel", "table", "ranks", "default", "definition");
+    for (size_t i = 0; i < p2pb_nkernels; i++) {
+        const struct p2pb_kernel *k = p2pb_kernels[i];
+        char ranks[16];
+        if (k->max_ranks > 0 && k->max_ranks == k->min_ranks)
+            snprintf(ranks, sizeof ranks, "%d", k->min_ranks);
+        else if (k->max_ranks > 0)
+            snprintf(ranks, sizeof ranks, "%d-%d", k->min_ranks, k->max_ranks);
+        else
+            snprintf(ranks, sizeof ranks, ">=%d", k->min_ranks);
+        printf("%-12s %-10s %-6s %-8s %s%s%s\n", k->name, k->display_name, ranks,
+               p2pb_kernel_is_default(k) ? "yes" : "no", k->summary,
+               k->unavailable_reason ? " [unavailable: " : "",
+               k->unavailable_reason ? k->unavailable_reason : "");
+        if (k->unavailable_reason)
+            printf("]\n");
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int provided;
+    if (MPI_Init_thread(&argc, &argv, MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
+        fprintf(stderr, "p2pbench: error: MPI_Init failed\n");
+        return 1;
+    }
+    uint64_t t_wall0 = p2pb_now_ns();
+    MPI_Comm comm;
+    P2PB_MPI_CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+    P2PB_MPI_CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+    int rank, nranks;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &nranks);
+
+    static struct p2pb_options opt;
+    struct verdict v;
+    memset(&v, 0, sizeof v);
+    v.status = (int)p2pb_options_parse(argc, argv, &opt, v.msg, sizeof v.msg);
+    int running = v.status == P2PB_OK && !opt.do_help && !opt.do_version && !opt.do_list && !opt.do_info;
+
+    /* Ranks per host, for the memory check. */
+    MPI_Comm node;
+    int local_ranks = 1;
+    P2PB_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
+    MPI_Comm_size(node, &local_ranks);
+    MPI_Comm_free(&node);
+
+    if (running) {
+        opt.policy.llc_bytes = p2pb_hostinfo_llc_bytes();
+    }
+    struct p2pb_results_file *rf = NULL;
+    char start_utc[32];
+    utc_now(start_utc, sizeof start_utc, "%Y-%m-%dT%H:%M:%SZ");
+    if (rank == 0 && running) {
+        /* Memory: the largest message's buffers on every rank of this host. */
+        size_t maxb = 0;
+        for (size_t i = 0; i < opt.nsizes; i++)
+            if (opt.sizes[i] > maxb)
+                maxb = opt.sizes[i];
+        int regions = 0;
+        for (size_t i = 0; i < opt.nkernels; i++) {
+            int r = opt.kernels[i]->sbuf_regions + opt.kernels[i]->rbuf_regions;
+            if (r > regions)
+                regions = r;
+        }
+        size_t mem = p2pb_hostinfo_memory_bytes();
+        double need = (double)maxb * regions * local_ranks;
+        if (opt.policy.off_cache)
+            need += 2.0 * (double)opt.policy.llc_bytes * local_ranks;
+        if (mem > 0 && need > 0.9 * (double)mem) {
+            char sz[32];
+            v.status = P2PB_ENOMEM;
+            snprintf(v.msg, sizeof v.msg,
+                     "message size %zu (%s) needs %.3g GB of buffers on this host (%d ranks x %d "
+                     "buffers), more than its %.3g GB of memory",
+                     maxb, p2pb_fmt_size(sz, sizeof sz, maxb), need / 1e9, local_ranks, regions,
+                     (double)mem / 1e9);
+        }
+        if (v.status == P2PB_OK && (opt.output_default || opt.output[0])) {
+            if (opt.output_default) {
+                char ts[32];
+                utc_now(ts, sizeof ts, "%Y%m%dT%H%M%SZ");
+                snprintf(opt.output, sizeof opt.output, "p2pbench-%s.jsonl", ts);
+            }
+            v.status = (int)p2pb_results_open(opt.output, &rf, v.msg, sizeof v.msg);
+        }
+    }
+    P2PB_MPI_CHECK(MPI_Bcast(&v, (int)sizeof v, MPI_BYTE, 0, comm));
+    if (v.status != P2PB_OK) {
+        fprintf(stderr, "p2pbench: error: %s\n", v.msg);
+        fflush(stderr);
+        MPI_Comm_free(&comm);
+        return finish(p2pb_status_exit_code((enum p2pb_status)v.status));
+    }
+    if (opt.do_help || opt.do_version || opt.do_list) {
+        if (rank == 0) {
+            if (opt.do_help)
+                p2pb_options_usage(stdout);
+            else if (opt.do_version)
+                printf("p2pbench %s (git %s)\n", P2PB_VERSION, P2PB_GIT_COMMIT);
+            else
+                print_list();
+            fflush(stdout);
+        }
+        MPI_Comm_free(&comm);
+        return finish(0);
+    }
+
+    /* Host context: every rank's placement, every host's facts. */
+    cJSON *rank_me = p2pb_hostinfo_rank_json(rank);
+    cJSON *host_me = p2pb_hostinfo_host_json();
+    cJSON *ranks = gather_json(comm, rank_me);
+    cJSON *host_arr = gather_json(comm, host_me);
+    cJSON_Delete(rank_me);
+    cJSON_Delete(host_me);
+
+    char mpi_lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int liblen = 0;
+    MPI_Get_library_version(mpi_lib, &liblen);
+    char mpi_first[256];
+    snprintf(mpi_first, sizeof mpi_first, "%.*s", (int)strcspn(mpi_lib, "\n,"), mpi_lib);
+
+    if (opt.do_info) {
+        if (rank == 0) {
+            cJSON *info = cJSON_CreateObject();
+            cJSON_AddStringToObject(info, "mpi_library", mpi_first);
+            cJSON_AddItemToObject(info, "hosts", dedup_hosts(host_arr));
+            cJSON_AddItemToObject(info, "ranks", ranks);
+            ranks = NULL;
+            char *s = cJSON_Print(info);
+            printf("%s\n", s ? s : "{}");
+            cJSON_free(s);
+            cJSON_Delete(info);
+        }
+        cJSON_Delete(ranks);
+        cJSON_Delete(host_arr);
+        MPI_Comm_free(&comm);
+        return finish(0);
+    }
+
+    struct p2pb_timer_info ti;
+    p2pb_timer_measure(&ti);
+    P2PB_MPI_CHECK(MPI_Bcast(&ti.overhead_ns, 1, MPI_DOUBLE, 0, comm));
+    P2PB_MPI_CHECK(MPI_Bcast(&ti.resolution_ns, 1, MPI_DOUBLE, 0, comm));
+
+    struct p2pb_run_info ri;
+    memset(&ri, 0, sizeof ri);
+    snprintf(ri.version, sizeof ri.version, "%s", P2PB_VERSION);
+    snprintf(ri.git_commit, sizeof ri.git_commit, "%s", P2PB_GIT_COMMIT);
+    snprintf(ri.label, sizeof ri.label, "%s", opt.label);
+    snprintf(ri.start_utc, sizeof ri.start_utc, "%s", start_utc);
+    snprintf(ri.mpi_library, sizeof ri.mpi_library, "%s", mpi_first);
+    p2pb_hostinfo_hostname(ri.host, sizeof ri.host);
+    ri.nranks = nranks;
+    static const char *const mode_names[] = {"adaptive", "fixed", "fixed-imb"};
+    snprintf(ri.policy, sizeof ri.policy, "%s", mode_names[opt.policy.mode]);
+    snprintf(ri.source, sizeof ri.source, "p2pbench");
+
+    char err[ERRLEN] = "";
+    int exit_code = 0;
+    if (rank == 0) {
+        cJSON *run = cJSON_CreateObject();
+        cJSON_AddStringToObject(run, "type", "run");
+        cJSON_AddStringToObject(run, "schema", P2PB_SCHEMA);
+        cJSON_AddStringToObject(run, "source", "p2pbench");
+        cJSON_AddStringToObject(run, "version", P2PB_VERSION);
+        cJSON_AddStringToObject(run, "git_commit", P2PB_GIT_COMMIT);
+        char *cmd = join_args(argc, argv);
+        cJSON_AddStringToObject(run, "command_line", cmd ? cmd : "");
+        free(cmd);
+        cJSON_AddStringToObject(run, "label", opt.label);
+        cJSON_AddStringToObject(run, "start_utc", start_utc);
+        cJSON_AddStringToObject(run, "mpi_library", mpi_first);
+        cJSON_AddStringToObject(run, "mpi_library_full", mpi_lib);
+        int mv, msv;
+        MPI_Get_version(&mv, &msv);
+        char mstd[16];
+        snprintf(mstd, sizeof mstd, "%d.%d", mv, msv);
+        cJSON_AddStringToObject(run, "mpi_standard", mstd);
+        cJSON_AddNumberToObject(run, "nranks", nranks);
+        const char *link = getenv("P2PB_LINK_PROFILE");
+        if (link && *link)
+            cJSON_AddStringToObject(run, "link_profile", link);
+        cJSON_AddItemToObject(run, "ranks", ranks);
+        ranks = NULL;
+        cJSON_AddItemToObject(run, "hosts", dedup_hosts(host_arr));
+        cJSON *tj = cJSON_AddObjectToObject(run, "timer");
+        cJSON_AddStringToObject(tj, "source", ti.source);
+        cJSON_AddNumberToObject(tj, "overhead_ns", ti.overhead_ns);
+        cJSON_AddNumberToObject(tj, "resolution_ns", ti.resolution_ns);
+        cJSON *pj = cJSON_AddObjectToObject(run, "policy");
+        cJSON_AddStringToObject(pj, "mode", ri.policy);
+        cJSON_AddNumberToObject(pj, "min_samples", (double)opt.policy.min_samples);
+        cJSON_AddNumberToObject(pj, "max_samples", (double)opt.policy.max_samples);
+        if (opt.policy.mode == P2PB_POLICY_FIXED)
+            cJSON_AddNumberToObject(pj, "samples", (double)opt.policy.samples);
+        cJSON_AddNumberToObject(pj, "ci_target", opt.policy.ci_target);
+        cJSON_AddNumberToObject(pj, "time_per_size_sec", opt.policy.time_per_size);
+        cJSON_AddNumberToObject(pj, "batch", (double)opt.policy.batch);
+        cJSON_AddNumberToObject(pj, "warmup", (double)opt.policy.warmup);
+        cJSON_AddNumberToObject(pj, "timeout_sec", opt.policy.timeout);
+        cJSON_AddBoolToObject(pj, "check", opt.policy.check);
+        cJSON_AddBoolToObject(pj, "off_cache", opt.policy.off_cache);
+        cJSON_AddNumberToObject(pj, "llc_bytes", (double)opt.policy.llc_bytes);
+        cJSON_AddNumberToObject(pj, "window", (double)opt.policy.window);
+        cJSON_AddStringToObject(pj, "sync", "MPI_Barrier before each sample");
+        cJSON_AddStringToObject(pj, "rank_reduce", "max over active ranks (PingPong: rank 0)");
+        cJSON *kj = cJSON_AddArrayToObject(run, "kernels");
+        for (size_t i = 0; i < opt.nkernels; i++)
+            cJSON_AddItemToArray(kj, cJSON_CreateString(opt.kernels[i]->name));
+        cJSON *sj = cJSON_AddArrayToObject(run, "sizes");
+        for (size_t i = 0; i < opt.nsizes; i++)
+            cJSON_AddItemToArray(sj, cJSON_CreateNumber((double)opt.sizes[i]));
+        if (rf && p2pb_results_write_json(rf, run, err, sizeof err) != P2PB_OK) {
+            fprintf(stderr, "p2pbench: error: %s\n", err);
+            exit_code = 1;
+        }
+        cJSON_Delete(run);
+        p2pb_harness_set_abort_fd(p2pb_results_fd(rf));
+    }
+    cJSON_Delete(ranks);
+    cJSON_Delete(host_arr);
+    P2PB_MPI_CHECK(MPI_Bcast(&exit_code, 1, MPI_INT, 0, comm));
+    if (exit_code) {
+        MPI_Comm_free(&comm);
+        return finish(exit_code);
+    }
+
+    struct p2pb_report_ctx rctx;
+    memset(&rctx, 0, sizeof rctx);
+    rctx.out = stdout;
+    rctx.run = &ri;
+    rctx.eager_limit = -1;
+    if (rank == 0)
+        opt.reporter->begin(&rctx);
+
+    enum p2pb_status run_status = P2PB_OK;
+    for (size_t ki = 0; ki < opt.nkernels && run_status == P2PB_OK; ki++) {
+        const struct p2pb_kernel *k = opt.kernels[ki];
+        const char *skip = NULL;
+        char why[160];
+        if (k->unavailable_reason)
+            skip = k->unavailable_reason;
+        else if (nranks < k->min_ranks) {
+            snprintf(why, sizeof why, "needs at least %d ranks, have %d", k->min_ranks, nranks);
+            skip = why;
+        }
+        for (size_t si = 0; si < opt.nsizes && run_status == P2PB_OK; si++) {
+            struct p2pb_result r;
+            if (skip) {
+                memset(&r, 0, sizeof r);
+                snprintf(r.kernel, sizeof r.kernel, "%s", k->name);
+                snprintf(r.display_name, sizeof r.display_name, "%s", k->display_name);
+                r.bytes = opt.sizes[si];
+                r.nranks = nranks;
+                r.active_ranks = 0;
+                r.imb_layout = (int)k->imb_layout;
+                r.bytes_factor = k->bytes_factor;
+                r.status = P2PB_ROW_SKIPPED;
+                snprintf(r.note, sizeof r.note, "%s", skip);
+                if (rank == 0 && si == 0)
+                    fprintf(stderr, "p2pbench: skipping %s: %s\n", k->name, skip);
+            } else {
+                err[0] = '\0';
+                run_status = p2pb_harness_run(comm, k, opt.sizes[si], &opt.policy, &ti, &r, err,
+                                              sizeof err);
+                if (run_status != P2PB_OK && rank == 0)
+                    fprintf(stderr, "p2pbench: error: %s\n", err);
+                if (run_status != P2PB_OK && r.status == P2PB_ROW_OK) {
+                    r.status = P2PB_ROW_FAILED;
+                    snprintf(r.note, sizeof r.note, "%s", p2pb_status_str(run_status));
+                }
+            }
+            if (rank == 0) {
+                if (rf && p2pb_results_write_result(rf, &r, err, sizeof err) != P2PB_OK) {
+                    fprintf(stderr, "p2pbench: error: %s\n", err);
+                    if (run_status == P2PB_OK)
+                        run_status = P2PB_EIO;
+                }
+                opt.reporter->row(&rctx, &r);
+                fflush(stdout);
+            }
+            /* a write error on rank 0 stops every rank */
+            int st = (int)run_status;
+            P2PB_MPI_CHECK(MPI_Bcast(&st, 1, MPI_INT, 0, comm));
+            run_status = (enum p2pb_status)st;
+        }
+    }
+
+    if (rank == 0) {
+        opt.reporter->end(&rctx);
+        double wall = (double)(p2pb_now_ns() - t_wall0) * 1e-9;
+        if (rf) {
+            p2pb_harness_set_abort_fd(-1);
+            const char *path = p2pb_results_path(rf);
+            char pathcopy[1024];
+            snprintf(pathcopy, sizeof pathcopy, "%s", path);
+            if (p2pb_results_close(rf, run_status == P2PB_OK ? "complete" : "aborted", wall, err,
+                                   sizeof err) != P2PB_OK) {
+                fprintf(stderr, "p2pbench: error: %s\n", err);
+                if (run_status == P2PB_OK)
+                    run_status = P2PB_EIO;
+            }
+            FILE *note = opt.reporter == &p2pb_reporter_text ? stdout : stderr;
+            fprintf(note, "%sresults file: %s (%.1f s)\n", note == stdout ? "\n# " : "p2pbench: ",
+                    pathcopy, wall);
+            fflush(note);
+        }
+    }
+    int st = (int)run_status;
+    P2PB_MPI_CHECK(MPI_Bcast(&st, 1, MPI_INT, 0, comm));
+    MPI_Comm_free(&comm);
+    return finish(st == P2PB_OK ? 0 : 1);
+}

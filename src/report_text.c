@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The default human table: one section per kernel; median time with its 95%
+ * CI, p99, min, sample count and throughput from the median. Units in every
+ * header; a positive rate is never printed as 0.00.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "p2pbench/report.h"
+
+static void text_begin(struct p2pb_report_ctx *ctx)
+{
+    const struct p2pb_run_info *ri = ctx->run;
+    if (!ri)
+        return;
+    fprintf(ctx->out, "# p2pbench %s%s%s | %d rank%s | %s\n", ri->version,
+            ri->label[0] ? " | label " : "", ri->label, ri->nranks, ri->nranks == 1 ? "" : "s",
+            ri->start_utc);
+    if (ri->mpi_library[0])
+        fprintf(ctx->out, "# MPI: %s\n", ri->mpi_library);
+    if (ri->imported)
+        fprintf(ctx->out, "# imported from %s: one averaged value per size, no spread\n",
+                ri->source[0] ? ri->source : "a text log");
+    fprintf(ctx->out, "# t = time per iteration in usec (median of n samples of k iterations); "
+                      "MB/s = 10^6 bytes/s\n");
+}
+
+static void close_section(struct p2pb_report_ctx *ctx)
+{
+    ctx->section_open = 0;
+}
+
+static void open_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
+{
+    FILE *o = ctx->out;
+    if (ctx->section_open)
+        close_section(ctx);
+    snprintf(ctx->cur_kernel, sizeof ctx->cur_kernel, "%s", r->kernel);
+    snprintf(ctx->cur_variant, sizeof ctx->cur_variant, "%s", r->variant);
+    ctx->cur_nranks = r->nranks;
+    ctx->section_open = 1;
+    fprintf(o, "\n# %s%s%s: ", r->display_name, r->variant[0] ? " " : "", r->variant);
+    if (r->active_ranks < r->nranks)
+        fprintf(o, "%d of %d ranks take part, %d waiting in MPI_Barrier", r->active_ranks,
+                r->nranks, r->nranks - r->active_ranks);
+    else
+        fprintf(o, "%d ranks", r->nranks);
+    if (strcmp(r->kernel, "pingpong") == 0)
+        fprintf(o, "; t = half round trip");
+    fprintf(o, "; MB/s = %g x bytes / t\n", r->bytes_factor);
+    if (r->status == P2PB_ROW_SKIPPED)
+        return;
+    fprintf(o, "%12s %6s %8s %14s %12s %12s %12s %12s %12s\n", "bytes", "n", "iter/smp",
+            "t_median[usec]", "ci95_lo", "ci95_hi", "p99[usec]", "min[usec]", "MB/s");
+}
+
+static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
+{
+    FILE *o = ctx->out;
+    int new_section = !ctx->section_open || strcmp(ctx->cur_kernel, r->kernel) != 0 ||
+                      strcmp(ctx->cur_variant, r->variant) != 0 || ctx->cur_nranks != r->nranks;
+    if (new_section) {
+        open_section(ctx, r);
+        if (r->status == P2PB_ROW_SKIPPED)
+            fprintf(o, "# %s skipped: %s\n", r->display_name, r->note[0] ? r->note : "not run");
+    }
+    if (r->status == P2PB_ROW_SKIPPED)
+        return;
+    if (ctx->eager_limit >= 0 && ctx->rows > 0 && r->bytes > (size_t)ctx->eager_limit &&
+        ctx->prev_bytes <= (size_t)ctx->eager_limit && !new_section)
+        fprintf(o, "%12s --- eager limit %ld bytes: larger messages use the rendezvous protocol ---\n",
+                "", ctx->eager_limit);
+    ctx->rows++;
+    ctx->prev_bytes = r->bytes;
+    if (r->status != P2PB_ROW_OK) {
+        fprintf(o, "%12zu %s%s%s\n", r->bytes, p2pb_row_status_str(r->status),
+                r->note[0] ? ": " : "", r->note);
+        return;
+    }
+    char med[32], lo[32], hi[32], p99[32], mn[32], bw[32];
+    p2pb_fmt_sig(med, sizeof med, r->t.median);
+    if (r->t.ci_valid) {
+        p2pb_fmt_sig(lo, sizeof lo, r->t.ci95_low);
+        p2pb_fmt_sig(hi, sizeof hi, r->t.ci95_high);
+    } else {
+        snprintf(lo, sizeof lo, "-");
+        snprintf(hi, sizeof hi, "-");
+    }
+    p2pb_fmt_sig(p99, sizeof p99, r->t.p99);
+    p2pb_fmt_sig(mn, sizeof mn, r->t.min);
+    p2pb_fmt_sig(bw, sizeof bw, r->mbytes_per_sec);
+    fprintf(o, "%12zu %6zu %8zu %14s %12s %12s %12s %12s %12s\n", r->bytes, r->samples,
+            r->iterations_per_sample, med, lo, hi, p99, mn, bw);
+}
+
+static void text_end(struct p2pb_report_ctx *ctx)
+{
+    if (ctx->section_open)
+        close_section(ctx);
+    fflush(ctx->out);
+}
+
+const struct p2pb_reporter p2pb_reporter_text = {
+    .name = "text",
+    .summary = "human table: median, 95% CI, p99, min, n, MB/s",
+    .begin = text_begin,
+    .row = text_row,
+    .end = text_end,
+};

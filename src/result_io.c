@@ -1,0 +1,442 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * JSON Lines results file: write (one write(2) per line) and read back.
+ * All JSON goes through cJSON.
+ */
+#include "p2pbench/result.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || !errlen)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+static const char *const row_status_names[] = {"ok", "skipped", "failed", "timeout"};
+
+const char *p2pb_row_status_str(enum p2pb_row_status st)
+{
+    if ((unsigned)st >= sizeof row_status_names / sizeof row_status_names[0])
+        return "unknown";
+    return row_status_names[st];
+}
+
+int p2pb_row_status_parse(const char *s)
+{
+    for (size_t i = 0; i < sizeof row_status_names / sizeof row_status_names[0]; i++)
+        if (s && strcmp(s, row_status_names[i]) == 0)
+            return (int)i;
+    return -1;
+}
+
+size_t p2pb_result_repetitions(const struct p2pb_result *r)
+{
+    return r->samples * r->iterations_per_sample;
+}
+
+double p2pb_mbytes_per_sec(double bytes_factor, size_t bytes, double t_usec)
+{
+    if (!(t_usec > 0.0) || bytes == 0)
+        return 0.0;
+    /* bytes / usec == 10^6 bytes / s == MB/s with 1 MB = 10^6 B */
+    return bytes_factor * (double)bytes / t_usec;
+}
+
+struct p2pb_results_file {
+    int fd;
+    char path[1024];
+};
+
+enum p2pb_status p2pb_results_open(const char *path, struct p2pb_results_file **out, char *err,
+                                   size_t errlen)
+{
+    *out = NULL;
+    struct p2pb_results_file *f = calloc(1, sizeof *f);
+    if (!f) {
+        set_err(err, errlen, "out of memory");
+        return P2PB_ENOMEM;
+    }
+    f->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+    if (f->fd < 0) {
+        set_err(err, errlen, "cannot write results file '%s': %s", path, strerror(errno));
+        free(f);
+        return P2PB_EIO;
+    }
+    snprintf(f->path, sizeof f->path, "%s", path);
+    *out = f;
+    return P2PB_OK;
+}
+
+const char *p2pb_results_path(const struct p2pb_results_file *f)
+{
+    return f->path;
+}
+
+int p2pb_results_fd(const struct p2pb_results_file *f)
+{
+    return f ? f->fd : -1;
+}
+
+/* Write text plus '\n' in one write(2) (retrying short writes). */
+static enum p2pb_status write_line(struct p2pb_results_file *f, const char *text, char *err,
+                                   size_t errlen)
+{
+    size_t len = strlen(text);
+    char *buf = malloc(len + 2);
+    if (!buf) {
+        set_err(err, errlen, "out of memory");
+        return P2PB_ENOMEM;
+    }
+    memcpy(buf, text, len);
+    buf[len++] = '\n';
+    size_t done = 0;
+    while (done < len) {
+        ssize_t w = write(f->fd, buf + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            set_err(err, errlen, "cannot write results file '%s': %s", f->path,
+                    w < 0 ? strerror(errno) : "short write");
+            free(buf);
+            return P2PB_EIO;
+        }
+        done += (size_t)w;
+    }
+    free(buf);
+    return P2PB_OK;
+}
+
+enum p2pb_status p2pb_results_write_json(struct p2pb_results_file *f, const void *obj, char *err,
+                                         size_t errlen)
+{
+    char *text = cJSON_PrintUnformatted((const cJSON *)obj);
+    if (!text) {
+        set_err(err, errlen, "out of memory formatting JSON");
+        return P2PB_ENOMEM;
+    }
+    enum p2pb_status st = write_line(f, text, err, errlen);
+    cJSON_free(text);
+    return st;
+}
+
+/* JSON has no NaN/Inf: write null for non-finite values. */
+static void add_num(cJSON *o, const char *name, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, name, v);
+    else
+        cJSON_AddNullToObject(o, name);
+}
+
+void *p2pb_result_to_json(const struct p2pb_result *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    cJSON_AddStringToObject(o, "type", "result");
+    cJSON_AddStringToObject(o, "kernel", r->kernel);
+    cJSON_AddStringToObject(o, "display_name", r->display_name);
+    if (r->variant[0])
+        cJSON_AddStringToObject(o, "variant", r->variant);
+    cJSON_AddNumberToObject(o, "bytes", (double)r->bytes);
+    cJSON_AddNumberToObject(o, "nranks", r->nranks);
+    cJSON_AddNumberToObject(o, "active_ranks", r->active_ranks);
+    cJSON_AddStringToObject(o, "imb_layout", r->imb_layout ? "tminmaxavg" : "t");
+    cJSON_AddNumberToObject(o, "bytes_factor", r->bytes_factor);
+    cJSON_AddStringToObject(o, "status", p2pb_row_status_str(r->status));
+    if (r->note[0])
+        cJSON_AddStringToObject(o, "note", r->note);
+    if (r->status == P2PB_ROW_OK) {
+        cJSON_AddNumberToObject(o, "samples", (double)r->samples);
+        cJSON_AddNumberToObject(o, "iterations_per_sample", (double)r->iterations_per_sample);
+        cJSON_AddNumberToObject(o, "repetitions", (double)p2pb_result_repetitions(r));
+        cJSON_AddNumberToObject(o, "warmup", (double)r->warmup);
+        cJSON *t = cJSON_AddObjectToObject(o, "t_usec");
+        add_num(t, "min", r->t.min);
+        add_num(t, "p25", r->t.p25);
+        add_num(t, "median", r->t.median);
+        add_num(t, "p75", r->t.p75);
+        add_num(t, "p99", r->t.p99);
+        add_num(t, "max", r->t.max);
+        add_num(t, "mean", r->t.mean);
+        add_num(t, "stddev", r->t.stddev);
+        if (r->t.ci_valid) {
+            add_num(t, "ci95_low", r->t.ci95_low);
+            add_num(t, "ci95_high", r->t.ci95_high);
+        } else {
+            cJSON_AddNullToObject(t, "ci95_low");
+            cJSON_AddNullToObject(t, "ci95_high");
+        }
+        add_num(o, "t_min_usec", r->t_min_usec);
+        add_num(o, "t_max_usec", r->t_max_usec);
+        add_num(o, "t_avg_usec", r->t_avg_usec);
+        add_num(o, "mbytes_per_sec", r->mbytes_per_sec);
+        add_num(o, "mbytes_per_sec_imb", r->mbytes_per_sec_imb);
+        cJSON_AddNumberToObject(o, "outliers", (double)r->t.outliers);
+    }
+    return o;
+}
+
+enum p2pb_status p2pb_results_write_result(struct p2pb_results_file *f,
+                                           const struct p2pb_result *r, char *err, size_t errlen)
+{
+    cJSON *o = p2pb_result_to_json(r);
+    if (!o) {
+        set_err(err, errlen, "out of memory");
+        return P2PB_ENOMEM;
+    }
+    enum p2pb_status st = p2pb_results_write_json(f, o, err, errlen);
+    cJSON_Delete(o);
+    return st;
+}
+
+enum p2pb_status p2pb_results_close(struct p2pb_results_file *f, const char *status,
+                                    double wall_sec, char *err, size_t errlen)
+{
+    enum p2pb_status st = P2PB_OK;
+    if (status) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "type", "end");
+        cJSON_AddStringToObject(o, "status", status);
+        add_num(o, "wall_sec", wall_sec);
+        st = p2pb_results_write_json(f, o, err, errlen);
+        cJSON_Delete(o);
+    }
+    if (fsync(f->fd) != 0 && errno != EINVAL && st == P2PB_OK) {
+        set_err(err, errlen, "cannot sync results file '%s': %s", f->path, strerror(errno));
+        st = P2PB_EIO;
+    }
+    if (close(f->fd) != 0 && st == P2PB_OK) {
+        set_err(err, errlen, "cannot close results file '%s': %s", f->path, strerror(errno));
+        st = P2PB_EIO;
+    }
+    free(f);
+    return st;
+}
+
+/* ---- reading ---- */
+
+static double get_num(const cJSON *o, const char *name, double dflt)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+static void get_str(const cJSON *o, const char *name, char *dst, size_t len)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    if (cJSON_IsString(v) && v->valuestring)
+        snprintf(dst, len, "%s", v->valuestring);
+}
+
+enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, char *err,
+                                       size_t errlen)
+{
+    const cJSON *o = obj;
+    memset(r, 0, sizeof *r);
+    const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(o, "kernel");
+    const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(o, "bytes");
+    if (!cJSON_IsString(kernel) || !cJSON_IsNumber(bytes) || bytes->valuedouble < 0) {
+        set_err(err, errlen, "result record without a valid \"kernel\" and \"bytes\"");
+        return P2PB_EFORMAT;
+    }
+    get_str(o, "kernel", r->kernel, sizeof r->kernel);
+    get_str(o, "display_name", r->display_name, sizeof r->display_name);
+    if (!r->display_name[0])
+        snprintf(r->display_name, sizeof r->display_name, "%s", r->kernel);
+    get_str(o, "variant", r->variant, sizeof r->variant);
+    get_str(o, "note", r->note, sizeof r->note);
+    r->bytes = (size_t)bytes->valuedouble;
+    r->nranks = (int)get_num(o, "nranks", 0);
+    r->active_ranks = (int)get_num(o, "active_ranks", r->nranks);
+    const cJSON *lay = cJSON_GetObjectItemCaseSensitive(o, "imb_layout");
+    r->imb_layout = cJSON_IsString(lay) && strcmp(lay->valuestring, "tminmaxavg") == 0;
+    r->bytes_factor = get_num(o, "bytes_factor", 1.0);
+    char status[16] = "ok";
+    get_str(o, "status", status, sizeof status);
+    int s = p2pb_row_status_parse(status);
+    if (s < 0) {
+        set_err(err, errlen, "unknown row status '%s'", status);
+        return P2PB_EFORMAT;
+    }
+    r->status = (enum p2pb_row_status)s;
+    r->samples = (size_t)get_num(o, "samples", 0);
+    r->iterations_per_sample = (size_t)get_num(o, "iterations_per_sample", 1);
+    r->warmup = (size_t)get_num(o, "warmup", 0);
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "t_usec");
+    if (cJSON_IsObject(t)) {
+        r->t.n = r->samples;
+        r->t.min = get_num(t, "min", NAN);
+        r->t.p25 = get_num(t, "p25", NAN);
+        r->t.median = get_num(t, "median", NAN);
+        r->t.p75 = get_num(t, "p75", NAN);
+        r->t.p99 = get_num(t, "p99", NAN);
+        r->t.max = get_num(t, "max", NAN);
+        r->t.mean = get_num(t, "mean", NAN);
+        r->t.stddev = get_num(t, "stddev", NAN);
+        const cJSON *lo = cJSON_GetObjectItemCaseSensitive(t, "ci95_low");
+        const cJSON *hi = cJSON_GetObjectItemCaseSensitive(t, "ci95_high");
+        if (cJSON_IsNumber(lo) && cJSON_IsNumber(hi)) {
+            r->t.ci_valid = 1;
+            r->t.ci95_low = lo->valuedouble;
+            r->t.ci95_high = hi->valuedouble;
+        }
+    } else if (r->status == P2PB_ROW_OK) {
+        set_err(err, errlen, "result record with status ok but no \"t_usec\"");
+        return P2PB_EFORMAT;
+    }
+    r->t.outliers = (size_t)get_num(o, "outliers", 0);
+    r->t_min_usec = get_num(o, "t_min_usec", NAN);
+    r->t_max_usec = get_num(o, "t_max_usec", NAN);
+    r->t_avg_usec = get_num(o, "t_avg_usec", NAN);
+    r->mbytes_per_sec = get_num(o, "mbytes_per_sec", NAN);
+    r->mbytes_per_sec_imb = get_num(o, "mbytes_per_sec_imb", r->mbytes_per_sec);
+    return P2PB_OK;
+}
+
+void p2pb_run_info_from_json(const void *obj, struct p2pb_run_info *ri)
+{
+    const cJSON *o = obj;
+    memset(ri, 0, sizeof *ri);
+    get_str(o, "version", ri->version, sizeof ri->version);
+    get_str(o, "git_commit", ri->git_commit, sizeof ri->git_commit);
+    get_str(o, "label", ri->label, sizeof ri->label);
+    get_str(o, "start_utc", ri->start_utc, sizeof ri->start_utc);
+    get_str(o, "mpi_library", ri->mpi_library, sizeof ri->mpi_library);
+    get_str(o, "source", ri->source, sizeof ri->source);
+    ri->nranks = (int)get_num(o, "nranks", 0);
+    const cJSON *pol = cJSON_GetObjectItemCaseSensitive(o, "policy");
+    if (cJSON_IsObject(pol))
+        get_str(pol, "mode", ri->policy, sizeof ri->policy);
+    const cJSON *imp = cJSON_GetObjectItemCaseSensitive(o, "imported");
+    ri->imported = cJSON_IsTrue(imp);
+    const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(o, "ranks");
+    const cJSON *r0 = cJSON_IsArray(ranks) ? cJSON_GetArrayItem(ranks, 0) : NULL;
+    if (r0)
+        get_str(r0, "host", ri->host, sizeof ri->host);
+}
+
+void p2pb_results_data_free(struct p2pb_results_data *d)
+{
+    cJSON_Delete((cJSON *)d->run);
+    free(d->rows);
+    memset(d, 0, sizeof *d);
+}
+
+enum p2pb_status p2pb_results_read(const char *path, struct p2pb_results_data *out, char *err,
+                                   size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->path, sizeof out->path, "%s", path);
+    FILE *fp = fopen(path, "r");
+    if (!fp) {
+        set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return P2PB_EIO;
+    }
+    char *line = NULL;
+    size_t cap = 0, cap_rows = 0;
+    ssize_t len;
+    long lineno = 0;
+    enum p2pb_status st = P2PB_OK;
+    while ((len = getline(&line, &cap, fp)) >= 0) {
+        lineno++;
+        int has_nl = len > 0 && line[len - 1] == '\n';
+        if (has_nl)
+            line[--len] = '\0';
+        if (len == 0)
+            continue;
+        cJSON *o = cJSON_Parse(line);
+        if (!o) {
+            if (!has_nl && feof(fp)) { /* last line cut off mid-write */
+                out->truncated_line = 1;
+                break;
+            }
+            set_err(err, errlen, "%s:%ld: not a JSON object", path, lineno);
+            st = P2PB_EFORMAT;
+            break;
+        }
+        const cJSON *type = cJSON_GetObjectItemCaseSensitive(o, "type");
+        if (!cJSON_IsString(type)) {
+            set_err(err, errlen, "%s:%ld: record without a \"type\"", path, lineno);
+            cJSON_Delete(o);
+            st = P2PB_EFORMAT;
+            break;
+        }
+        if (strcmp(type->valuestring, "run") == 0) {
+            const cJSON *schema = cJSON_GetObjectItemCaseSensitive(o, "schema");
+            int major = -1;
+            if (cJSON_IsString(schema) && strncmp(schema->valuestring, "p2pbench/", 9) == 0)
+                major = atoi(schema->valuestring + 9);
+            if (major != P2PB_SCHEMA_MAJOR) {
+                set_err(err, errlen, "%s:%ld: unsupported schema '%s' (this reader knows %s)", path,
+                        lineno, cJSON_IsString(schema) ? schema->valuestring : "(none)", P2PB_SCHEMA);
+                cJSON_Delete(o);
+                st = P2PB_EFORMAT;
+                break;
+            }
+            if (out->run || lineno != 1) {
+                set_err(err, errlen, "%s:%ld: run record is not the first line", path, lineno);
+                cJSON_Delete(o);
+                st = P2PB_EFORMAT;
+                break;
+            }
+            out->run = o;
+            p2pb_run_info_from_json(o, &out->info);
+            continue;
+        }
+        if (!out->run) {
+            set_err(err, errlen, "%s:%ld: no run record before this line", path, lineno);
+            cJSON_Delete(o);
+            st = P2PB_EFORMAT;
+            break;
+        }
+        if (strcmp(type->valuestring, "result") == 0) {
+            if (out->nrows == cap_rows) {
+                size_t nc = cap_rows ? 2 * cap_rows : 64;
+                struct p2pb_result *nr = realloc(out->rows, nc * sizeof *nr);
+                if (!nr) {
+                    cJSON_Delete(o);
+                    set_err(err, errlen, "%s: out of memory", path);
+                    st = P2PB_ENOMEM;
+                    break;
+                }
+                out->rows = nr;
+                cap_rows = nc;
+            }
+            char sub[256];
+            if (p2pb_result_from_json(o, &out->rows[out->nrows], sub, sizeof sub) != P2PB_OK) {
+                set_err(err, errlen, "%s:%ld: %s", path, lineno, sub);
+                cJSON_Delete(o);
+                st = P2PB_EFORMAT;
+                break;
+            }
+            out->nrows++;
+        } else if (strcmp(type->valuestring, "end") == 0) {
+            get_str(o, "status", out->end_status, sizeof out->end_status);
+            out->complete = strcmp(out->end_status, "complete") == 0;
+        }
+        /* unknown record types are skipped (forward compatible within a major) */
+        cJSON_Delete(o);
+    }
+    free(line);
+    fclose(fp);
+    if (st == P2PB_OK && !out->run) {
+        set_err(err, errlen, "%s: no run record (not a p2pbench results file)", path);
+        st = P2PB_EFORMAT;
+    }
+    if (st != P2PB_OK)
+        p2pb_results_data_free(out);
+    return st;
+}
