@@ -36,9 +36,10 @@ static void imb_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
         snprintf(ctx->cur_variant, sizeof ctx->cur_variant, "%s", r->variant);
         ctx->cur_nranks = r->nranks;
         ctx->section_open = 1;
+        int skipped = r->status == P2PB_ROW_SKIPPED;
         fprintf(o, "\n%s\n# Benchmarking %s%s%s\n# #processes = %d\n", rule, r->display_name,
-                r->variant[0] ? " " : "", r->variant, r->active_ranks);
-        if (r->nranks > r->active_ranks)
+                r->variant[0] ? " " : "", r->variant, skipped ? r->nranks : r->active_ranks);
+        if (!skipped && r->nranks > r->active_ranks)
             fprintf(o, "# ( %d additional processes waiting in MPI_Barrier)\n",
                     r->nranks - r->active_ranks);
         fprintf(o, "%s\n", rule);

@@ -27,12 +27,13 @@ static void md_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
         snprintf(ctx->cur_variant, sizeof ctx->cur_variant, "%s", r->variant);
         ctx->cur_nranks = r->nranks;
         ctx->section_open = 1;
-        fprintf(o, "\n### %s%s%s (%d of %d ranks)\n\n", r->display_name, r->variant[0] ? " " : "",
-                r->variant, r->active_ranks, r->nranks);
         if (r->status == P2PB_ROW_SKIPPED) {
-            fprintf(o, "Skipped: %s\n", r->note);
+            fprintf(o, "\n### %s%s%s (%d ranks)\n\nSkipped: %s\n", r->display_name,
+                    r->variant[0] ? " " : "", r->variant, r->nranks, r->note);
             return;
         }
+        fprintf(o, "\n### %s%s%s (%d of %d ranks)\n\n", r->display_name, r->variant[0] ? " " : "",
+                r->variant, r->active_ranks, r->nranks);
         fprintf(o, "| bytes | n | t median [usec] | 95%% CI [usec] | p99 [usec] | MB/s |\n"
                    "|------:|--:|----------------:|:-------------:|-----------:|-----:|\n");
     }

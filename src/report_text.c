@@ -40,6 +40,10 @@ static void open_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *
     snprintf(ctx->cur_variant, sizeof ctx->cur_variant, "%s", r->variant);
     ctx->cur_nranks = r->nranks;
     ctx->section_open = 1;
+    if (r->status == P2PB_ROW_SKIPPED) {
+        fprintf(o, "\n");
+        return;
+    }
     fprintf(o, "\n# %s%s%s: ", r->display_name, r->variant[0] ? " " : "", r->variant);
     if (r->active_ranks < r->nranks)
         fprintf(o, "%d of %d ranks take part, %d waiting in MPI_Barrier", r->active_ranks,
@@ -49,8 +53,6 @@ static void open_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *
     if (strcmp(r->kernel, "pingpong") == 0)
         fprintf(o, "; t = half round trip");
     fprintf(o, "; MB/s = %g x bytes / t\n", r->bytes_factor);
-    if (r->status == P2PB_ROW_SKIPPED)
-        return;
     fprintf(o, "%12s %6s %8s %14s %12s %12s %12s %12s %12s\n", "bytes", "n", "iter/smp",
             "t_median[usec]", "ci95_lo", "ci95_hi", "p99[usec]", "min[usec]", "MB/s");
 }
