@@ -13,6 +13,7 @@ enum { TAG_TO_LEFT = 104, TAG_TO_RIGHT = 105 };
 static enum p2pb_status exchange_iter(struct p2pb_kernel_ctx *c)
 {
     MPI_Request req[2];
+    MPI_Status st[2]; /* not MPI_STATUSES_IGNORE: GCC 12 misreads MPICH's definition */
     unsigned char *from_left = c->rbuf, *from_right = c->rbuf + c->bytes;
     P2PB_KCALL(MPI_Isend(c->sbuf, c->count, c->dtype, c->left, TAG_TO_LEFT, c->comm, &req[0]));
     P2PB_KCALL(MPI_Isend(c->sbuf, c->count, c->dtype, c->right, TAG_TO_RIGHT, c->comm, &req[1]));
@@ -21,7 +22,7 @@ static enum p2pb_status exchange_iter(struct p2pb_kernel_ctx *c)
                         MPI_STATUS_IGNORE));
     P2PB_KCALL(MPI_Recv(from_right, c->count, c->dtype, c->right, TAG_TO_LEFT, c->comm,
                         MPI_STATUS_IGNORE));
-    P2PB_KCALL(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
+    P2PB_KCALL(MPI_Waitall(2, req, st));
     return P2PB_OK;
 }
 
