@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Install the Debian/Ubuntu packages p2pbench needs, if missing.
+#   scripts/deps.sh build   what building and running p2pbench needs
+#   scripts/deps.sh test    also what the whole test suite needs (MPICH,
+#                           gnuplot, NetPIPE, iproute2, Slurm, munge, python3)
+# As root, missing packages are installed with apt-get; otherwise their
+# names are printed with the command to install them, and the script fails.
+set -euo pipefail
+
+build_pkgs=(build-essential cmake pkg-config git openmpi-bin libopenmpi-dev libhwloc-dev hwloc
+            libcjson-dev)
+test_pkgs=(mpich libmpich-dev gnuplot-nox netpipe-openmpi iproute2 python3 procps
+           slurm-wlm munge util-linux)
+
+want=("${build_pkgs[@]}")
+case "${1:-build}" in
+build) ;;
+test) want+=("${test_pkgs[@]}") ;;
+*) echo "usage: $0 build|test" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${want[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "p2pbench: missing packages: ${missing[*]}" >&2
+    echo "p2pbench: install them with: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+fi
+echo "p2pbench: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# The mpicc/mpirun alternatives must stay on Open MPI when MPICH is added.
+if [ -x /usr/bin/mpicc.openmpi ]; then
+    update-alternatives --set mpi /usr/bin/mpicc.openmpi >/dev/null 2>&1 || true
+    update-alternatives --set mpirun /usr/bin/mpirun.openmpi >/dev/null 2>&1 || true
+fi

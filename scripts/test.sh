@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Second command of the README: install what is missing, then build and run
+# the whole test suite: against Open MPI (warnings are errors), against
+# MPICH, and under AddressSanitizer + UndefinedBehaviorSanitizer.
+#   scripts/test.sh          everything (what .ci/run does)
+#   scripts/test.sh --fast   Open MPI only, labels unit and mpi
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+fast=0
+[ "${1:-}" = "--fast" ] && fast=1
+"$root/scripts/deps.sh" test
+cd "$root"
+
+if [ "$(id -u)" -eq 0 ]; then
+    # Open MPI refuses to run as root without these (tests only; never in the program).
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+jobs=$(nproc)
+status=0
+run() {
+    echo "== $*"
+    if ! "$@"; then
+        status=1
+        echo "== FAILED: $*"
+    fi
+}
+
+build_and_test() {
+    local preset=$1
+    shift
+    cmake --preset "$preset" >/dev/null && cmake --build --preset "$preset" -j"$jobs" >/dev/null &&
+        (cd "$root/build-$preset" && ctest --output-on-failure "$@")
+}
+
+if [ $fast = 1 ]; then
+    run build_and_test ci -L 'unit|mpi'
+    exit $status
+fi
+run build_and_test ci
+run build_and_test mpich -L 'unit|mpi'
+# Sanitizers: leak detection on for the unit tests; off for mpiexec-launched
+# tests, because the MPI library itself leaks at exit.
+run env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    bash -c "$(declare -f build_and_test); root='$root' jobs=$jobs build_and_test asan -L unit"
+run env ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    bash -c "cd '$root/build-asan' && ctest --output-on-failure -L mpi"
+if [ $status = 0 ]; then echo "== all test runs passed"; else echo "== some test runs FAILED"; fi
+exit $status
