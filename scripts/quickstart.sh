@@ -15,4 +15,3 @@ if [ "$(id -u)" -eq 0 ]; then
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 mpirun -np 2 "$root/build/p2pbench" -o "$out" "$@"
-echo "results file: $out"

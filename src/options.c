@@ -236,7 +236,7 @@ static const struct opt_doc opt_docs[] = {
     {{"samples", required_argument, NULL, OPT_SAMPLES}, "N", "exactly N samples per size"},
     {{"min-samples", required_argument, NULL, OPT_MIN_SAMPLES}, "N", "adaptive: at least N samples (default 10)"},
     {{"max-samples", required_argument, NULL, OPT_MAX_SAMPLES}, "N", "adaptive: at most N samples (default 1000)"},
-    {{"batch", required_argument, NULL, OPT_BATCH}, "K", "iterations per sample (default: from timer overhead)"},
+    {{"batch", required_argument, NULL, OPT_BATCH}, "K", "iterations per sample (default: enough for a sample of >= 100 usec)"},
     {{"warmup", required_argument, NULL, OPT_WARMUP}, "N", "warm-up iterations per size (default 10)"},
     {{"time-per-size", required_argument, NULL, OPT_TIME_PER_SIZE}, "SEC",
      "adaptive: time budget per size in seconds (default 0.2)"},
