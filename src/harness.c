@@ -105,7 +105,7 @@ static void arm_timeout(const struct p2pb_kernel *k, size_t bytes, int rank, dou
     timeout_msg_len = (size_t)snprintf(
         timeout_msg, sizeof timeout_msg,
         "p2pbench: rank %d: timeout: kernel %s, size %zu bytes did not finish within %g s "
-        "(rank %d still waiting)\n",
+        "(rank %d was still waiting in it; aborting)\n",
         rank, k->name, bytes, seconds, rank);
     if (timeout_msg_len >= sizeof timeout_msg)
         timeout_msg_len = sizeof timeout_msg - 1;
@@ -418,7 +418,6 @@ enum p2pb_status p2pb_harness_run(MPI_Comm comm, const struct p2pb_kernel *k, si
         }
         P2PB_MPI_CHECK(MPI_Bcast(&go, 1, MPI_INT, 0, comm));
     }
-    disarm_timeout(pol->timeout);
 
     /* IMB's t_min / t_max / t_avg: each active rank's mean time per iteration. */
     double mean_us = local_sum_ns / (double)(n * kb) * k->time_scale / 1000.0;
@@ -473,6 +472,7 @@ enum p2pb_status p2pb_harness_run(MPI_Comm comm, const struct p2pb_kernel *k, si
         }
     }
 
+    disarm_timeout(pol->timeout);
     if (c.active && k->teardown)
         k->teardown(&c);
     free(sbase);
