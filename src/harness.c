@@ -25,14 +25,21 @@
 
 void p2pb_mpi_fail(const char *call, const char *file, int line, int code)
 {
+    if (code != MPI_SUCCESS)
+        p2pb_mpi_error(call, file, line, code);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    _exit(1);
+}
+
+enum p2pb_status p2pb_mpi_error(const char *call, const char *file, int line, int code)
+{
     char msg[MPI_MAX_ERROR_STRING] = "";
     int len = 0, rank = -1;
     MPI_Error_string(code, msg, &len);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     fprintf(stderr, "p2pbench: rank %d: %s failed (%s:%d): %s\n", rank, call, file, line, msg);
     fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-    _exit(1);
+    return P2PB_EMPI;
 }
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -316,8 +323,8 @@ enum p2pb_status p2pb_harness_run(MPI_Comm comm, const struct p2pb_kernel *k, si
 #define RUN_ONE()                                                                                  \
     do {                                                                                           \
         select_set(&c, sbase, rbase, nsets, sstride, rstride);                                     \
-        if (k->run_iter(&c) != P2PB_OK)                                                            \
-            p2pb_mpi_fail(k->name, __FILE__, __LINE__, MPI_ERR_OTHER);                             \
+        if (k->run_iter(&c) != P2PB_OK) /* the kernel reported the MPI error */                   \
+            p2pb_mpi_fail(k->name, __FILE__, __LINE__, MPI_SUCCESS);                               \
         c.iter++;                                                                                  \
     } while (0)
 
@@ -449,7 +456,7 @@ enum p2pb_status p2pb_harness_run(MPI_Comm comm, const struct p2pb_kernel *k, si
             P2PB_MPI_CHECK(MPI_Barrier(comm));
             if (c.active) {
                 if (k->run_iter(&c) != P2PB_OK)
-                    p2pb_mpi_fail(k->name, __FILE__, __LINE__, MPI_ERR_OTHER);
+                    p2pb_mpi_fail(k->name, __FILE__, __LINE__, MPI_SUCCESS);
                 if (fault.kind == 1 && fault.rank == c.rank && bytes > 0)
                     rbase[bytes / 2] ^= 0xff;
                 if (k->verify(&c, &bad_off) != P2PB_OK) {

@@ -130,11 +130,20 @@ void p2pb_pattern_fill(unsigned char *buf, size_t bytes, int sender, uint64_t it
 enum p2pb_status p2pb_pattern_check(const unsigned char *buf, size_t bytes, int sender,
                                     uint64_t iter, size_t *bad_offset);
 
-/* Convenience for kernels: run an MPI call, map its error to P2PB_EMPI. */
+/*
+ * Report a failed MPI call of a kernel on stderr: the call, file, line and
+ * MPI's own error string (MPI_Error_string), prefixed by the rank.
+ * Returns P2PB_EMPI, so a kernel can `return p2pb_mpi_error(...)`. The
+ * harness then aborts the job (a peer would otherwise wait forever).
+ */
+enum p2pb_status p2pb_mpi_error(const char *call, const char *file, int line, int code);
+
+/* Run an MPI call inside a kernel; on error report it and return P2PB_EMPI. */
 #define P2PB_KCALL(call)                                                                           \
     do {                                                                                           \
-        if ((call) != MPI_SUCCESS)                                                                 \
-            return P2PB_EMPI;                                                                      \
+        int p2pb_krc_ = (call);                                                                    \
+        if (p2pb_krc_ != MPI_SUCCESS)                                                              \
+            return p2pb_mpi_error(#call, __FILE__, __LINE__, p2pb_krc_);                           \
     } while (0)
 
 #endif /* P2PBENCH_KERNEL_H */
