@@ -129,13 +129,17 @@ size_t p2pb_hostinfo_llc_bytes(void)
 
 size_t p2pb_hostinfo_memory_bytes(void)
 {
+    /* The kernel's MemTotal. hwloc's total can be smaller in VMs and
+     * containers (it sums what the NUMA nodes report); it is recorded apart. */
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && psz > 0)
+        return (size_t)pages * (size_t)psz;
     if (p2pb_hostinfo_init() == 0) {
         hwloc_obj_t root = hwloc_get_root_obj(topo);
         if (root && root->total_memory)
             return (size_t)root->total_memory;
     }
-    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-    return pages > 0 && psz > 0 ? (size_t)pages * (size_t)psz : 0;
+    return 0;
 }
 
 void *p2pb_hostinfo_host_json(void)
@@ -173,6 +177,9 @@ void *p2pb_hostinfo_host_json(void)
             cJSON_AddNumberToObject(ce, "count", hwloc_get_nbobjs_by_type(topo, ctypes[i]));
             cJSON_AddItemToArray(caches, ce);
         }
+        hwloc_obj_t root = hwloc_get_root_obj(topo);
+        if (root)
+            cJSON_AddNumberToObject(t, "memory_bytes_hwloc", (double)root->total_memory);
         cJSON_AddStringToObject(t, "hwloc_version", HWLOC_VERSION);
     }
     return o;

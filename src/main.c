@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mpi_util.h"
 #include "p2pbench/harness.h"
@@ -165,6 +166,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &nranks);
 
+    /* getopt_long permutes argv: keep the command line as typed */
+    char *cmdline = join_args(argc, argv);
     static struct p2pb_options opt;
     struct verdict v;
     memset(&v, 0, sizeof v);
@@ -211,9 +214,12 @@ int main(int argc, char **argv)
         }
         if (v.status == P2PB_OK && (opt.output_default || opt.output[0])) {
             if (opt.output_default) {
-                char ts[32];
+                /* unique per launch: time, host and process id */
+                char ts[32], host[64];
                 utc_now(ts, sizeof ts, "%Y%m%dT%H%M%SZ");
-                snprintf(opt.output, sizeof opt.output, "p2pbench-%s.jsonl", ts);
+                p2pb_hostinfo_hostname(host, sizeof host);
+                snprintf(opt.output, sizeof opt.output, "p2pbench-%s-%s-%ld.jsonl", ts, host,
+                         (long)getpid());
             }
             v.status = (int)p2pb_results_open(opt.output, &rf, v.msg, sizeof v.msg);
         }
@@ -250,8 +256,22 @@ int main(int argc, char **argv)
     char mpi_lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
     int liblen = 0;
     MPI_Get_library_version(mpi_lib, &liblen);
+    /* First part of the version string, whitespace runs (MPICH has a tab) as one space */
     char mpi_first[256];
-    snprintf(mpi_first, sizeof mpi_first, "%.*s", (int)strcspn(mpi_lib, "\n,"), mpi_lib);
+    {
+        size_t o = 0;
+        size_t n = strcspn(mpi_lib, "\n,");
+        for (size_t i = 0; i < n && o + 1 < sizeof mpi_first; i++) {
+            char ch = mpi_lib[i];
+            int ws = ch == ' ' || ch == '\t' || ch == '\r';
+            if (ws && (o == 0 || mpi_first[o - 1] == ' '))
+                continue;
+            mpi_first[o++] = ws ? ' ' : ch;
+        }
+        while (o > 0 && mpi_first[o - 1] == ' ')
+            o--;
+        mpi_first[o] = '\0';
+    }
 
     if (opt.do_info) {
         if (rank == 0) {
@@ -288,6 +308,7 @@ int main(int argc, char **argv)
     static const char *const mode_names[] = {"adaptive", "fixed", "fixed-imb"};
     snprintf(ri.policy, sizeof ri.policy, "%s", mode_names[opt.policy.mode]);
     snprintf(ri.source, sizeof ri.source, "p2pbench");
+    ri.check = opt.policy.check;
 
     char err[ERRLEN] = "";
     int exit_code = 0;
@@ -298,9 +319,7 @@ int main(int argc, char **argv)
         cJSON_AddStringToObject(run, "source", "p2pbench");
         cJSON_AddStringToObject(run, "version", P2PB_VERSION);
         cJSON_AddStringToObject(run, "git_commit", P2PB_GIT_COMMIT);
-        char *cmd = join_args(argc, argv);
-        cJSON_AddStringToObject(run, "command_line", cmd ? cmd : "");
-        free(cmd);
+        cJSON_AddStringToObject(run, "command_line", cmdline ? cmdline : "");
         cJSON_AddStringToObject(run, "label", opt.label);
         cJSON_AddStringToObject(run, "start_utc", start_utc);
         cJSON_AddStringToObject(run, "mpi_library", mpi_first);
@@ -443,5 +462,6 @@ int main(int argc, char **argv)
     int st = (int)run_status;
     P2PB_MPI_CHECK(MPI_Bcast(&st, 1, MPI_INT, 0, comm));
     MPI_Comm_free(&comm);
+    free(cmdline);
     return finish(st == P2PB_OK ? 0 : 1);
 }

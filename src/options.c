@@ -202,6 +202,12 @@ void p2pb_default_sizes(size_t *sizes, size_t *n)
         sizes[(*n)++] = (size_t)1 << e;
 }
 
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* Option table: getopt_long entries plus metavariable and help text, so the
  * parser and --help come from one place. */
 enum {
@@ -237,7 +243,7 @@ static const struct opt_doc opt_docs[] = {
     {{"min-samples", required_argument, NULL, OPT_MIN_SAMPLES}, "N", "adaptive: at least N samples (default 10)"},
     {{"max-samples", required_argument, NULL, OPT_MAX_SAMPLES}, "N", "adaptive: at most N samples (default 1000)"},
     {{"batch", required_argument, NULL, OPT_BATCH}, "K", "iterations per sample (default: enough for a sample of >= 100 usec)"},
-    {{"warmup", required_argument, NULL, OPT_WARMUP}, "N", "warm-up iterations per size (default 10)"},
+    {{"warmup", required_argument, NULL, OPT_WARMUP}, "N", "warm-up iterations per size (default 10; 2 with --fixed-imb)"},
     {{"time-per-size", required_argument, NULL, OPT_TIME_PER_SIZE}, "SEC",
      "adaptive: time budget per size in seconds (default 0.2)"},
     {{"ci-target", required_argument, NULL, OPT_CI_TARGET}, "FRAC",
@@ -469,6 +475,7 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
 
     if (!sizes_given)
         p2pb_default_sizes(o->sizes, &o->nsizes);
+    qsort(o->sizes, o->nsizes, sizeof o->sizes[0], cmp_size); /* tables ascend, as IMB's */
     for (size_t i = 0; i < o->nsizes; i++) {
         size_t b = o->sizes[i];
         if (b > (size_t)INT_MAX && (b % 1024 != 0 || b / 1024 > (size_t)INT_MAX))

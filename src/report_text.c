@@ -22,8 +22,11 @@ static void text_begin(struct p2pb_report_ctx *ctx)
     if (ri->imported)
         fprintf(ctx->out, "# imported from %s: one averaged value per size, no spread\n",
                 ri->source[0] ? ri->source : "a text log");
-    fprintf(ctx->out, "# t = time per iteration in usec (median of n samples of k iterations); "
-                      "MB/s = 10^6 bytes/s\n");
+    if (ri->check)
+        fprintf(ctx->out, "# --check: every received payload byte verified after timing each size\n");
+    fprintf(ctx->out, "# t = time per iteration in usec: median of n samples, each the mean of k "
+                      "iterations; ci95 = 95%% CI of the median; MB/s = 10^6 bytes/s\n"
+                      "# n* = the CI target was not met within the time budget\n");
 }
 
 static void close_section(struct p2pb_report_ctx *ctx)
@@ -53,8 +56,8 @@ static void open_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *
     if (strcmp(r->kernel, "pingpong") == 0)
         fprintf(o, "; t = half round trip");
     fprintf(o, "; MB/s = %g x bytes / t\n", r->bytes_factor);
-    fprintf(o, "%12s %6s %8s %14s %12s %12s %12s %12s %12s\n", "bytes", "n", "iter/smp",
-            "t_median[usec]", "ci95_lo", "ci95_hi", "p99[usec]", "min[usec]", "MB/s");
+    fprintf(o, "%12s %7s %7s %14s %14s %14s %12s %12s %12s\n", "bytes", "n", "k",
+            "t_median[usec]", "ci95_lo[usec]", "ci95_hi[usec]", "p99[usec]", "min[usec]", "MB/s");
 }
 
 static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
@@ -92,7 +95,9 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     p2pb_fmt_sig(p99, sizeof p99, r->t.p99);
     p2pb_fmt_sig(mn, sizeof mn, r->t.min);
     p2pb_fmt_sig(bw, sizeof bw, r->mbytes_per_sec);
-    fprintf(o, "%12zu %6zu %8zu %14s %12s %12s %12s %12s %12s\n", r->bytes, r->samples,
+    char n[32];
+    snprintf(n, sizeof n, "%zu%s", r->samples, r->ci_target_met == 0 ? "*" : "");
+    fprintf(o, "%12zu %7s %7zu %14s %14s %14s %12s %12s %12s\n", r->bytes, n,
             r->iterations_per_sample, med, lo, hi, p99, mn, bw);
 }
 

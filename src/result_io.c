@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -68,11 +69,35 @@ enum p2pb_status p2pb_results_open(const char *path, struct p2pb_results_file **
         set_err(err, errlen, "out of memory");
         return P2PB_ENOMEM;
     }
-    f->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+    f->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (f->fd < 0) {
         set_err(err, errlen, "cannot write results file '%s': %s", path, strerror(errno));
         free(f);
         return P2PB_EIO;
+    }
+    /* Two runs must never interleave their lines in one file: a regular file
+     * is write-locked (POSIX record lock, held until close) and only then
+     * truncated. Devices and FIFOs (/dev/null, a pipe) are written as they are. */
+    struct stat sb;
+    if (fstat(f->fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
+        struct flock lk;
+        memset(&lk, 0, sizeof lk);
+        lk.l_type = F_WRLCK;
+        lk.l_whence = SEEK_SET;
+        if (fcntl(f->fd, F_SETLK, &lk) != 0) {
+            set_err(err, errlen, "cannot write results file '%s': %s", path,
+                    (errno == EACCES || errno == EAGAIN) ? "another run is writing it"
+                                                         : strerror(errno));
+            close(f->fd);
+            free(f);
+            return P2PB_EIO;
+        }
+        if (ftruncate(f->fd, 0) != 0) {
+            set_err(err, errlen, "cannot write results file '%s': %s", path, strerror(errno));
+            close(f->fd);
+            free(f);
+            return P2PB_EIO;
+        }
     }
     snprintf(f->path, sizeof f->path, "%s", path);
     *out = f;
@@ -185,6 +210,8 @@ void *p2pb_result_to_json(const struct p2pb_result *r)
         add_num(o, "mbytes_per_sec", r->mbytes_per_sec);
         add_num(o, "mbytes_per_sec_imb", r->mbytes_per_sec_imb);
         cJSON_AddNumberToObject(o, "outliers", (double)r->t.outliers);
+        if (r->ci_target_met >= 0)
+            cJSON_AddBoolToObject(o, "ci_target_met", r->ci_target_met);
     }
     return o;
 }
@@ -298,6 +325,8 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
         return P2PB_EFORMAT;
     }
     r->t.outliers = (size_t)get_num(o, "outliers", 0);
+    const cJSON *met = cJSON_GetObjectItemCaseSensitive(o, "ci_target_met");
+    r->ci_target_met = cJSON_IsBool(met) ? cJSON_IsTrue(met) : -1;
     r->t_min_usec = get_num(o, "t_min_usec", NAN);
     r->t_max_usec = get_num(o, "t_max_usec", NAN);
     r->t_avg_usec = get_num(o, "t_avg_usec", NAN);
@@ -318,8 +347,10 @@ void p2pb_run_info_from_json(const void *obj, struct p2pb_run_info *ri)
     get_str(o, "source", ri->source, sizeof ri->source);
     ri->nranks = (int)get_num(o, "nranks", 0);
     const cJSON *pol = cJSON_GetObjectItemCaseSensitive(o, "policy");
-    if (cJSON_IsObject(pol))
+    if (cJSON_IsObject(pol)) {
         get_str(pol, "mode", ri->policy, sizeof ri->policy);
+        ri->check = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pol, "check"));
+    }
     const cJSON *imp = cJSON_GetObjectItemCaseSensitive(o, "imported");
     ri->imported = cJSON_IsTrue(imp);
     const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(o, "ranks");

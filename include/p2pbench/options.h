@@ -20,7 +20,7 @@
 struct p2pb_options {
     const struct p2pb_kernel *kernels[P2PB_MAX_KERNELS];
     size_t nkernels;
-    size_t sizes[P2PB_MAX_SIZES]; /* message sizes in bytes, as given */
+    size_t sizes[P2PB_MAX_SIZES]; /* message sizes in bytes, ascending, no duplicates */
     size_t nsizes;
     const struct p2pb_reporter *reporter;
     char output[1024];            /* results file path; "" = none (--no-results) */

@@ -63,6 +63,9 @@ struct p2pb_result {
     double t_avg_usec;      /* IMB: average over active ranks */
     double mbytes_per_sec;  /* bytes_factor * X / t.median */
     double mbytes_per_sec_imb; /* bytes_factor * X / t_max_usec (IMB) */
+    int ci_target_met;      /* adaptive policy: 1 if the CI target was met,
+                               0 if the time budget or max samples ended it;
+                               -1 fixed policies or unknown */
     enum p2pb_row_status status;
     char note[160];         /* why skipped / failed; "" otherwise */
 };
@@ -95,6 +98,7 @@ struct p2pb_run_info {
     int nranks;
     char policy[64];        /* "adaptive", "fixed-imb", "fixed" */
     int imported;           /* 1 if converted from a text log */
+    int check;              /* 1 if payloads were verified (--check) */
     char source[64];        /* "p2pbench" or e.g. "imb-4.1" for imports */
 };
 
