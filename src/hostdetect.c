@@ -632,7 +632,7 @@ void *p2pb_placement_warnings(const void *ranks_v, const void *hosts_v)
         const cJSON *topo = cJSON_GetObjectItemCaseSensitive(hj, "topology");
         const cJSON *pus = cJSON_GetObjectItemCaseSensitive(topo, "pus");
         if (cJSON_IsNumber(pus) && pus->valuedouble > 0 && count > (int)pus->valuedouble)
-            add_warning(out, "%d ranks on host %s, which has %d PUs: oversubscribed", count,
+            add_warning(out, "%d ranks on host %s, which has %d PU(s): oversubscribed", count,
                         h ? h : "?", (int)pus->valuedouble);
     }
     /* ranks not bound at all, one warning per host */
