@@ -137,7 +137,7 @@ static cJSON *dedup_hosts(cJSON *host_arr)
  * once) to dst; returns the eager limit to mark in tables (bytes, -1 unknown)
  * for the transport in use: shared memory when all ranks share one host.
  */
-static long add_host_context(cJSON *dst, cJSON **ranks, cJSON *host_arr)
+static long add_host_context(cJSON *dst, cJSON **ranks, cJSON *host_arr, const char *mpi_lib)
 {
     cJSON *hosts = dedup_hosts(host_arr);
     cJSON *warn = p2pb_placement_warnings(*ranks, hosts);
@@ -148,10 +148,11 @@ static long add_host_context(cJSON *dst, cJSON **ranks, cJSON *host_arr)
     cJSON_ArrayForEach(r, *ranks)
     {
         const cJSON *e = cJSON_GetObjectItemCaseSensitive(r, "buffer_bind_error");
-        if (cJSON_IsString(e)) {
+        const cJSON *rk = cJSON_GetObjectItemCaseSensitive(r, "rank");
+        if (cJSON_IsString(e) && cJSON_IsNumber(rk)) {
             char buf[256];
             snprintf(buf, sizeof buf, "rank %d: cannot bind buffers to the NUMA node: %s",
-                     cJSON_GetObjectItemCaseSensitive(r, "rank")->valueint, e->valuestring);
+                     rk->valueint, e->valuestring);
             fprintf(stderr, "p2pbench: warning: %s\n", buf);
             cJSON_AddItemToArray(warn, cJSON_CreateString(buf));
         }
@@ -159,7 +160,7 @@ static long add_host_context(cJSON *dst, cJSON **ranks, cJSON *host_arr)
     fflush(stderr);
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(*ranks, 0), "transport");
     long eager = p2pb_mpit_pick_eager_limit(cJSON_GetObjectItemCaseSensitive(t, "eager_limits"),
-                                            cJSON_GetArraySize(hosts) == 1);
+                                            cJSON_GetArraySize(hosts) == 1, mpi_lib);
     cJSON_AddItemToObject(dst, "ranks", *ranks);
     *ranks = NULL;
     cJSON_AddItemToObject(dst, "hosts", hosts);
@@ -314,7 +315,7 @@ int main(int argc, char **argv)
             cJSON *info = cJSON_CreateObject();
             cJSON_AddStringToObject(info, "mpi_library", mpi_first);
             cJSON_AddStringToObject(info, "mpi_library_full", mpi_lib);
-            add_host_context(info, &ranks, host_arr);
+            add_host_context(info, &ranks, host_arr, mpi_lib);
             char *s = cJSON_Print(info);
             printf("%s\n", s ? s : "{}");
             cJSON_free(s);
@@ -370,7 +371,7 @@ int main(int argc, char **argv)
         const char *link = getenv("P2PB_LINK_PROFILE");
         if (link && *link)
             cJSON_AddStringToObject(run, "link_profile", link);
-        eager_limit = add_host_context(run, &ranks, host_arr);
+        eager_limit = add_host_context(run, &ranks, host_arr, mpi_lib);
         cJSON *tj = cJSON_AddObjectToObject(run, "timer");
         cJSON_AddStringToObject(tj, "source", ti.source);
         cJSON_AddNumberToObject(tj, "overhead_ns", ti.overhead_ns);

@@ -80,8 +80,14 @@ static int read_cvar(int idx, MPI_Datatype dt, double *out)
     return rc;
 }
 
+/* The first answer, kept: MPICH 4.0.2 crashes in MPI_T_cvar_get_num when a
+ * process starts a second MPI_T session after MPI_T_finalize. */
+static cJSON *cached;
+
 void *p2pb_mpit_transport_json(void)
 {
+    if (cached)
+        return cJSON_Duplicate(cached, 1);
     cJSON *o = cJSON_CreateObject();
     cJSON *lim = cJSON_AddObjectToObject(o, "eager_limits");
     int provided;
@@ -107,10 +113,25 @@ void *p2pb_mpit_transport_json(void)
     }
     MPI_T_finalize();
     cJSON_AddStringToObject(o, "mpi_t", "ok");
+    cached = cJSON_Duplicate(o, 1);
     return o;
 }
 
-long p2pb_mpit_pick_eager_limit(const void *eager_limits, int shm)
+/* 1 if a cvar belongs to an MPICH device other than the one in use:
+ * MPICH lists every device's variables whatever its build. */
+static int other_device(const char *name, const char *lib)
+{
+    if (!lib)
+        return 0;
+    int ch3 = has_ci(lib, "ch3"), ch4 = has_ci(lib, "ch4");
+    if (ch4 && (has_ci(name, "_CH3_") || has_ci(name, "NEMESIS")))
+        return 1;
+    if (ch3 && has_ci(name, "_CH4_"))
+        return 1;
+    return 0;
+}
+
+long p2pb_mpit_pick_eager_limit(const void *eager_limits, int shm, const char *mpi_library)
 {
     static const char *const shm_words[] = {"vader", "btl_sm_", "_sm_", "shm", "posix", NULL};
     static const char *const net_words[] = {"tcp", "ofi", "ucx", "uct", "openib", "portals", "psm",
@@ -128,6 +149,7 @@ long p2pb_mpit_pick_eager_limit(const void *eager_limits, int shm)
         {
             const char *nm = e->string;
             if (!cJSON_IsNumber(e) || e->valuedouble <= 0 || !nm || has_ci(nm, "rndv_eager_limit") ||
+                other_device(nm, mpi_library) ||
                 has_ci(nm, "self") || !(ends_ci(nm, "eager_limit") || has_ci(nm, "eager_max")))
                 continue;
             if (key) {

@@ -22,6 +22,9 @@ int p2pb_mpit_is_limit_name(const char *name);
  * control variable without an object binding whose name passes
  * p2pb_mpit_is_limit_name. Values in bytes as the library reports them.
  * Never fails: without MPI_T, "eager_limits" is empty and "mpi_t" says why.
+ * Values are raw: MPICH reports -1 for "decided by the device at run time".
+ * The first call's answer is kept and returned again by later calls (one
+ * MPI_T session per process: MPICH 4.0.2 crashes on a second one).
  */
 void *p2pb_mpit_transport_json(void);
 
@@ -32,8 +35,10 @@ void *p2pb_mpit_transport_json(void);
  * ucx, openib, ...). The smallest positive value of the first keyword that
  * matches; "rndv_eager_limit" (a fragment size, not the switch point) and
  * "self" are never used; names naming no transport (MPICH's CH3 limit) are
- * the fallback. Returns -1 if none is known.
+ * the fallback. Values <= 0 are ignored. mpi_library (MPI_Get_library_version
+ * text, or NULL) drops MPICH variables of another device ("_CH3_"/"NEMESIS"
+ * under ch4, "_CH4_" under ch3). Returns -1 if none is known.
  */
-long p2pb_mpit_pick_eager_limit(const void *eager_limits, int shm);
+long p2pb_mpit_pick_eager_limit(const void *eager_limits, int shm, const char *mpi_library);
 
 #endif /* P2PBENCH_MPIT_H */

@@ -324,19 +324,25 @@ static void test_limit_names(void)
     cJSON_AddNumberToObject(lim, "btl_vader_rndv_eager_limit", 32768);
     cJSON_AddNumberToObject(lim, "btl_vader_eager_limit", 4096);
     cJSON_AddNumberToObject(lim, "btl_self_eager_limit", 1024);
-    CHECK(p2pb_mpit_pick_eager_limit(lim, 1) == 4096);
-    CHECK(p2pb_mpit_pick_eager_limit(lim, 0) == 65536);
+    CHECK(p2pb_mpit_pick_eager_limit(lim, 1, NULL) == 4096);
+    CHECK(p2pb_mpit_pick_eager_limit(lim, 0, NULL) == 65536);
     cJSON_Delete(lim);
 
     lim = cJSON_CreateObject();
+    cJSON_AddNumberToObject(lim, "MPIR_CVAR_NEMESIS_SHM_EAGER_MAX_SZ", -1);
     cJSON_AddNumberToObject(lim, "MPIR_CVAR_CH3_EAGER_MAX_MSG_SIZE", 131072);
-    CHECK(p2pb_mpit_pick_eager_limit(lim, 1) == 131072);
-    CHECK(p2pb_mpit_pick_eager_limit(lim, 0) == 131072);
+    cJSON_AddNumberToObject(lim, "MPIR_CVAR_CH4_OFI_EAGER_MAX_MSG_SIZE", -1);
+    CHECK(p2pb_mpit_pick_eager_limit(lim, 1, NULL) == 131072);
+    CHECK(p2pb_mpit_pick_eager_limit(lim, 0, NULL) == 131072);
+    CHECK(p2pb_mpit_pick_eager_limit(lim, 0, "MPICH Version: 4.0.2\nMPICH Device: ch3:nemesis") == 131072);
+    /* ch4:ucx: the CH3 variable is listed but not used; UCX decides */
+    CHECK(p2pb_mpit_pick_eager_limit(lim, 1, "MPICH Version: 4.0.2\nMPICH Device: ch4:ucx") == -1);
+    CHECK(p2pb_mpit_pick_eager_limit(lim, 0, "MPICH Version: 4.0.2\nMPICH Device: ch4:ucx") == -1);
     cJSON_Delete(lim);
 
     lim = cJSON_CreateObject();
-    CHECK(p2pb_mpit_pick_eager_limit(lim, 1) == -1);
-    CHECK(p2pb_mpit_pick_eager_limit(NULL, 0) == -1);
+    CHECK(p2pb_mpit_pick_eager_limit(lim, 1, NULL) == -1);
+    CHECK(p2pb_mpit_pick_eager_limit(NULL, 0, NULL) == -1);
     cJSON_Delete(lim);
 }
 

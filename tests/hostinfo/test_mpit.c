@@ -44,18 +44,19 @@ int main(int argc, char **argv)
             CHECK(lim(t, "btl_vader_eager_limit") == 4096);
         if (!getenv("OMPI_MCA_btl_tcp_eager_limit"))
             CHECK(lim(t, "btl_tcp_eager_limit") == 65536);
-        CHECK(p2pb_mpit_pick_eager_limit(limits, 1) == (long)lim(t, "btl_vader_eager_limit"));
-        CHECK(p2pb_mpit_pick_eager_limit(limits, 0) == (long)lim(t, "btl_tcp_eager_limit"));
+        CHECK(p2pb_mpit_pick_eager_limit(limits, 1, lib) == (long)lim(t, "btl_vader_eager_limit"));
+        CHECK(p2pb_mpit_pick_eager_limit(limits, 0, lib) == (long)lim(t, "btl_tcp_eager_limit"));
     } else {
-        /* every name found must be a limit name with a non-negative value */
+        /* every name found must be a limit name; values are raw (MPICH: -1
+         * = chosen by the device at run time) */
         const cJSON *e;
         cJSON_ArrayForEach(e, limits)
         {
             CHECK(p2pb_mpit_is_limit_name(e->string));
-            CHECK(cJSON_IsNumber(e) && e->valuedouble >= 0);
+            CHECK(cJSON_IsNumber(e));
         }
     }
-    /* a second session gives the same answer */
+    /* a second call gives the same answer (kept from the first session) */
     cJSON *t2 = p2pb_mpit_transport_json();
     CHECK(cJSON_Compare(t, t2, 1));
     cJSON_Delete(t);
