@@ -73,6 +73,21 @@ numa)
     grep -q '"buffer_policy":[[:space:]]*"bind:0"' out || fail "buffer_policy bind:0 missing"
     grep -q '"numa_node_of_buffers":[[:space:]]*"0"' out || fail "buffers not on node 0"
     exit 0 ;;
+fixture)
+    # the environment overrides reach every rank: a Xen dom0 from fixture files
+    d=$(dirname "$0")/../data/hostinfo/xen-dom0
+    d=$(cd "$d" && pwd) || fail "no fixture $d"
+    export P2PB_SYSFS_ROOT=$d/sys P2PB_PROCFS_ROOT=$d/proc P2PB_ROOTFS_ROOT=$d/root P2PB_CPUID_FILE=$d/cpuid.txt
+    if [ "$flavor" = ompi ]; then
+        run 2 -x P2PB_SYSFS_ROOT -x P2PB_PROCFS_ROOT -x P2PB_ROOTFS_ROOT -x P2PB_CPUID_FILE -- --info
+    else
+        run 2 -- --info
+    fi
+    [ "$(cat rc)" = 0 ] || fail "exit $(cat rc)"
+    grep -q '"verdict_derived":[[:space:]]*"xen-dom0"' out || fail "verdict is not xen-dom0"
+    grep -q '"xen_capabilities":[[:space:]]*"control_d"' out || fail "control_d not recorded"
+    grep -q '"clocksource":[[:space:]]*"xen"' out || fail "clocksource not from the fixture"
+    exit 0 ;;
 placement_none)
     if [ "$flavor" = ompi ]; then run 2 --bind-to none -- --info; else run 2 -bind-to none -- --info; fi
     [ "$(cat rc)" = 0 ] || fail "exit $(cat rc)"
