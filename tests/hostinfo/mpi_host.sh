@@ -117,6 +117,40 @@ placement_ok)
     grep -q '"bound":[[:space:]]*true' out || { echo "launcher did not bind: skipped"; exit 77; }
     if grep -q "p2pbench: warning" err; then fail "unexpected warning"; fi
     exit 0 ;;
+netns_overlap)
+    # TESTBED.md's pitfall: two "hosts" as network namespaces of one machine,
+    # both ranks bound to PU 0 by default. Needs root, ip netns, Open MPI.
+    [ "$flavor" = ompi ] || { echo "Open MPI's rsh launcher needed: skipped"; exit 77; }
+    [ "$(id -u)" = 0 ] && command -v ip >/dev/null && command -v unshare >/dev/null ||
+        { echo "needs root, ip, unshare: skipped"; exit 77; }
+    a=p2pbA$$ b=p2pbB$$
+    cleanup() { ip netns del "$a" 2>/dev/null; ip netns del "$b" 2>/dev/null; rm -rf "$tmp"; }
+    trap cleanup EXIT INT TERM
+    ip netns add "$a" 2>/dev/null && ip netns add "$b" || { echo "ip netns add failed: skipped"; exit 77; }
+    ip link add "va$$" type veth peer name "vb$$" && ip link set "va$$" netns "$a" &&
+        ip link set "vb$$" netns "$b" && ip -n "$a" addr add 198.18.0.1/24 dev "va$$" &&
+        ip -n "$b" addr add 198.18.0.2/24 dev "vb$$" && ip -n "$a" link set "va$$" up &&
+        ip -n "$b" link set "vb$$" up && ip -n "$a" link set lo up && ip -n "$b" link set lo up ||
+        { echo "veth setup failed: skipped"; exit 77; }
+    cat >agent.sh <<AGENT
+#!/bin/sh
+h=\$1; shift
+case \$h in 198.18.0.1) ns=$a ;; 198.18.0.2) ns=$b ;; *) ns=\$h ;; esac
+exec ip netns exec "\$ns" unshare --uts sh -c 'hostname "\$0"; exec "\$@"' "\$ns" sh -c "\$*"
+AGENT
+    chmod +x agent.sh
+    timeout 100 ip netns exec "$a" unshare --uts sh -c "hostname $a; exec \"$mpiexec\" \
+        --host 198.18.0.1:1,198.18.0.2:1 -np 2 --mca plm_rsh_agent $tmp/agent.sh \
+        --mca btl tcp,self --mca btl_tcp_if_include 198.18.0.0/24 \
+        --mca oob_tcp_if_include 198.18.0.0/24 -x OMPI_ALLOW_RUN_AS_ROOT \
+        -x OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \"$bench\" --info" >out 2>err
+    rc=$?
+    [ $rc = 0 ] || fail "two-namespace run: exit $rc"
+    grep -q "\"host\":[[:space:]]*\"$b\"" out || { echo "rank 1 did not run in $b: skipped"; exit 77; }
+    grep -q '"binding":[[:space:]]*"0"' out || { echo "default binding did not use PU 0: skipped"; exit 77; }
+    expect_warning "ranks 0 and 1 on hosts $a and $b (one machine: same boot_id) are bound to overlapping PUs (0)"
+    grep -q '"eager_limit_marked":[[:space:]]*65536' out || fail "tcp eager limit not chosen across hosts"
+    exit 0 ;;
 *)
     echo "unknown mode $mode"; exit 2 ;;
 esac
