@@ -132,7 +132,8 @@ static void vendor_text(const uint32_t r[4], char out[13])
 /* First line of /proc/1/cgroup (or any line) naming a container runtime. */
 static void cgroup_hint(const struct p2pb_host_source *s, char *buf, size_t len)
 {
-    static const char *const words[] = {"docker", "kubepods", "containerd", "libpod", "lxc", "podman"};
+    static const char *const words[] = {"docker", "kubepods", "containerd",
+                                        "libpod", "lxc",      "podman"};
     char path[1100];
     buf[0] = '\0';
     snprintf(path, sizeof path, "%s/1/cgroup", s->procfs);
@@ -184,14 +185,16 @@ void p2pb_hv_read(const struct p2pb_host_source *s, struct p2pb_hv_signals *sig)
         p2pb_cpuid(s, 0x40000100u, sig->leaf40000100);
         vendor_text(sig->leaf40000100, sig->vendor40000100);
     }
-    read_line(s->sysfs, "/hypervisor/type", sig->sys_hypervisor_type, sizeof sig->sys_hypervisor_type);
-    sig->xen_capabilities_present =
-        read_line(s->procfs, "/xen/capabilities", sig->xen_capabilities,
-                  sizeof sig->xen_capabilities) == 0;
-    read_line(s->sysfs, "/class/dmi/id/sys_vendor", sig->dmi_sys_vendor, sizeof sig->dmi_sys_vendor);
+    read_line(s->sysfs, "/hypervisor/type", sig->sys_hypervisor_type,
+              sizeof sig->sys_hypervisor_type);
+    sig->xen_capabilities_present = read_line(s->procfs, "/xen/capabilities", sig->xen_capabilities,
+                                              sizeof sig->xen_capabilities) == 0;
+    read_line(s->sysfs, "/class/dmi/id/sys_vendor", sig->dmi_sys_vendor,
+              sizeof sig->dmi_sys_vendor);
     read_line(s->sysfs, "/class/dmi/id/product_name", sig->dmi_product_name,
               sizeof sig->dmi_product_name);
-    read_line(s->sysfs, "/class/dmi/id/bios_vendor", sig->dmi_bios_vendor, sizeof sig->dmi_bios_vendor);
+    read_line(s->sysfs, "/class/dmi/id/bios_vendor", sig->dmi_bios_vendor,
+              sizeof sig->dmi_bios_vendor);
     read_line(s->sysfs, "/class/dmi/id/board_vendor", sig->dmi_board_vendor,
               sizeof sig->dmi_board_vendor);
     read_line(s->sysfs, "/devices/system/clocksource/clocksource0/current_clocksource",
@@ -211,10 +214,10 @@ static const struct {
     const char *sig;
     const char *verdict;
 } cpuid_vendors[] = {
-    {"KVMKVMKVM", "kvm"},        {"Linux KVM Hv", "kvm"},  {"XenVMMXenVMM", "xen-domU"},
-    {"Microsoft Hv", "hyperv"},  {"VMwareVMware", "vmware"}, {"bhyve bhyve ", "other"},
-    {"TCGTCGTCGTCG", "other"},   {"VBoxVBoxVBox", "other"}, {"ACRNACRNACRN", "other"},
-    {" lrpepyh  vr", "other"},   {"QNXQVMBSQG", "other"},
+    {"KVMKVMKVM", "kvm"},       {"Linux KVM Hv", "kvm"},    {"XenVMMXenVMM", "xen-domU"},
+    {"Microsoft Hv", "hyperv"}, {"VMwareVMware", "vmware"}, {"bhyve bhyve ", "other"},
+    {"TCGTCGTCGTCG", "other"},  {"VBoxVBoxVBox", "other"},  {"ACRNACRNACRN", "other"},
+    {" lrpepyh  vr", "other"},  {"QNXQVMBSQG", "other"},
 };
 
 static const char *vendor_verdict(const char *v)
@@ -279,9 +282,9 @@ static size_t opinions(const struct p2pb_hv_signals *s, struct opinion *op)
     if (s->xen_capabilities_present)
         op[n++] = (struct opinion){"xen_capabilities", dom0 ? "xen-dom0" : "xen-domU"};
     if (s->sys_hypervisor_type[0])
-        op[n++] = (struct opinion){"sys_hypervisor_type",
-                                   strcmp(s->sys_hypervisor_type, "xen") == 0 ? (dom0 ? "xen-dom0" : "xen-domU")
-                                                                             : "other"};
+        op[n++] = (struct opinion){"sys_hypervisor_type", strcmp(s->sys_hypervisor_type, "xen") == 0
+                                                              ? (dom0 ? "xen-dom0" : "xen-domU")
+                                                              : "other"};
     /* Xen's own leaf moves to 0x40000100 when it also offers Hyper-V's
      * interface (viridian) at 0x40000000. */
     if (s->cpuid_available && strcmp(s->vendor40000100, "XenVMMXenVMM") == 0)
@@ -434,15 +437,18 @@ void *p2pb_cpufreq_json(const struct p2pb_host_source *s, int ncpus)
     char buf[128];
     cJSON_AddItemToObject(o, "governor",
                           read_line(s->sysfs, "/devices/system/cpu/cpu0/cpufreq/scaling_governor",
-                                    buf, sizeof buf) == 0 && buf[0]
+                                    buf, sizeof buf) == 0 &&
+                                  buf[0]
                               ? cJSON_CreateString(buf)
                               : cJSON_CreateNull());
     cJSON_AddItemToObject(o, "driver",
                           read_line(s->sysfs, "/devices/system/cpu/cpu0/cpufreq/scaling_driver",
-                                    buf, sizeof buf) == 0 && buf[0]
+                                    buf, sizeof buf) == 0 &&
+                                  buf[0]
                               ? cJSON_CreateString(buf)
                               : cJSON_CreateNull());
-    if (read_line(s->sysfs, "/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", buf, sizeof buf) == 0 &&
+    if (read_line(s->sysfs, "/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", buf, sizeof buf) ==
+            0 &&
         buf[0])
         cJSON_AddNumberToObject(o, "max_khz", strtod(buf, NULL));
     else
@@ -502,7 +508,8 @@ void *p2pb_topology_json(void *hwloc_topology)
     cJSON_AddNumberToObject(t, "cores", hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE));
     cJSON_AddNumberToObject(t, "pus", hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU));
     cJSON *caches = cJSON_AddArrayToObject(t, "caches");
-    static const hwloc_obj_type_t ctypes[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE};
+    static const hwloc_obj_type_t ctypes[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE,
+                                              HWLOC_OBJ_L3CACHE};
     for (size_t i = 0; i < sizeof ctypes / sizeof ctypes[0]; i++) {
         hwloc_obj_t c = hwloc_get_next_obj_by_type(topo, ctypes[i], NULL);
         if (!c || !c->attr)
@@ -610,9 +617,8 @@ void *p2pb_placement_warnings(const void *ranks_v, const void *hosts_v)
             hwloc_bitmap_list_asprintf(&list, inter);
             const char *hi = jstr(r[i], "host"), *hj = jstr(r[j], "host");
             where(w, sizeof w, hi ? hi : "?", hj ? hj : "?");
-            add_warning(out, "ranks %d and %d on %s are bound to overlapping PUs (%s)", rank_of(r[i], i),
-                        rank_of(r[j], j), w,
-                        list ? list : "?");
+            add_warning(out, "ranks %d and %d on %s are bound to overlapping PUs (%s)",
+                        rank_of(r[i], i), rank_of(r[j], j), w, list ? list : "?");
             free(list);
         }
     }
@@ -657,8 +663,9 @@ void *p2pb_placement_warnings(const void *ranks_v, const void *hosts_v)
                                         rank_of(r[j], j));
         }
         const char *b = jstr(r[i], "binding");
-        add_warning(out, "rank%s %s on host %s %s not bound to a PU set (binding: %s)", cnt > 1 ? "s" : "",
-                    list, h ? h : "?", cnt > 1 ? "are" : "is", b ? b : "unknown");
+        add_warning(out, "rank%s %s on host %s %s not bound to a PU set (binding: %s)",
+                    cnt > 1 ? "s" : "", list, h ? h : "?", cnt > 1 ? "are" : "is",
+                    b ? b : "unknown");
     }
     for (int i = 0; i < n; i++)
         if (sets[i])

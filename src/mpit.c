@@ -13,7 +13,8 @@ static int has_ci(const char *hay, const char *needle)
     size_t n = strlen(needle);
     for (; *hay; hay++) {
         size_t i = 0;
-        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+        while (i < n && hay[i] &&
+               tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
             i++;
         if (i == n)
             return 1;
@@ -134,11 +135,11 @@ static int other_device(const char *name, const char *lib)
 long p2pb_mpit_pick_eager_limit(const void *eager_limits, int shm, const char *mpi_library)
 {
     static const char *const shm_words[] = {"vader", "btl_sm_", "_sm_", "shm", "posix", NULL};
-    static const char *const net_words[] = {"tcp", "ofi", "ucx", "uct", "openib", "portals", "psm",
-                                            "netmod", NULL};
-    static const char *const all_words[] = {"vader", "btl_sm_", "_sm_", "shm", "posix", "tcp",
-                                            "ofi", "ucx", "uct", "openib", "portals", "psm",
-                                            "netmod", "self", NULL};
+    static const char *const net_words[] = {"tcp",     "ofi", "ucx",    "uct", "openib",
+                                            "portals", "psm", "netmod", NULL};
+    static const char *const all_words[] = {"vader",   "btl_sm_", "_sm_",   "shm",  "posix",
+                                            "tcp",     "ofi",     "ucx",    "uct",  "openib",
+                                            "portals", "psm",     "netmod", "self", NULL};
     const cJSON *lim = eager_limits;
     const char *const *words = shm ? shm_words : net_words;
     for (size_t w = 0;; w++) {
@@ -148,8 +149,8 @@ long p2pb_mpit_pick_eager_limit(const void *eager_limits, int shm, const char *m
         cJSON_ArrayForEach(e, lim)
         {
             const char *nm = e->string;
-            if (!cJSON_IsNumber(e) || e->valuedouble <= 0 || !nm || has_ci(nm, "rndv_eager_limit") ||
-                other_device(nm, mpi_library) ||
+            if (!cJSON_IsNumber(e) || e->valuedouble <= 0 || !nm ||
+                has_ci(nm, "rndv_eager_limit") || other_device(nm, mpi_library) ||
                 has_ci(nm, "self") || !(ends_ci(nm, "eager_limit") || has_ci(nm, "eager_max")))
                 continue;
             if (key) {

@@ -21,9 +21,9 @@
 
 /* Where facts are read from. Paths have no trailing slash. */
 struct p2pb_host_source {
-    char sysfs[512];     /* "/sys", or $P2PB_SYSFS_ROOT */
-    char procfs[512];    /* "/proc", or $P2PB_PROCFS_ROOT */
-    char rootfs[512];    /* "" (i.e. "/"), or $P2PB_ROOTFS_ROOT: for /.dockerenv etc. */
+    char sysfs[512];      /* "/sys", or $P2PB_SYSFS_ROOT */
+    char procfs[512];     /* "/proc", or $P2PB_PROCFS_ROOT */
+    char rootfs[512];     /* "" (i.e. "/"), or $P2PB_ROOTFS_ROOT: for /.dockerenv etc. */
     char cpuid_file[512]; /* "" = the CPUID instruction; else a fixture file ($P2PB_CPUID_FILE) */
 };
 
@@ -51,26 +51,26 @@ int p2pb_cpuid(const struct p2pb_host_source *s, uint32_t leaf, uint32_t regs[4]
 
 /* Raw hypervisor and container signals. "" / -1 mean "not present". */
 struct p2pb_hv_signals {
-    int cpuid_available;        /* 1 if CPUID could be executed / read */
-    int cpuid_hv_bit;           /* CPUID.1:ECX[31]; -1 without CPUID */
-    uint32_t leaf40000000[4];   /* raw registers of leaf 0x40000000 */
-    char vendor40000000[13];    /* EBX ECX EDX as text, non-printable as '.' */
+    int cpuid_available;      /* 1 if CPUID could be executed / read */
+    int cpuid_hv_bit;         /* CPUID.1:ECX[31]; -1 without CPUID */
+    uint32_t leaf40000000[4]; /* raw registers of leaf 0x40000000 */
+    char vendor40000000[13];  /* EBX ECX EDX as text, non-printable as '.' */
     uint32_t leaf40000100[4];
     char vendor40000100[13];
-    char sys_hypervisor_type[64];  /* /sys/hypervisor/type */
-    char xen_capabilities[128];    /* /proc/xen/capabilities ("control_d" = dom0) */
-    int xen_capabilities_present;  /* file exists (possibly empty: a domU) */
-    char dmi_sys_vendor[128];      /* /sys/class/dmi/id/sys_vendor */
-    char dmi_product_name[128];    /* .../product_name */
-    char dmi_bios_vendor[128];     /* .../bios_vendor */
-    char dmi_board_vendor[128];    /* .../board_vendor */
-    char clocksource[64];          /* current clocksource */
+    char sys_hypervisor_type[64]; /* /sys/hypervisor/type */
+    char xen_capabilities[128];   /* /proc/xen/capabilities ("control_d" = dom0) */
+    int xen_capabilities_present; /* file exists (possibly empty: a domU) */
+    char dmi_sys_vendor[128];     /* /sys/class/dmi/id/sys_vendor */
+    char dmi_product_name[128];   /* .../product_name */
+    char dmi_bios_vendor[128];    /* .../bios_vendor */
+    char dmi_board_vendor[128];   /* .../board_vendor */
+    char clocksource[64];         /* current clocksource */
     char clocksource_available[256];
     /* container markers */
-    int dockerenv;                 /* /.dockerenv exists */
-    int containerenv;              /* /run/.containerenv exists (podman) */
-    char cgroup_hint[64];          /* "docker", "lxc", "kubepods", ... found in /proc/1/cgroup */
-    char container_env[64];        /* container=... in /proc/1/environ */
+    int dockerenv;          /* /.dockerenv exists */
+    int containerenv;       /* /run/.containerenv exists (podman) */
+    char cgroup_hint[64];   /* "docker", "lxc", "kubepods", ... found in /proc/1/cgroup */
+    char container_env[64]; /* container=... in /proc/1/environ */
 };
 
 /* Read every signal from s. Never fails; absent facts stay "" / 0 / -1. */

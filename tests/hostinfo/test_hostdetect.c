@@ -51,10 +51,12 @@ static void test_verdicts(void)
     CHECK_STREQ(sget(hv, "verdict_derived", NULL), "none");
     CHECK(!disagree(hv));
     CHECK_STREQ(sget(hv, "signals", "dmi_sys_vendor"), "Dell Inc.");
-    CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(hv, "signals"),
-                                                        "sys_hypervisor_type")));
-    CHECK_STREQ(sget(hv, "signals", "cpuid_0x40000000_regs"), "00000aa0 00000100 00000064 00000000");
-    CHECK_STREQ(sget(cJSON_GetObjectItemCaseSensitive(hv, "container"), "container_derived", NULL), "none");
+    CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(hv, "signals"), "sys_hypervisor_type")));
+    CHECK_STREQ(sget(hv, "signals", "cpuid_0x40000000_regs"),
+                "00000aa0 00000100 00000064 00000000");
+    CHECK_STREQ(sget(cJSON_GetObjectItemCaseSensitive(hv, "container"), "container_derived", NULL),
+                "none");
     cJSON_Delete(hv);
 
     hv = hv_case("xen-domU", &s);
@@ -90,8 +92,8 @@ static void test_verdicts(void)
     }
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(hv, "container");
     CHECK_STREQ(sget(c, "container_derived", NULL), "docker");
-    CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c, "markers"),
-                                                        "dockerenv")));
+    CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(c, "markers"), "dockerenv")));
     CHECK_STREQ(sget(c, "markers", "cgroup"), "docker");
     cJSON_Delete(hv);
 
@@ -105,8 +107,8 @@ static void test_verdicts(void)
     hv = hv_case("no-cpuid", &s);
     CHECK(s.cpuid_available == 0 && s.cpuid_hv_bit == -1);
     CHECK_STREQ(sget(hv, "verdict_derived", NULL), "none");
-    CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(hv, "signals"),
-                                                        "cpuid_1_ecx_bit31")));
+    CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(hv, "signals"), "cpuid_1_ecx_bit31")));
     cJSON_Delete(hv);
 
     /* the hypervisor bit alone: some hypervisor, unnamed */
@@ -201,8 +203,10 @@ static void test_topology_xml(void)
     const cJSON *caches = cJSON_GetObjectItemCaseSensitive(j, "caches");
     CHECK(cJSON_GetArraySize(caches) == 3);
     const cJSON *l1 = cJSON_GetArrayItem(caches, 0), *l3 = cJSON_GetArrayItem(caches, 2);
-    CHECK(num_at(l1, "level") == 1 && num_at(l1, "size_bytes") == 32768 && num_at(l1, "count") == 8);
-    CHECK(num_at(l3, "level") == 3 && num_at(l3, "size_bytes") == 16777216 && num_at(l3, "count") == 2);
+    CHECK(num_at(l1, "level") == 1 && num_at(l1, "size_bytes") == 32768 &&
+          num_at(l1, "count") == 8);
+    CHECK(num_at(l3, "level") == 3 && num_at(l3, "size_bytes") == 16777216 &&
+          num_at(l3, "count") == 2);
     cJSON_Delete(j);
     hwloc_topology_destroy(t);
 }
@@ -334,7 +338,8 @@ static void test_limit_names(void)
     cJSON_AddNumberToObject(lim, "MPIR_CVAR_CH4_OFI_EAGER_MAX_MSG_SIZE", -1);
     CHECK(p2pb_mpit_pick_eager_limit(lim, 1, NULL) == 131072);
     CHECK(p2pb_mpit_pick_eager_limit(lim, 0, NULL) == 131072);
-    CHECK(p2pb_mpit_pick_eager_limit(lim, 0, "MPICH Version: 4.0.2\nMPICH Device: ch3:nemesis") == 131072);
+    CHECK(p2pb_mpit_pick_eager_limit(lim, 0, "MPICH Version: 4.0.2\nMPICH Device: ch3:nemesis") ==
+          131072);
     /* ch4:ucx: the CH3 variable is listed but not used; UCX decides */
     CHECK(p2pb_mpit_pick_eager_limit(lim, 1, "MPICH Version: 4.0.2\nMPICH Device: ch4:ucx") == -1);
     CHECK(p2pb_mpit_pick_eager_limit(lim, 0, "MPICH Version: 4.0.2\nMPICH Device: ch4:ucx") == -1);
