@@ -110,7 +110,8 @@ void *p2pb_hostinfo_rank_json(int rank)
         char loc[64];
         int berr;
         buffer_location(loc, sizeof loc, &berr);
-        cJSON_AddItemToObject(o, "numa_node_of_buffers", loc[0] ? cJSON_CreateString(loc) : cJSON_CreateNull());
+        cJSON_AddItemToObject(o, "numa_node_of_buffers",
+                              loc[0] ? cJSON_CreateString(loc) : cJSON_CreateNull());
         if (buffer_node >= 0) {
             char pol[32];
             snprintf(pol, sizeof pol, "bind:%d", buffer_node);

@@ -262,14 +262,16 @@ int main(int argc, char **argv)
         }
     }
     /* --numa-node: the node must exist on every rank's host */
-    int numa_bad = opt.numa_node >= 0 && !p2pb_hostinfo_numa_node_exists(opt.numa_node), any_bad = 0;
+    int numa_bad = opt.numa_node >= 0 && !p2pb_hostinfo_numa_node_exists(opt.numa_node);
+    int any_bad = 0;
     P2PB_MPI_CHECK(MPI_Allreduce(&numa_bad, &any_bad, 1, MPI_INT, MPI_MAX, comm));
     if (rank == 0 && v.status == P2PB_OK && any_bad) {
         char nodes[64];
         p2pb_hostinfo_numa_nodes(nodes, sizeof nodes);
         v.status = P2PB_ERANGE;
         snprintf(v.msg, sizeof v.msg,
-                 "invalid value '%d' for --numa-node: no such NUMA node on %s (this host's nodes: %s)",
+                 "invalid value '%d' for --numa-node: no such NUMA node on %s "
+                 "(this host's nodes: %s)",
                  opt.numa_node, numa_bad ? "this host" : "some host of the run", nodes);
     }
     if (v.status == P2PB_OK)
