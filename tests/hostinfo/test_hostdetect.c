@@ -12,9 +12,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hcheck.h"
+#include "../check.h"
 #include "p2pbench/hostdetect.h"
 #include "p2pbench/mpit.h"
+
+/* Two strings equal (NULL never equals), printing both on failure. */
+#define CHECK_STREQ(a, b)                                                                          \
+    do {                                                                                           \
+        const char *ca_ = (a), *cb_ = (b);                                                         \
+        if (ca_ && cb_ && strcmp(ca_, cb_) == 0)                                                   \
+            check_passed_++;                                                                       \
+        else {                                                                                     \
+            check_failed_++;                                                                       \
+            fprintf(stderr, "%s:%d: CHECK_STREQ failed: %s = '%s', expected '%s'\n", __FILE__,      \
+                    __LINE__, #a, ca_ ? ca_ : "(null)", cb_ ? cb_ : "(null)");                     \
+        }                                                                                          \
+    } while (0)
 
 static const char *data_dir;
 
@@ -364,5 +377,5 @@ int main(int argc, char **argv)
     test_topology_xml();
     test_placement();
     test_limit_names();
-    return HCHECK_DONE();
+    return CHECK_DONE();
 }
