@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "mpi_util.h"
+#include "p2pbench/hostinfo.h"
 #include "p2pbench/stats.h"
 
 /* Shortest sample the harness aims for, in ns, besides the timer rule of
@@ -226,6 +227,7 @@ static void *alloc_pages(size_t bytes)
         bytes = 1;
     if (posix_memalign(&p, 4096, bytes) != 0)
         return NULL;
+    (void)p2pb_hostinfo_membind(p, bytes); /* --numa-node; failure shows in the run record */
     memset(p, 0, bytes); /* first touch: pages land on this rank's NUMA node */
     return p;
 }

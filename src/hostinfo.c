@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include "p2pbench/hostinfo.h"
 
+#include "p2pbench/hostdetect.h"
+
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <hwloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +14,7 @@
 
 static hwloc_topology_t topo;
 static int topo_loaded;
+static int buffer_node = -1; /* --numa-node; -1 = first touch */
 
 int p2pb_hostinfo_init(void)
 {
@@ -40,6 +44,31 @@ void p2pb_hostinfo_hostname(char *buf, size_t len)
     buf[len - 1] = '\0';
 }
 
+/* NUMA node(s) holding a touched buffer, as an hwloc list ("0"), in buf;
+ * "" if unknown. */
+static void buffer_location(char *buf, size_t len, int *bind_errno)
+{
+    buf[0] = '\0';
+    *bind_errno = 0;
+    size_t bytes = 4 * 4096;
+    void *p = NULL;
+    if (posix_memalign(&p, 4096, bytes) != 0)
+        return;
+    if (p2pb_hostinfo_membind(p, bytes) != 0)
+        *bind_errno = errno ? errno : EINVAL;
+    memset(p, 1, bytes);
+    hwloc_nodeset_t ns = hwloc_bitmap_alloc();
+    if (ns && hwloc_get_area_memlocation(topo, p, bytes, ns, HWLOC_MEMBIND_BYNODESET) == 0 &&
+        !hwloc_bitmap_iszero(ns)) {
+        char *list = NULL;
+        hwloc_bitmap_list_asprintf(&list, ns);
+        snprintf(buf, len, "%s", list ? list : "");
+        free(list);
+    }
+    hwloc_bitmap_free(ns);
+    free(p);
+}
+
 void *p2pb_hostinfo_rank_json(int rank)
 {
     cJSON *o = cJSON_CreateObject();
@@ -47,21 +76,98 @@ void *p2pb_hostinfo_rank_json(int rank)
     p2pb_hostinfo_hostname(host, sizeof host);
     cJSON_AddNumberToObject(o, "rank", rank);
     cJSON_AddStringToObject(o, "host", host);
+    struct p2pb_host_source src;
+    p2pb_host_source_default(&src);
+    char boot[64];
+    p2pb_boot_id(&src, boot, sizeof boot);
+    cJSON_AddItemToObject(o, "boot_id", boot[0] ? cJSON_CreateString(boot) : cJSON_CreateNull());
     if (p2pb_hostinfo_init() == 0) {
         hwloc_bitmap_t set = hwloc_bitmap_alloc();
         if (set && hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) == 0) {
             char *list = NULL;
             hwloc_bitmap_list_asprintf(&list, set);
             cJSON_AddStringToObject(o, "binding", list ? list : "");
-            hwloc_const_cpuset_t all = hwloc_topology_get_topology_cpuset(topo);
+            /* bound: the binding leaves out some PU this process may use
+             * (the allowed set: the container's cpuset, else every PU) */
+            hwloc_const_cpuset_t all = hwloc_topology_get_allowed_cpuset(topo);
             cJSON_AddBoolToObject(o, "bound", !hwloc_bitmap_isincluded(all, set));
             free(list);
+            /* NUMA nodes near the binding */
+            hwloc_nodeset_t near = hwloc_bitmap_alloc();
+            if (near) {
+                hwloc_cpuset_to_nodeset(topo, set, near);
+                char *nl = NULL;
+                hwloc_bitmap_list_asprintf(&nl, near);
+                cJSON_AddStringToObject(o, "numa_nodes_of_binding", nl ? nl : "");
+                free(nl);
+                hwloc_bitmap_free(near);
+            }
         } else {
             cJSON_AddNullToObject(o, "binding");
+            cJSON_AddNullToObject(o, "bound");
         }
         hwloc_bitmap_free(set);
+        char loc[64];
+        int berr;
+        buffer_location(loc, sizeof loc, &berr);
+        cJSON_AddItemToObject(o, "numa_node_of_buffers",
+                              loc[0] ? cJSON_CreateString(loc) : cJSON_CreateNull());
+        if (buffer_node >= 0) {
+            char pol[32];
+            snprintf(pol, sizeof pol, "bind:%d", buffer_node);
+            cJSON_AddStringToObject(o, "buffer_policy", pol);
+            if (berr)
+                cJSON_AddStringToObject(o, "buffer_bind_error", strerror(berr));
+        } else
+            cJSON_AddStringToObject(o, "buffer_policy", "first-touch after binding");
     }
     return o;
+}
+
+int p2pb_hostinfo_numa_node_exists(int node)
+{
+    if (node < 0 || p2pb_hostinfo_init() != 0)
+        return 0;
+    hwloc_obj_t obj = NULL;
+    while ((obj = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, obj)))
+        if (obj->os_index == (unsigned)node)
+            return 1;
+    return 0;
+}
+
+void p2pb_hostinfo_numa_nodes(char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (p2pb_hostinfo_init() != 0)
+        return;
+    hwloc_const_nodeset_t ns = hwloc_topology_get_topology_nodeset(topo);
+    char *list = NULL;
+    hwloc_bitmap_list_asprintf(&list, ns);
+    snprintf(buf, len, "%s", list ? list : "");
+    free(list);
+}
+
+void p2pb_hostinfo_set_buffer_node(int node)
+{
+    buffer_node = node;
+}
+
+int p2pb_hostinfo_membind(void *addr, size_t bytes)
+{
+    if (buffer_node < 0 || bytes == 0)
+        return 0;
+    if (p2pb_hostinfo_init() != 0)
+        return -1;
+    hwloc_nodeset_t ns = hwloc_bitmap_alloc();
+    if (!ns)
+        return -1;
+    hwloc_bitmap_only(ns, (unsigned)buffer_node);
+    int rc = hwloc_set_area_membind(topo, addr, bytes, ns, HWLOC_MEMBIND_BIND,
+                                    HWLOC_MEMBIND_BYNODESET);
+    int e = errno;
+    hwloc_bitmap_free(ns);
+    errno = e;
+    return rc == 0 ? 0 : -1;
 }
 
 static void read_cpu_model(char *buf, size_t len)
@@ -158,29 +264,19 @@ void *p2pb_hostinfo_host_json(void)
     read_cpu_model(buf, sizeof buf);
     cJSON_AddStringToObject(o, "cpu_model", buf);
     cJSON_AddNumberToObject(o, "memory_bytes", (double)p2pb_hostinfo_memory_bytes());
-    if (p2pb_hostinfo_init() == 0) {
-        cJSON *t = cJSON_AddObjectToObject(o, "topology");
-        cJSON_AddNumberToObject(t, "packages", hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE));
-        cJSON_AddNumberToObject(t, "numa_nodes", hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE));
-        cJSON_AddNumberToObject(t, "cores", hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE));
-        cJSON_AddNumberToObject(t, "pus", hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU));
-        cJSON *caches = cJSON_AddArrayToObject(t, "caches");
-        static const hwloc_obj_type_t ctypes[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE,
-                                                  HWLOC_OBJ_L3CACHE};
-        for (size_t i = 0; i < sizeof ctypes / sizeof ctypes[0]; i++) {
-            hwloc_obj_t c = hwloc_get_next_obj_by_type(topo, ctypes[i], NULL);
-            if (!c || !c->attr)
-                continue;
-            cJSON *ce = cJSON_CreateObject();
-            cJSON_AddNumberToObject(ce, "level", c->attr->cache.depth);
-            cJSON_AddNumberToObject(ce, "size_bytes", (double)c->attr->cache.size);
-            cJSON_AddNumberToObject(ce, "count", hwloc_get_nbobjs_by_type(topo, ctypes[i]));
-            cJSON_AddItemToArray(caches, ce);
-        }
-        hwloc_obj_t root = hwloc_get_root_obj(topo);
-        if (root)
-            cJSON_AddNumberToObject(t, "memory_bytes_hwloc", (double)root->total_memory);
-        cJSON_AddStringToObject(t, "hwloc_version", HWLOC_VERSION);
-    }
+    if (p2pb_hostinfo_init() == 0)
+        cJSON_AddItemToObject(o, "topology", p2pb_topology_json(topo));
+    struct p2pb_host_source src;
+    p2pb_host_source_default(&src);
+    char boot[64];
+    p2pb_boot_id(&src, boot, sizeof boot);
+    cJSON_AddItemToObject(o, "boot_id", boot[0] ? cJSON_CreateString(boot) : cJSON_CreateNull());
+    struct p2pb_hv_signals sig;
+    p2pb_hv_read(&src, &sig);
+    cJSON_AddItemToObject(o, "hypervisor", p2pb_hv_json(&sig));
+    cJSON_AddItemToObject(o, "clocksource", sig.clocksource[0] ? cJSON_CreateString(sig.clocksource)
+                                                               : cJSON_CreateNull());
+    int npus = topo_loaded ? hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU) : 0;
+    cJSON_AddItemToObject(o, "cpufreq", p2pb_cpufreq_json(&src, npus));
     return o;
 }

@@ -17,7 +17,9 @@
 
 #include "mpi_util.h"
 #include "p2pbench/harness.h"
+#include "p2pbench/hostdetect.h"
 #include "p2pbench/hostinfo.h"
+#include "p2pbench/mpit.h"
 #include "p2pbench/options.h"
 #include "p2pbench/report.h"
 #include "p2pbench/result.h"
@@ -130,6 +132,47 @@ static cJSON *dedup_hosts(cJSON *host_arr)
     return hosts;
 }
 
+/*
+ * Host context of the run on rank 0: adds "hosts" (deduplicated), "ranks"
+ * (takes ownership of *ranks) and "warnings" (placement, printed to stderr
+ * once) to dst; returns the eager limit to mark in tables (bytes, -1 unknown)
+ * for the transport in use: shared memory when all ranks share one host.
+ */
+static long add_host_context(cJSON *dst, cJSON **ranks, cJSON *host_arr, const char *mpi_lib)
+{
+    cJSON *hosts = dedup_hosts(host_arr);
+    cJSON *warn = p2pb_placement_warnings(*ranks, hosts);
+    const cJSON *w;
+    cJSON *r;
+    cJSON_ArrayForEach(w, warn)
+        fprintf(stderr, "p2pbench: warning: %s\n", w->valuestring);
+    cJSON_ArrayForEach(r, *ranks)
+    {
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(r, "buffer_bind_error");
+        const cJSON *rk = cJSON_GetObjectItemCaseSensitive(r, "rank");
+        if (cJSON_IsString(e) && cJSON_IsNumber(rk)) {
+            char buf[256];
+            snprintf(buf, sizeof buf, "rank %d: cannot bind buffers to the NUMA node: %s",
+                     rk->valueint, e->valuestring);
+            fprintf(stderr, "p2pbench: warning: %s\n", buf);
+            cJSON_AddItemToArray(warn, cJSON_CreateString(buf));
+        }
+    }
+    fflush(stderr);
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(*ranks, 0), "transport");
+    long eager = p2pb_mpit_pick_eager_limit(cJSON_GetObjectItemCaseSensitive(t, "eager_limits"),
+                                            cJSON_GetArraySize(hosts) == 1, mpi_lib);
+    cJSON_AddItemToObject(dst, "ranks", *ranks);
+    *ranks = NULL;
+    cJSON_AddItemToObject(dst, "hosts", hosts);
+    cJSON_AddItemToObject(dst, "warnings", warn);
+    if (eager >= 0)
+        cJSON_AddNumberToObject(dst, "eager_limit_marked", (double)eager);
+    else
+        cJSON_AddNullToObject(dst, "eager_limit_marked");
+    return eager;
+}
+
 static void print_list(void)
 {
     printf("%-12s %-10s %-6s %-8s %s\n", "kernel", "table", "ranks", "default", "definition");
@@ -224,6 +267,21 @@ int main(int argc, char **argv)
             v.status = (int)p2pb_results_open(opt.output, &rf, v.msg, sizeof v.msg);
         }
     }
+    /* --numa-node: the node must exist on every rank's host */
+    int numa_bad = opt.numa_node >= 0 && !p2pb_hostinfo_numa_node_exists(opt.numa_node);
+    int any_bad = 0;
+    P2PB_MPI_CHECK(MPI_Allreduce(&numa_bad, &any_bad, 1, MPI_INT, MPI_MAX, comm));
+    if (rank == 0 && v.status == P2PB_OK && any_bad) {
+        char nodes[64];
+        p2pb_hostinfo_numa_nodes(nodes, sizeof nodes);
+        v.status = P2PB_ERANGE;
+        snprintf(v.msg, sizeof v.msg,
+                 "invalid value '%d' for --numa-node: no such NUMA node on %s "
+                 "(this host's nodes: %s)",
+                 opt.numa_node, numa_bad ? "this host" : "some host of the run", nodes);
+    }
+    if (v.status == P2PB_OK)
+        p2pb_hostinfo_set_buffer_node(opt.numa_node);
     P2PB_MPI_CHECK(MPI_Bcast(&v, (int)sizeof v, MPI_BYTE, 0, comm));
     if (v.status != P2PB_OK) {
         fprintf(stderr, "p2pbench: error: %s\n", v.msg);
@@ -247,6 +305,7 @@ int main(int argc, char **argv)
 
     /* Host context: every rank's placement, every host's facts. */
     cJSON *rank_me = p2pb_hostinfo_rank_json(rank);
+    cJSON_AddItemToObject(rank_me, "transport", p2pb_mpit_transport_json());
     cJSON *host_me = p2pb_hostinfo_host_json();
     cJSON *ranks = gather_json(comm, rank_me);
     cJSON *host_arr = gather_json(comm, host_me);
@@ -277,9 +336,8 @@ int main(int argc, char **argv)
         if (rank == 0) {
             cJSON *info = cJSON_CreateObject();
             cJSON_AddStringToObject(info, "mpi_library", mpi_first);
-            cJSON_AddItemToObject(info, "hosts", dedup_hosts(host_arr));
-            cJSON_AddItemToObject(info, "ranks", ranks);
-            ranks = NULL;
+            cJSON_AddStringToObject(info, "mpi_library_full", mpi_lib);
+            add_host_context(info, &ranks, host_arr, mpi_lib);
             char *s = cJSON_Print(info);
             printf("%s\n", s ? s : "{}");
             cJSON_free(s);
@@ -312,6 +370,7 @@ int main(int argc, char **argv)
 
     char err[ERRLEN] = "";
     int exit_code = 0;
+    long eager_limit = -1;
     if (rank == 0) {
         cJSON *run = cJSON_CreateObject();
         cJSON_AddStringToObject(run, "type", "run");
@@ -333,9 +392,7 @@ int main(int argc, char **argv)
         const char *link = getenv("P2PB_LINK_PROFILE");
         if (link && *link)
             cJSON_AddStringToObject(run, "link_profile", link);
-        cJSON_AddItemToObject(run, "ranks", ranks);
-        ranks = NULL;
-        cJSON_AddItemToObject(run, "hosts", dedup_hosts(host_arr));
+        eager_limit = add_host_context(run, &ranks, host_arr, mpi_lib);
         cJSON *tj = cJSON_AddObjectToObject(run, "timer");
         cJSON_AddStringToObject(tj, "source", ti.source);
         cJSON_AddNumberToObject(tj, "overhead_ns", ti.overhead_ns);
@@ -382,7 +439,7 @@ int main(int argc, char **argv)
     memset(&rctx, 0, sizeof rctx);
     rctx.out = stdout;
     rctx.run = &ri;
-    rctx.eager_limit = -1;
+    rctx.eager_limit = eager_limit;
     if (rank == 0)
         opt.reporter->begin(&rctx);
 

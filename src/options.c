@@ -213,7 +213,7 @@ static int cmp_size(const void *a, const void *b)
 enum {
     OPT_CHECK = 256, OPT_OFF_CACHE, OPT_FIXED_IMB, OPT_SAMPLES, OPT_MIN_SAMPLES, OPT_MAX_SAMPLES,
     OPT_BATCH, OPT_WARMUP, OPT_TIME_PER_SIZE, OPT_CI_TARGET, OPT_TIMEOUT, OPT_WINDOW, OPT_LIST,
-    OPT_INFO, OPT_NO_RESULTS
+    OPT_INFO, OPT_NO_RESULTS, OPT_NUMA_NODE
 };
 
 struct opt_doc {
@@ -252,6 +252,8 @@ static const struct opt_doc opt_docs[] = {
      "abort when one size takes longer than SEC seconds (default: none)"},
     {{"window", required_argument, NULL, OPT_WINDOW}, "W",
      "messages in flight per iteration for bandwidth kernels (default 64)"},
+    {{"numa-node", required_argument, NULL, OPT_NUMA_NODE}, "N",
+     "place message buffers on NUMA node N (OS index; default: the rank's own node, first touch)"},
     {{"list", no_argument, NULL, OPT_LIST}, NULL, "list kernels and exit"},
     {{"info", no_argument, NULL, OPT_INFO}, NULL, "print host context and exit"},
     {{"help", no_argument, NULL, 'h'}, NULL, "show this help and exit"},
@@ -360,6 +362,7 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
     o->policy.time_per_size = 0.2;
     o->policy.warmup = -1;
     o->policy.window = 64;
+    o->numa_node = -1;
     int sizes_given = 0, samples_given = 0, fixed_imb = 0, minmax_given = 0;
 
     struct option longopts[N_OPTS + 1];
@@ -440,6 +443,10 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
             o->policy.timeout = d;
             break;
         case OPT_WINDOW: st = parse_count("window", optarg, 1, 65536, &o->policy.window, err, errlen); break;
+        case OPT_NUMA_NODE:
+            st = parse_count("numa-node", optarg, 0, 65535, &v, err, errlen);
+            o->numa_node = (int)v;
+            break;
         case OPT_LIST: o->do_list = 1; break;
         case OPT_INFO: o->do_info = 1; break;
         case 'h': o->do_help = 1; break;

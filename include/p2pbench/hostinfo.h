@@ -21,18 +21,44 @@ void p2pb_hostinfo_fini(void);
 void p2pb_hostinfo_hostname(char *buf, size_t len);
 
 /*
- * This rank's placement: {"rank":R, "host":..., "binding":"0-1" (hwloc list
- * of the PUs the process is bound to), "bound": true|false (false when the
- * binding covers every PU of the host)}.
+ * This rank's placement: {"rank":R, "host":..., "boot_id":... (null if
+ * unreadable), "binding":"0-1" (hwloc list of the PUs the process is bound
+ * to, null if unreadable), "bound": true|false (false when the binding covers
+ * every PU the process is allowed to use), "numa_nodes_of_binding":"0",
+ * "numa_node_of_buffers":"0" (hwloc list of the NUMA nodes holding a touched
+ * 16 KiB buffer allocated as the harness allocates, hwloc_get_area_memlocation;
+ * null if the kernel does not tell), "buffer_policy":"first-touch after
+ * binding"|"bind:N", "buffer_bind_error": strerror text if binding to N failed}.
  */
 void *p2pb_hostinfo_rank_json(int rank);
 
 /*
  * Facts about this host: {"host", "os", "kernel_release", "machine",
- * "cpu_model", "topology": {"packages","numa_nodes","cores","pus",
- * "caches":[{"level","size_bytes"}...]}, "memory_bytes"}.
+ * "cpu_model", "memory_bytes", "topology": {"packages","numa_nodes","cores",
+ * "pus", "caches":[{"level","size_bytes","count"}...], "memory_bytes",
+ * "hwloc_version"}, "boot_id", "hypervisor": {"signals":{...},
+ * "container":{...}, "verdict_derived",...}, "clocksource", "cpufreq":{...}}.
+ * Files are read from the roots in p2pb_host_source_default (hostdetect.h).
+ * See docs/host-context.md for every field.
  */
 void *p2pb_hostinfo_host_json(void);
+
+/* 1 if this host has a NUMA node with OS index node, else 0. */
+int p2pb_hostinfo_numa_node_exists(int node);
+
+/* This host's NUMA node OS indexes as an hwloc list ("0-1") into buf. */
+void p2pb_hostinfo_numa_nodes(char *buf, size_t len);
+
+/* Bind benchmark buffers to NUMA node (OS index) node from now on; -1 (the
+ * default) leaves placement to first touch after the CPU binding. */
+void p2pb_hostinfo_set_buffer_node(int node);
+
+/*
+ * Apply the buffer policy to [addr, addr+bytes) before its first touch:
+ * hwloc_set_area_membind(BIND) to the node of p2pb_hostinfo_set_buffer_node.
+ * Returns 0 (also when no node is set), -1 with errno on failure.
+ */
+int p2pb_hostinfo_membind(void *addr, size_t bytes);
 
 /* Size in bytes of the largest (last-level) cache, 0 if unknown. */
 size_t p2pb_hostinfo_llc_bytes(void);

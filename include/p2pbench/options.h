@@ -27,6 +27,7 @@ struct p2pb_options {
     int output_default;           /* 1 if output was not given (default name) */
     char label[64];
     struct p2pb_policy policy;
+    int numa_node;                /* --numa-node: buffers on this NUMA node (OS index); -1 = first touch */
     int do_list, do_info, do_help, do_version;
 };
 

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hostdetect.h - host facts read from files and the CPUID instruction, as
+ * pure functions over a "source" (the roots of /sys, /proc and / plus a CPUID
+ * provider), so tests can point them at fixture directories without MPI and
+ * without the real machine. See docs/host-context.md.
+ *
+ * Facts: hypervisor signals (raw) and a derived verdict, container markers,
+ * clocksource, CPU frequency, boot id, a topology summary of a loaded hwloc
+ * topology, and placement warnings computed from the gathered rank records.
+ *
+ * JSON values are cJSON objects returned as void * (the caller frees them with
+ * cJSON_Delete). Nothing here fails hard: a file that cannot be read is
+ * recorded as null (or left out, where documented).
+ */
+#ifndef P2PBENCH_HOSTDETECT_H
+#define P2PBENCH_HOSTDETECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where facts are read from. Paths have no trailing slash. */
+struct p2pb_host_source {
+    char sysfs[512];      /* "/sys", or $P2PB_SYSFS_ROOT */
+    char procfs[512];     /* "/proc", or $P2PB_PROCFS_ROOT */
+    char rootfs[512];     /* "" (i.e. "/"), or $P2PB_ROOTFS_ROOT: for /.dockerenv etc. */
+    char cpuid_file[512]; /* "" = the CPUID instruction; else a fixture file ($P2PB_CPUID_FILE) */
+};
+
+/*
+ * Fill s with the real roots, overridden by the environment variables
+ * P2PB_SYSFS_ROOT, P2PB_PROCFS_ROOT, P2PB_ROOTFS_ROOT and P2PB_CPUID_FILE
+ * (tests only; documented in docs/host-context.md).
+ */
+void p2pb_host_source_default(struct p2pb_host_source *s);
+
+/*
+ * Fill s from one fixture directory: DIR/sys, DIR/proc, DIR/root and
+ * DIR/cpuid.txt (tests/data/hostinfo/<case>/).
+ */
+void p2pb_host_source_fixture(struct p2pb_host_source *s, const char *dir);
+
+/*
+ * CPUID leaf (sub-leaf 0) into regs[0..3] = eax, ebx, ecx, edx.
+ * Real source: the instruction (x86 only). Fixture source: a text file of
+ * lines "LEAF EAX EBX ECX EDX" in hexadecimal ('#' starts a comment); a leaf
+ * not listed reads as zeros. Returns 0, or -1 when no CPUID exists (non-x86,
+ * unreadable fixture, or a fixture containing the single word "none").
+ */
+int p2pb_cpuid(const struct p2pb_host_source *s, uint32_t leaf, uint32_t regs[4]);
+
+/* Raw hypervisor and container signals. "" / -1 mean "not present". */
+struct p2pb_hv_signals {
+    int cpuid_available;      /* 1 if CPUID could be executed / read */
+    int cpuid_hv_bit;         /* CPUID.1:ECX[31]; -1 without CPUID */
+    uint32_t leaf40000000[4]; /* raw registers of leaf 0x40000000 */
+    char vendor40000000[13];  /* EBX ECX EDX as text, non-printable as '.' */
+    uint32_t leaf40000100[4];
+    char vendor40000100[13];
+    char sys_hypervisor_type[64]; /* /sys/hypervisor/type */
+    char xen_capabilities[128];   /* /proc/xen/capabilities ("control_d" = dom0) */
+    int xen_capabilities_present; /* file exists (possibly empty: a domU) */
+    char dmi_sys_vendor[128];     /* /sys/class/dmi/id/sys_vendor */
+    char dmi_product_name[128];   /* .../product_name */
+    char dmi_bios_vendor[128];    /* .../bios_vendor */
+    char dmi_board_vendor[128];   /* .../board_vendor */
+    char clocksource[64];         /* current clocksource */
+    char clocksource_available[256];
+    /* container markers */
+    int dockerenv;          /* /.dockerenv exists */
+    int containerenv;       /* /run/.containerenv exists (podman) */
+    char cgroup_hint[64];   /* "docker", "lxc", "kubepods", ... found in /proc/1/cgroup */
+    char container_env[64]; /* container=... in /proc/1/environ */
+};
+
+/* Read every signal from s. Never fails; absent facts stay "" / 0 / -1. */
+void p2pb_hv_read(const struct p2pb_host_source *s, struct p2pb_hv_signals *sig);
+
+/*
+ * Derived hypervisor verdict from the signals: "none", "kvm", "xen-domU",
+ * "xen-dom0", "hyperv", "vmware" or "other" (rules in docs/host-context.md).
+ * basis (basislen bytes, may be NULL) gets the signal the verdict rests on.
+ * Returns a static string.
+ */
+const char *p2pb_hv_verdict(const struct p2pb_hv_signals *sig, char *basis, size_t basislen);
+
+/*
+ * {"signals":{...raw...}, "verdict_derived":..., "verdict_basis":...,
+ *  "signals_disagree":bool, "disagreeing_signals":[...]}.
+ */
+void *p2pb_hv_json(const struct p2pb_hv_signals *sig);
+
+/*
+ * {"markers":{"dockerenv":bool,"containerenv":bool,"cgroup":str|null,
+ *  "pid1_container_env":str|null}, "container_derived":"docker"|"podman"|...|"none"}.
+ */
+void *p2pb_container_json(const struct p2pb_hv_signals *sig);
+
+/*
+ * CPU frequency: {"governor":str|null, "driver":str|null, "cur_khz":[per cpu,
+ * null where unreadable], "max_khz":n|null, "cpuinfo_mhz":[per cpu from
+ * /proc/cpuinfo]} for cpus 0..ncpus-1 (ncpus <= 0: as many as /proc/cpuinfo lists).
+ */
+void *p2pb_cpufreq_json(const struct p2pb_host_source *s, int ncpus);
+
+/* /proc/sys/kernel/random/boot_id into buf ("" if unreadable). Ranks with
+ * equal boot ids share one kernel, hence one set of PUs, even when their host
+ * names differ (network namespaces, containers). */
+void p2pb_boot_id(const struct p2pb_host_source *s, char *buf, size_t len);
+
+/*
+ * Topology summary of a loaded hwloc topology (hwloc_topology_t passed as
+ * void *): {"packages","numa_nodes","cores","pus", "caches":[{"level",
+ * "size_bytes","count"}...] (L1d/L2/L3 as present), "hwloc_version"}.
+ * Counts are objects in the topology; sizes in bytes.
+ */
+void *p2pb_topology_json(void *hwloc_topology);
+
+/*
+ * Placement warnings from the gathered records. ranks: array of rank objects
+ * {"rank","host","boot_id","binding" (hwloc list string or null),"bound"};
+ * hosts: object keyed by host name whose values carry "topology":{"pus"}.
+ * Returns a JSON array of one-line strings (without the "p2pbench: warning: "
+ * prefix): ranks bound to overlapping PUs of one machine (same boot_id, or
+ * same host name when boot ids are missing), more ranks than PUs on a
+ * machine, ranks not bound at all. Empty array when all is well.
+ */
+void *p2pb_placement_warnings(const void *ranks, const void *hosts);
+
+#endif /* P2PBENCH_HOSTDETECT_H */
