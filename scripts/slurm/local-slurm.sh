@@ -50,6 +50,15 @@ die() {
 conf() { printf '%s/slurm.conf' "$DIR"; }
 pidfile() { printf '%s/run/%s.pid' "$DIR" "$1"; }
 
+# alive PID: the process exists and is not a zombie (a daemon whose parent
+# has exited is reaped by pid 1, maybe late).
+alive() {
+    local stat
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    stat=${stat##*) }
+    [[ ${stat%% *} != Z ]]
+}
+
 # daemon_pid NAME: print the pid recorded for NAME if that process is still
 # the daemon we started (same executable name, our config or key on its
 # command line); return 1 otherwise.
@@ -58,7 +67,7 @@ daemon_pid() {
     [[ -r $(pidfile "$name") ]] || return 1
     pid=$(<"$(pidfile "$name")")
     [[ $pid =~ ^[0-9]+$ ]] || return 1
-    [[ -r /proc/$pid/cmdline ]] || return 1
+    alive "$pid" || return 1
     cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || return 1
     [[ $(cat "/proc/$pid/comm" 2>/dev/null) == "$name" && $cmdline == *"$DIR/"* ]] || return 1
     printf '%s\n' "$pid"
@@ -242,13 +251,13 @@ stop_daemons() {
         pid=$(daemon_pid "$name") || continue
         kill -TERM "$pid" 2>/dev/null || true
         deadline=$((SECONDS + STOP_TIMEOUT))
-        while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
-        if kill -0 "$pid" 2>/dev/null; then
+        while alive "$pid" && ((SECONDS < deadline)); do sleep 0.2; done
+        if alive "$pid"; then
             log "warning: $name (pid $pid) ignored SIGTERM; sending SIGKILL"
             kill -KILL "$pid" 2>/dev/null || true
             sleep 0.2
         fi
-        if kill -0 "$pid" 2>/dev/null && daemon_pid "$name" >/dev/null; then
+        if alive "$pid" && daemon_pid "$name" >/dev/null; then
             log "error: could not stop $name (pid $pid)"
             rc=1
         else
