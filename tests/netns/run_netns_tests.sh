@@ -135,12 +135,12 @@ contract_tests() {
     tb shaped 90 2 --profile shaped "$SHAPED_RATE" -- \
         "$BIN" pingpong --sizes 1M --samples 5 --label shaped -o "$f_shaped" || rc=$?
     if run_ok "a: shaped $SHAPED_RATE pingpong" "$rc" "$f_shaped"; then
-        if shaped=$(q "$f_shaped" mbps pingpong "$MIB") &&
-            float_test 'abs(m - r) <= 0.05 * r' "m=$shaped" "r=$SHAPED_MBPS"; then
+        shaped=$(q "$f_shaped" mbps pingpong "$MIB") || shaped=''
+        if [[ -n $shaped ]] && float_test 'abs(m - r) <= 0.05 * r' "m=$shaped" "r=$SHAPED_MBPS"; then
             pass "a: shaped pingpong 1 MiB: $shaped MB/s within 5% of $SHAPED_MBPS"
         else
-            fail "a: shaped pingpong 1 MiB: '$shaped' MB/s not within 5% of $SHAPED_MBPS"
-            shaped=''
+            fail "a: shaped pingpong 1 MiB: '$shaped' MB/s not within 5% of $SHAPED_MBPS" \
+                "(load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs)"
         fi
     fi
     rc=0
@@ -201,6 +201,7 @@ fallback_tests() {
 }
 
 start=$SECONDS
+say "load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs (rates suffer on a busy machine)"
 if [[ -n $FALLBACK ]]; then fallback_tests; else contract_tests; fi
 say "took $((SECONDS - start)) s; outputs in $OUTDIR"
 summary
