@@ -150,6 +150,15 @@ shape_link() { # shape_link NS IFACE
         rate "$RATE" burst "$TBF_BURST" latency "$TBF_LATENCY"
 }
 
+# IPv4 only: no IPv6 link-local addresses or router solicitations on the
+# links (quiet shaped links; 198.18.0.0/24 is the only network). Best effort.
+no_ipv6() {
+    # shellcheck disable=SC2016 # expanded by the inner sh
+    ip netns exec "$1" sh -c 'for f in /proc/sys/net/ipv6/conf/all/disable_ipv6 \
+        /proc/sys/net/ipv6/conf/default/disable_ipv6; do
+        [ -w "$f" ] && echo 1 >"$f"; done; true' 2>/dev/null || true
+}
+
 wait_ready() { # wait (bounded) until every link is up and every bridge port forwards
     local n=$1 deadline=$((SECONDS + READY_TIMEOUT)) i ok
     while :; do
@@ -174,15 +183,17 @@ tb_up() { # tb_up N
         die "required command not found: tc"
     TB_OWNED=1
     ip netns add "$br"
+    no_ipv6 "$br"
     ip -n "$br" link set lo up
     ip -n "$br" link add br0 type bridge
     ip -n "$br" link set br0 up
     for ((i = 1; i <= n; i++)); do
         ns=$(host_ns "$i")
         ip netns add "$ns"
+        no_ipv6 "$ns"
         mkdir -p "/etc/netns/$ns"
         {
-            printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n'
+            printf '127.0.0.1\tlocalhost\n'
             local j
             for ((j = 1; j <= n; j++)); do printf '%s.%d\th%d\n' "$NET_BASE" "$j" "$j"; done
         } >"/etc/netns/$ns/hosts"
