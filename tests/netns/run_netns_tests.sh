@@ -133,7 +133,7 @@ contract_tests() {
     # (a) shaped 100mbit vs native, 2 hosts
     rc=0
     tb shaped 90 2 --profile shaped "$SHAPED_RATE" -- \
-        "$BIN" pingpong --sizes 1M --samples 5 --label shaped -o "$f_shaped" || rc=$?
+        "$BIN" pingpong --sizes 1M --samples 9 --label shaped -o "$f_shaped" || rc=$?
     if run_ok "a: shaped $SHAPED_RATE pingpong" "$rc" "$f_shaped"; then
         shaped=$(q "$f_shaped" mbps pingpong "$MIB") || shaped=''
         if [[ -n $shaped ]] && float_test 'abs(m - r) <= 0.05 * r' "m=$shaped" "r=$SHAPED_MBPS"; then
