@@ -1,0 +1,433 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# testbed.sh: N "hosts" on one machine, as Linux network namespaces joined by a
+# bridge, for running MPI jobs across hosts without a cluster (see
+# docs TESTBED.md). Needs root, iproute2 (ip, tc), util-linux (unshare), coreutils
+# (timeout). Addresses come only from 198.18.0.0/24 (RFC 2544 benchmarking range).
+#
+# Layout for N hosts and prefix P (default p2pb, env P2PB_TESTBED_PREFIX):
+#   namespace P-br   bridge br0, ports v1..vN
+#   namespace P-hI   lo up, eth0 = 198.18.0.I/24 (veth peer of vI), host name hI
+#   /etc/netns/P-hI/hosts   h1..hN, seen as /etc/hosts by `ip netns exec`
+# Link profiles (tbf on both ends of every veth; netem is not assumed):
+#   native        plain veth
+#   lan10         tbf rate 80mbit (a 10 MB/s LAN)
+#   shaped RATE   tbf rate RATE (e.g. 100mbit)
+set -euo pipefail
+
+readonly PROG=${0##*/}
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+readonly SCRIPT_DIR
+readonly AGENT="$SCRIPT_DIR/agent.sh"
+readonly NET_BASE=198.18.0
+readonly SUBNET=198.18.0.0/24
+readonly MAX_HOSTS=64
+readonly LAN10_RATE=80mbit
+readonly TBF_BURST=64kb
+readonly TBF_LATENCY=50ms
+readonly READY_TIMEOUT=10 # seconds to wait for links to come up
+
+PREFIX=${P2PB_TESTBED_PREFIX:-p2pb}
+STATE_DIR=${P2PB_TESTBED_STATE_DIR:-/run/p2pb-testbed}
+
+usage() {
+    cat <<EOF
+Usage:
+  $PROG up N [--profile PROFILE [RATE]]
+  $PROG down
+  $PROG status
+  $PROG exec HOST -- COMMAND [ARG...]
+  $PROG run N [--profile PROFILE [RATE]] [--timeout SEC] -- [MPIRUN_ARG...] PROGRAM [ARG...]
+
+Creates N hosts h1..hN (2 <= N <= $MAX_HOSTS) as network namespaces
+$PREFIX-h1..$PREFIX-hN joined by a bridge in namespace $PREFIX-br, with
+addresses 198.18.0.1..198.18.0.N/24 and a hosts file naming h1..hN.
+
+Profiles:
+  native          plain veth (default)
+  lan10           tbf rate $LAN10_RATE on both ends of each link
+  shaped RATE     tbf rate RATE on both ends (e.g. 100mbit); also shaped:RATE
+
+Subcommands:
+  up      create the testbed and leave it up (until '$PROG down')
+  down    delete the testbed: kill processes left in its namespaces, delete them
+  status  list this testbed's namespaces and profile
+  exec    run COMMAND inside HOST (h1..hN) with its host name set
+  run     up, then mpirun inside h1 across all N hosts (one slot each), then
+          down -- always, also on failure, timeout (default 600 s) or Ctrl-C.
+          mpirun gets: --host h1:1,...,hN:1 --mca plm_rsh_agent agent.sh
+          --mca btl tcp,self --mca btl_tcp_if_include $SUBNET
+          --mca oob_tcp_if_include $SUBNET --bind-to none
+          -x P2PB_LINK_PROFILE, followed by your arguments.
+
+The ranks see P2PB_LINK_PROFILE=native, lan10:$LAN10_RATE or shaped:RATE.
+
+Environment:
+  P2PB_TESTBED_PREFIX     namespace name prefix (default p2pb; [a-z][a-z0-9]{0,11})
+  P2PB_TESTBED_STATE_DIR  where 'up' records N and profile (default /run/p2pb-testbed)
+  MPIRUN                  mpirun to use (default mpirun)
+
+Examples:
+  $PROG run 2 --profile shaped 100mbit -- NPopenmpi -p 0 -u 1048576
+  $PROG run 4 -- hostname
+EOF
+}
+
+log() { printf '%s: %s\n' "$PROG" "$*" >&2; }
+die() {
+    log "error: $*"
+    exit 1
+}
+usage_error() {
+    log "error: $*"
+    log "try '$PROG --help'"
+    exit 2
+}
+
+host_ns() { printf '%s-h%s' "$PREFIX" "$1"; }
+br_ns() { printf '%s-br' "$PREFIX"; }
+state_file() { printf '%s/%s.env' "$STATE_DIR" "$PREFIX"; }
+
+# Namespaces that belong to this testbed (by exact name pattern), one a line.
+our_namespaces() {
+    ip netns list 2>/dev/null | awk '{print $1}' |
+        grep -E "^${PREFIX}-(br|h[0-9]+)\$" || true
+}
+
+check_prefix() {
+    [[ $PREFIX =~ ^[a-z][a-z0-9]{0,11}$ ]] ||
+        usage_error "P2PB_TESTBED_PREFIX must match [a-z][a-z0-9]{0,11}: '$PREFIX'"
+}
+
+check_prereqs() {
+    [[ $(id -u) -eq 0 ]] || die "must run as root (creates network namespaces)"
+    local c
+    for c in ip unshare timeout; do
+        command -v "$c" >/dev/null 2>&1 || die "required command not found: $c"
+    done
+}
+
+# parse_profile NAME [RATE]: sets PROFILE, RATE, PROFILE_LABEL, PROFILE_ARGS_USED
+parse_profile() {
+    local name=$1 rate=${2-}
+    PROFILE_ARGS_USED=1
+    if [[ $name == shaped:* ]]; then
+        rate=${name#shaped:}
+        name=shaped
+    elif [[ $name == shaped ]]; then
+        [[ -n $rate ]] || usage_error "profile 'shaped' needs a RATE (e.g. 100mbit)"
+        PROFILE_ARGS_USED=2
+    fi
+    case $name in
+    native)
+        PROFILE=native RATE='' PROFILE_LABEL=native
+        ;;
+    lan10)
+        PROFILE=lan10 RATE=$LAN10_RATE PROFILE_LABEL=lan10:$LAN10_RATE
+        ;;
+    shaped)
+        [[ $rate =~ ^[0-9]+([.][0-9]+)?([kKmMgGtT]i?)?(bit|bps)$ ]] ||
+            usage_error "bad rate '$rate' (examples: 100mbit, 1gbit, 12500kbps)"
+        PROFILE=shaped RATE=$rate PROFILE_LABEL=shaped:$rate
+        ;;
+    *) usage_error "unknown profile '$name' (native, lan10, shaped RATE)" ;;
+    esac
+}
+
+check_count() {
+    if ! [[ $1 =~ ^[0-9]+$ ]] || (($1 < 2 || $1 > MAX_HOSTS)); then
+        usage_error "N must be an integer from 2 to $MAX_HOSTS, got '$1'"
+    fi
+}
+
+# ---------------------------------------------------------------- up / down
+
+TB_OWNED=0 # set once this process starts creating namespaces
+
+shape_link() { # shape_link NS IFACE
+    ip netns exec "$1" tc qdisc replace dev "$2" root tbf \
+        rate "$RATE" burst "$TBF_BURST" latency "$TBF_LATENCY"
+}
+
+# IPv4 only: no IPv6 link-local addresses or router solicitations on the
+# links (quiet shaped links; 198.18.0.0/24 is the only network). Best effort.
+no_ipv6() {
+    # shellcheck disable=SC2016 # expanded by the inner sh
+    ip netns exec "$1" sh -c 'for f in /proc/sys/net/ipv6/conf/all/disable_ipv6 \
+        /proc/sys/net/ipv6/conf/default/disable_ipv6; do
+        [ -w "$f" ] && echo 1 >"$f"; done; true' 2>/dev/null || true
+}
+
+wait_ready() { # wait (bounded) until every link is up and every bridge port forwards
+    local n=$1 deadline=$((SECONDS + READY_TIMEOUT)) i ok
+    while :; do
+        ok=1
+        for ((i = 1; i <= n; i++)); do
+            ip -n "$(host_ns "$i")" -o link show dev eth0 | grep -q 'state UP' || ok=0
+            bridge -n "$(br_ns)" link show dev "v$i" 2>/dev/null |
+                grep -q 'state forwarding' || ok=0
+        done
+        ((ok)) && return 0
+        ((SECONDS < deadline)) || die "links not up after ${READY_TIMEOUT}s"
+        sleep 0.1
+    done
+}
+
+tb_up() { # tb_up N
+    local n=$1 i ns br
+    br=$(br_ns)
+    [[ -z $(our_namespaces) ]] ||
+        die "a testbed with prefix '$PREFIX' exists already; run '$PROG down' first"
+    [[ $PROFILE == native ]] || command -v tc >/dev/null 2>&1 ||
+        die "required command not found: tc"
+    TB_OWNED=1
+    ip netns add "$br"
+    no_ipv6 "$br"
+    ip -n "$br" link set lo up
+    ip -n "$br" link add br0 type bridge
+    ip -n "$br" link set br0 up
+    for ((i = 1; i <= n; i++)); do
+        ns=$(host_ns "$i")
+        ip netns add "$ns"
+        no_ipv6 "$ns"
+        mkdir -p "/etc/netns/$ns"
+        {
+            printf '127.0.0.1\tlocalhost\n'
+            local j
+            for ((j = 1; j <= n; j++)); do printf '%s.%d\th%d\n' "$NET_BASE" "$j" "$j"; done
+        } >"/etc/netns/$ns/hosts"
+        ip -n "$br" link add "v$i" type veth peer name eth0 netns "$ns"
+        ip -n "$br" link set "v$i" master br0 up
+        ip -n "$ns" link set lo up
+        ip -n "$ns" addr add "$NET_BASE.$i/24" dev eth0
+        ip -n "$ns" link set eth0 up
+        if [[ $PROFILE != native ]]; then
+            shape_link "$ns" eth0
+            shape_link "$br" "v$i"
+        fi
+    done
+    wait_ready "$n"
+    mkdir -p "$STATE_DIR"
+    printf 'N=%d\nPROFILE=%s\n' "$n" "$PROFILE_LABEL" >"$(state_file)"
+    log "up: $n hosts h1..h$n ($NET_BASE.1-$NET_BASE.$n), profile $PROFILE_LABEL"
+}
+
+# Pids of all processes inside our namespaces, one a line.
+our_pids() {
+    local ns
+    for ns in "$@"; do ip netns pids "$ns" 2>/dev/null || true; done
+}
+
+# Kill what is still running inside our namespaces (bounded), then delete them.
+tb_down() {
+    local ns deadline
+    local -a nss pids
+    mapfile -t nss < <(our_namespaces)
+    if ((${#nss[@]})); then
+        mapfile -t pids < <(our_pids "${nss[@]}")
+        if ((${#pids[@]})); then
+            log "down: terminating leftover processes: ${pids[*]}"
+            kill -TERM "${pids[@]}" 2>/dev/null || true
+            deadline=$((SECONDS + 5))
+            while ((SECONDS < deadline)); do
+                mapfile -t pids < <(our_pids "${nss[@]}")
+                ((${#pids[@]})) || break
+                sleep 0.2
+            done
+            ((${#pids[@]} == 0)) || kill -KILL "${pids[@]}" 2>/dev/null || true
+        fi
+        for ns in "${nss[@]}"; do
+            ip netns delete "$ns" 2>/dev/null || log "warning: could not delete $ns"
+        done
+    fi
+    # Only our own directories: /etc/netns/PREFIX-hNUMBER
+    local d
+    for d in /etc/netns/"$PREFIX"-h*; do
+        [[ -d $d && ${d##*/} =~ ^${PREFIX}-h[0-9]+$ ]] && rm -rf -- "$d"
+    done
+    rmdir /etc/netns 2>/dev/null || true
+    rm -f -- "$(state_file)"
+    rmdir "$STATE_DIR" 2>/dev/null || true
+    [[ -z $(our_namespaces) ]] || die "namespaces left behind: $(our_namespaces | tr '\n' ' ')"
+}
+
+# ---------------------------------------------------------------- run
+
+CHILD=
+on_exit() {
+    local rc=$?
+    trap - EXIT INT TERM HUP
+    if [[ -n $CHILD ]] && kill -0 "$CHILD" 2>/dev/null; then
+        kill -TERM "$CHILD" 2>/dev/null || true
+        local deadline=$((SECONDS + 15))
+        while kill -0 "$CHILD" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
+        kill -KILL "$CHILD" 2>/dev/null || true
+    fi
+    if ((TB_OWNED)); then
+        tb_down || rc=1
+        log "down: testbed '$PREFIX' removed"
+    fi
+    exit "$rc"
+}
+on_signal() {
+    log "caught SIG$1, cleaning up"
+    case $1 in INT) exit 130 ;; TERM) exit 143 ;; *) exit 129 ;; esac
+}
+install_traps() {
+    trap on_exit EXIT
+    trap 'on_signal INT' INT
+    trap 'on_signal TERM' TERM
+    trap 'on_signal HUP' HUP
+}
+
+# in_host HOSTINDEX CMD...: exec CMD inside the host's namespace with its name set
+in_host_cmd() {
+    local i=$1
+    shift
+    # shellcheck disable=SC2016 # expanded by the inner sh
+    IN_HOST=(ip netns exec "$(host_ns "$i")" unshare --uts --
+        sh -c 'hostname "$1" || exit 1; shift; exec "$@"' p2pb-host "h$i" "$@")
+}
+
+cmd_run() {
+    local n=$1 timeout_s=600
+    shift
+    check_count "$n"
+    PROFILE=native RATE='' PROFILE_LABEL=native
+    while [[ $# -gt 0 ]]; do
+        case $1 in
+        --profile)
+            [[ $# -ge 2 ]] || usage_error "--profile needs a value"
+            parse_profile "$2" "${3-}"
+            shift $((1 + PROFILE_ARGS_USED))
+            ;;
+        --timeout)
+            [[ $# -ge 2 && $2 =~ ^[0-9]+$ && $2 -gt 0 ]] ||
+                usage_error "--timeout needs a positive number of seconds"
+            timeout_s=$2
+            shift 2
+            ;;
+        --) shift && break ;;
+        *) usage_error "unexpected argument '$1' (missing '--' before the mpirun arguments?)" ;;
+        esac
+    done
+    [[ $# -ge 1 ]] || usage_error "run: nothing to run after '--'"
+    check_prereqs
+    local mpirun=${MPIRUN:-mpirun}
+    command -v "$mpirun" >/dev/null 2>&1 || die "mpirun not found: $mpirun"
+    [[ -x $AGENT ]] || die "agent not executable: $AGENT"
+
+    install_traps
+    tb_up "$n"
+
+    local hosts i
+    hosts=h1:1
+    for ((i = 2; i <= n; i++)); do hosts+=",h$i:1"; done
+    export P2PB_LINK_PROFILE=$PROFILE_LABEL
+    export P2PB_TESTBED_PREFIX=$PREFIX # read by the agent
+    if [[ $(id -u) -eq 0 ]]; then
+        export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    fi
+    in_host_cmd 1 "$mpirun" --host "$hosts" \
+        --mca plm_rsh_agent "$AGENT" \
+        --mca btl tcp,self \
+        --mca btl_tcp_if_include "$SUBNET" \
+        --mca oob_tcp_if_include "$SUBNET" \
+        --bind-to none \
+        -x P2PB_LINK_PROFILE \
+        "$@"
+    log "run (in h1): ${IN_HOST[*]:12}"
+    # In the background so that a signal interrupts 'wait' and reaches our trap.
+    timeout -k 15 "$timeout_s" "${IN_HOST[@]}" &
+    CHILD=$!
+    local rc=0
+    wait "$CHILD" || rc=$?
+    CHILD=
+    ((rc != 124)) || log "error: mpirun did not finish within ${timeout_s}s"
+    return "$rc"
+}
+
+cmd_up() {
+    local n=$1
+    shift
+    check_count "$n"
+    PROFILE=native RATE='' PROFILE_LABEL=native
+    while [[ $# -gt 0 ]]; do
+        case $1 in
+        --profile)
+            [[ $# -ge 2 ]] || usage_error "--profile needs a value"
+            parse_profile "$2" "${3-}"
+            shift $((1 + PROFILE_ARGS_USED))
+            ;;
+        *) usage_error "unexpected argument '$1'" ;;
+        esac
+    done
+    check_prereqs
+    # On failure half-way, remove what was made; on success keep it up.
+    install_traps
+    tb_up "$n"
+    TB_OWNED=0
+}
+
+cmd_exec() {
+    local host=$1 i
+    shift
+    [[ $host =~ ^h([0-9]+)$ ]] || usage_error "HOST must be h1..hN, got '$host'"
+    i=${BASH_REMATCH[1]}
+    [[ ${1-} == -- ]] && shift
+    [[ $# -ge 1 ]] || usage_error "exec: no command"
+    check_prereqs
+    ip netns list | awk '{print $1}' | grep -qx "$(host_ns "$i")" ||
+        die "no such host: $host (namespace $(host_ns "$i"))"
+    in_host_cmd "$i" "$@"
+    exec "${IN_HOST[@]}"
+}
+
+cmd_status() {
+    local nss
+    nss=$(our_namespaces)
+    if [[ -z $nss ]]; then
+        echo "testbed '$PREFIX': down"
+        return 0
+    fi
+    echo "testbed '$PREFIX': up"
+    [[ -r $(state_file) ]] && sed 's/^/  /' "$(state_file)"
+    # shellcheck disable=SC2086 # one word per namespace
+    echo "  namespaces:" $nss
+}
+
+main() {
+    check_prefix
+    [[ $# -ge 1 ]] || {
+        usage >&2
+        exit 2
+    }
+    local sub=$1
+    shift
+    case $sub in
+    -h | --help | help) usage ;;
+    up)
+        [[ $# -ge 1 ]] || usage_error "up: missing N"
+        cmd_up "$@"
+        ;;
+    down)
+        [[ $# -eq 0 ]] || usage_error "down takes no arguments"
+        check_prereqs
+        tb_down
+        log "down: testbed '$PREFIX' removed"
+        ;;
+    status) cmd_status ;;
+    exec)
+        [[ $# -ge 1 ]] || usage_error "exec: missing HOST"
+        cmd_exec "$@"
+        ;;
+    run)
+        [[ $# -ge 1 ]] || usage_error "run: missing N"
+        cmd_run "$@"
+        ;;
+    *) usage_error "unknown subcommand '$sub'" ;;
+    esac
+}
+
+main "$@"

@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# run_netns_tests.sh: multi-host tests of p2pbench on the namespace testbed
+# (scripts/testbed/testbed.sh): hosts h1..hN, links shaped with tbf.
+#
+#   (a) 2 hosts, link shaped to 100mbit: pingpong 1 MiB within 5% of
+#       12.5 MB/s; the same on a native (unshaped) link more than 10x faster
+#   (b) the results file names each rank's host (h1, h2) and records the
+#       link profile given by the testbed (P2PB_LINK_PROFILE)
+#   (c) sendrecv and exchange over 4 hosts complete with status ok
+#
+# Exit 0 all passed, 1 a check failed, 2 usage, 77 skipped (not root, or ip,
+# unshare, tc, mpirun, python3 missing; with P2PB_REQUIRE_NETNS=1 that fails).
+#
+# Fallback for checking the plumbing by hand before p2pbench exists:
+# P2PB_TEST_FALLBACK=npopenmpi runs NetPIPE (NPopenmpi) and `hostname` over the
+# same testbed instead, prints the measured rates for information and checks
+# only that the launches work and each rank runs on its own host. It is not a
+# test of p2pbench; ctest must not set it.
+set -euo pipefail
+
+# shellcheck disable=SC2034 # used by driver.sh
+DRIVER=run_netns_tests
+# shellcheck disable=SC2034
+REQUIRE_VAR=P2PB_REQUIRE_NETNS
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../lib/driver.sh
+. "$HERE/../lib/driver.sh"
+TESTBED=$HERE/../../scripts/testbed/testbed.sh
+RESULTS=$HERE/../lib/p2pb_results.py
+
+readonly SHAPED_RATE=100mbit
+readonly SHAPED_MBPS=12.5 # 100 Mbit/s in MB/s (10^6 B/s)
+readonly MIB=1048576
+
+usage() {
+    cat <<EOF
+Usage: $0 P2PBENCH_BIN OUTDIR
+
+Runs p2pbench across network-namespace hosts (needs root). Results files and
+logs go to OUTDIR. Env: P2PB_REQUIRE_NETNS=1 (missing prerequisites fail
+instead of skip), P2PB_TEST_FALLBACK=npopenmpi (manual plumbing check only).
+EOF
+}
+
+[[ $# -eq 2 ]] || {
+    usage >&2
+    exit 2
+}
+BIN=$1
+OUTDIR=$2
+FALLBACK=${P2PB_TEST_FALLBACK:-}
+
+require_root
+require_commands ip unshare tc mpirun python3 timeout
+[[ -x $TESTBED ]] || {
+    fail "testbed script not executable: $TESTBED"
+    summary || exit 1
+}
+
+if [[ -n $FALLBACK ]]; then
+    [[ $FALLBACK == npopenmpi ]] || {
+        echo "P2PB_TEST_FALLBACK must be 'npopenmpi'" >&2
+        exit 2
+    }
+    BIN=$(command -v NPopenmpi) || skip_or_fail "NPopenmpi not found (Debian netpipe-openmpi)"
+else
+    BIN_PATH=$(command -v "$BIN") || {
+        fail "p2pbench binary not found or not executable: $BIN"
+        summary || exit 1
+    }
+    BIN=$BIN_PATH
+fi
+mkdir -p -- "$OUTDIR"
+OUTDIR=$(cd "$OUTDIR" && pwd)
+
+# Our own namespace prefix, so a testbed someone else has up is never touched.
+export P2PB_TESTBED_PREFIX=p2pt$$
+cleanup() {
+    local rc=$?
+    trap - EXIT INT TERM HUP
+    if [[ -n $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^${P2PB_TESTBED_PREFIX}-" || true) ]]; then
+        "$TESTBED" down >/dev/null 2>&1 || say "warning: could not tear down testbed $P2PB_TESTBED_PREFIX"
+    fi
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+# tb NAME TIMEOUT N PROFILE-ARGS... -- MPIRUN-ARGS...: one testbed run, its
+# output in OUTDIR/NAME.log; returns testbed.sh's exit status.
+tb() {
+    local name=$1 secs=$2 n=$3 rc=0
+    shift 3
+    say "$name: testbed.sh run $n $*"
+    "$TESTBED" run "$n" --timeout "$secs" "$@" >"$OUTDIR/$name.log" 2>&1 || rc=$?
+    if ((rc != 0)); then
+        say "$name: exit status $rc; last lines of $OUTDIR/$name.log:"
+        tail -n 20 "$OUTDIR/$name.log" | sed 's/^/    /'
+    fi
+    return "$rc"
+}
+
+q() { python3 "$RESULTS" "$@"; } # query a results file
+
+# run_ok NAME RC FILE: the run exited 0 and its file ends with status complete.
+run_ok() {
+    local name=$1 rc=$2 file=$3 end
+    if ((rc != 0)); then
+        fail "$name: run exited with status $rc"
+        return 1
+    fi
+    if ! q "$file" check >/dev/null; then
+        fail "$name: results file malformed: $(q "$file" check 2>&1 | tail -n 1)"
+        return 1
+    fi
+    end=$(q "$file" end)
+    if [[ $end != complete ]]; then
+        fail "$name: end status '$end', expected complete"
+        return 1
+    fi
+    pass "$name: run completed"
+}
+
+contract_tests() {
+    local rc f_shaped=$OUTDIR/shaped.jsonl f_native=$OUTDIR/native.jsonl f_four=$OUTDIR/four.jsonl
+    local shaped='' native='' v
+    rm -f -- "$f_shaped" "$f_native" "$f_four"
+
+    # (a) shaped 100mbit vs native, 2 hosts
+    rc=0
+    tb shaped 90 2 --profile shaped "$SHAPED_RATE" -- \
+        "$BIN" pingpong --sizes 1M --samples 9 --label shaped -o "$f_shaped" || rc=$?
+    if run_ok "a: shaped $SHAPED_RATE pingpong" "$rc" "$f_shaped"; then
+        shaped=$(q "$f_shaped" mbps pingpong "$MIB") || shaped=''
+        if [[ -n $shaped ]] && float_test 'abs(m - r) <= 0.05 * r' "m=$shaped" "r=$SHAPED_MBPS"; then
+            pass "a: shaped pingpong 1 MiB: $shaped MB/s within 5% of $SHAPED_MBPS"
+        else
+            fail "a: shaped pingpong 1 MiB: '$shaped' MB/s not within 5% of $SHAPED_MBPS" \
+                "(load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs)"
+        fi
+    fi
+    rc=0
+    tb native 60 2 --profile native -- \
+        "$BIN" pingpong --sizes 1M --samples 20 --label native -o "$f_native" || rc=$?
+    if run_ok "a: native pingpong" "$rc" "$f_native"; then
+        native=$(q "$f_native" mbps pingpong "$MIB") || native=''
+        if [[ -n $shaped && -n $native ]] && float_test 'n > 10 * s' "n=$native" "s=$shaped"; then
+            pass "a: native pingpong 1 MiB: $native MB/s > 10 x shaped ($shaped MB/s)"
+        else
+            fail "a: native pingpong 1 MiB: '$native' MB/s not > 10 x shaped ('$shaped' MB/s)"
+        fi
+    fi
+
+    # (b) host names and link profile in the results file
+    if [[ -s $f_shaped ]]; then
+        v=$(q "$f_shaped" hosts 2>&1) || true
+        expect "b: ranks' hosts are h1,h2 (got '$v')" test "$v" = h1,h2
+        v=$(q "$f_shaped" profile 2>&1) || true
+        expect "b: link_profile records shaped $SHAPED_RATE (got $v)" \
+            grep -q "shaped.*$SHAPED_RATE" <<<"$v"
+    else
+        fail "b: no results file from the shaped run"
+    fi
+
+    # (c) sendrecv and exchange over 4 hosts
+    rc=0
+    tb four 60 4 --profile native -- \
+        "$BIN" sendrecv exchange --sizes 0,1K,64K --samples 5 --label four -o "$f_four" || rc=$?
+    if run_ok "c: sendrecv exchange on 4 hosts" "$rc" "$f_four"; then
+        v=$(q "$f_four" kernels-ok sendrecv,exchange 0,1024,65536 2>&1) || true
+        expect "c: every sendrecv/exchange result has status ok (got $v)" test "$v" = ok
+        v=$(q "$f_four" result-nranks exchange 1024 2>&1) || true
+        expect "c: exchange ran on 4 ranks (got $v)" test "$v" = 4
+        v=$(q "$f_four" hosts 2>&1) || true
+        expect "c: ranks' hosts are h1..h4 (got '$v')" test "$v" = h1,h2,h3,h4
+    fi
+}
+
+# Manual plumbing check with NetPIPE: launches and host names only.
+fallback_tests() {
+    say "FALLBACK MODE (NPopenmpi): plumbing only, the p2pbench contract is NOT tested"
+    local p rc out mbps
+    for p in "shaped $SHAPED_RATE" native; do
+        out=$OUTDIR/np-${p%% *}.out
+        rc=0
+        # shellcheck disable=SC2086 # profile and rate as two words
+        tb "np-${p%% *}" 60 2 --profile $p -- "$BIN" -p 0 -l "$MIB" -u "$MIB" -o "$out" || rc=$?
+        expect "fallback: NPopenmpi over 2 hosts, profile $p" test "$rc" -eq 0 -a -s "$out"
+        # NetPIPE line: bytes Mbps(2^20) seconds; report MB/s = bytes / s / 10^6
+        mbps=$(awk '{printf "%.2f", $1 / $3 / 1e6}' "$out" 2>/dev/null) || true
+        say "info: profile $p: NPopenmpi 1 MiB: ${mbps:-?} MB/s"
+    done
+    rc=0
+    tb hostname 60 4 --profile native -- hostname || rc=$?
+    out=$(sort "$OUTDIR/hostname.log" | grep -xE 'h[0-9]+' | tr '\n' ',' || true)
+    expect "fallback: 4 ranks on hosts h1..h4 (got '$out')" test "$rc" -eq 0 -a "$out" = h1,h2,h3,h4,
+}
+
+start=$SECONDS
+say "load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs (rates suffer on a busy machine)"
+if [[ -n $FALLBACK ]]; then fallback_tests; else contract_tests; fi
+say "took $((SECONDS - start)) s; outputs in $OUTDIR"
+summary
