@@ -130,12 +130,25 @@ contract_tests() {
     local shaped='' native='' v
     rm -f -- "$f_shaped" "$f_native" "$f_four"
 
-    # (a) shaped 100mbit vs native, 2 hosts
-    rc=0
-    tb shaped 90 2 --profile shaped "$SHAPED_RATE" -- \
-        "$BIN" pingpong --sizes 1M --samples 9 --label shaped -o "$f_shaped" || rc=$?
+    # (a) shaped 100mbit vs native, 2 hosts. tbf caps the rate; a loaded
+    # machine can only slow a run, so one second attempt is allowed (both
+    # attempts are printed); a wrong rate formula fails both.
+    local attempt
+    for attempt in 1 2; do
+        rc=0
+        tb shaped 90 2 --profile shaped "$SHAPED_RATE" -- \
+            "$BIN" pingpong --sizes 1M --samples 9 --label shaped -o "$f_shaped" || rc=$?
+        shaped=''
+        if [[ $rc -eq 0 ]]; then
+            shaped=$(q "$f_shaped" mbps pingpong "$MIB") || shaped=''
+        fi
+        if [[ -n $shaped ]] && float_test 'abs(m - r) <= 0.05 * r' "m=$shaped" "r=$SHAPED_MBPS"; then
+            break
+        fi
+        echo "$DRIVER: attempt $attempt: shaped 1 MiB rate '$shaped' MB/s (load average" \
+            "$(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs)"
+    done
     if run_ok "a: shaped $SHAPED_RATE pingpong" "$rc" "$f_shaped"; then
-        shaped=$(q "$f_shaped" mbps pingpong "$MIB") || shaped=''
         if [[ -n $shaped ]] && float_test 'abs(m - r) <= 0.05 * r' "m=$shaped" "r=$SHAPED_MBPS"; then
             pass "a: shaped pingpong 1 MiB: $shaped MB/s within 5% of $SHAPED_MBPS"
         else
