@@ -529,6 +529,13 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
                 benchbuf[l] = '\0';
                 bench = benchbuf;
                 nprocs = waiting = multi = 0;
+                if (!kinfo_find(bench)) {
+                    if (strlen(skipped_names) + strlen(bench) + 3 < sizeof skipped_names)
+                        snprintf(skipped_names + strlen(skipped_names),
+                                 sizeof skipped_names - strlen(skipped_names), "%s%s",
+                                 skipped_names[0] ? ", " : "", bench);
+                    skipped++;
+                }
             }
             if ((m = strstr(s, "#processes =")) != NULL)
                 nprocs = atoi(m + strlen("#processes ="));
@@ -644,17 +651,11 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
         size_t j = i + 1;
         if (!ki || !has_mbps || !has_t) {
             /* a collective (or unknown) benchmark: skip its rows with a note */
-            const char *nm = bench ? bench : "unnamed table";
-            if (!ki && strlen(skipped_names) + strlen(nm) + 3 < sizeof skipped_names) {
-                if (!strstr(skipped_names, nm))
-                    snprintf(skipped_names + strlen(skipped_names),
-                             sizeof skipped_names - strlen(skipped_names), "%s%s",
-                             skipped_names[0] ? ", " : "", nm);
-                skipped++;
-            } else if (ki) {
+            if (!ki && !bench)
+                note(lg, g, "line %zu: table of an unnamed benchmark skipped", i + 1);
+            else if (ki)
                 note(lg, g, "line %zu: %s table without t and Mbytes/sec columns skipped", i + 1,
                      ki->display);
-            }
             bench = NULL;
             continue;
         }
@@ -662,8 +663,7 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
         if (!t)
             goto nomem;
         snprintf(t->kernel, sizeof t->kernel, "%s", ki->kernel);
-        snprintf(t->display, sizeof t->display, "%s%s",
-                 bench && strncasecmp(bench, "Multi-", 6) == 0 ? "Multi-" : "", ki->display);
+        snprintf(t->display, sizeof t->display, "%s", ki->display);
         t->bytes_factor = ki->bytes_factor;
         t->layout = P2PB_IMB_T;
         for (size_t c = 0; c < ncols; c++)
@@ -712,6 +712,7 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
         last_end = j;
         i = j - 1;
         bench = NULL;
+        nprocs = waiting = multi = 0;
     }
     if (skipped)
         note(lg, g, "note: %zu table%s of other benchmarks skipped (not point-to-point): %s",
@@ -1132,11 +1133,17 @@ static double unit_factor(struct ilog *lg, struct igroup *g)
         else
             snprintf(g->units, sizeof g->units, "1 MB = 10^6 B (%s), as logged",
                      strncmp(g->source, "osu", 3) == 0 ? "OSU" : "IMB >= 4");
-        if (inferred >= 0 && inferred != g->mb_pow2)
-            note(lg, g,
-                 "warning: the rows fit 1 MB = %s better than the version's %s; kept the "
-                 "version's",
-                 inferred ? "2^20 B" : "10^6 B", g->mb_pow2 ? "2^20 B" : "10^6 B");
+        if (inferred >= 0 && inferred != g->mb_pow2) {
+            /* the rows are the stronger evidence: X / t / rate fits one unit within 2% */
+            const char *ver = g->mb_pow2 ? "2^20 B" : "10^6 B";
+            g->mb_pow2 = inferred;
+            snprintf(g->units, sizeof g->units,
+                     "1 MB = %s: the rows fit it (bytes x factor / t / rate), although %s "
+                     "versions are documented with 1 MB = %s%s",
+                     inferred ? "2^20 B" : "10^6 B", g->source, ver,
+                     inferred ? "; converted to 10^6 B" : "");
+            note(lg, g, "warning: units: %s", g->units);
+        }
     }
     return g->mb_pow2 ? MIB_PER_MB : 1.0;
 }
@@ -1224,8 +1231,7 @@ static enum p2pb_status write_group(struct ilog *lg, struct igroup *g, const cha
     for (size_t k = 0; k < g->ntabs; k++)
         if (g->tabs[k].nranks > nranks)
             nranks = g->tabs[k].nranks;
-    if (!nranks)
-        nranks = 2;
+    /* 0: the log does not say (e.g. a comparison table) */
     cJSON *run = run_record(lg, g, nranks);
     if (!run) {
         set_err(err, errlen, "out of memory");

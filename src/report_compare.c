@@ -248,14 +248,23 @@ static void fmt_side(char *buf, size_t len, size_t n, double med, double mn, dou
              p2pb_fmt_sig(c, sizeof c, mx));
 }
 
+/* 3 decimals, or 3 significant digits below 0.1 */
+static const char *ratio_str(char *buf, size_t len, double x)
+{
+    snprintf(buf, len, x >= 0.1 ? "%.3f" : "%.3g", x);
+    return buf;
+}
+
 static void fmt_ratio(char *buf, size_t len, const struct p2pb_cmp_row *r)
 {
+    char a[24], b[24], c[24];
     if (!r->tested)
         snprintf(buf, len, "-");
     else if (r->hl.ci_valid)
-        snprintf(buf, len, "%.3f [%.3f..%.3f]", r->hl.ratio, r->hl.ci_low, r->hl.ci_high);
+        snprintf(buf, len, "%s [%s..%s]", ratio_str(a, sizeof a, r->hl.ratio),
+                 ratio_str(b, sizeof b, r->hl.ci_low), ratio_str(c, sizeof c, r->hl.ci_high));
     else
-        snprintf(buf, len, "%.3f", r->hl.ratio);
+        snprintf(buf, len, "%s", ratio_str(a, sizeof a, r->hl.ratio));
 }
 
 static void fmt_p(char *buf, size_t len, double p)
@@ -288,7 +297,7 @@ static void print_table_text(FILE *o, int md, const struct p2pb_side *a, const s
                              const struct p2pb_cmp_table *t)
 {
     const struct p2pb_cmp_row *prev = NULL;
-    char sz[16], ca[64], cb[64], cr[64], cp[16], cq[16];
+    char sz[16], ca[64], cb[64], cr[96], cp[16], cq[16];
     for (size_t i = 0; i < t->nrows; i++) {
         const struct p2pb_cmp_row *r = &t->rows[i];
         if (r->only)
@@ -319,8 +328,10 @@ static void print_table_text(FILE *o, int md, const struct p2pb_side *a, const s
         fmt_side(ca, sizeof ca, r->na, r->med_a, r->min_a, r->max_a);
         fmt_side(cb, sizeof cb, r->nb, r->med_b, r->min_b, r->max_b);
         fmt_ratio(cr, sizeof cr, r);
-        fmt_p(cp, sizeof cp, r->p);
-        fmt_p(cq, sizeof cq, r->p_adj);
+        /* one launch on a side: the test has nothing to say (p = 1) */
+        int one = r->na < 2 || r->nb < 2;
+        fmt_p(cp, sizeof cp, one ? NAN : r->p);
+        fmt_p(cq, sizeof cq, one ? NAN : r->p_adj);
         if (md)
             fprintf(o, "| %zu | %s | %s | %s | %s | %s | %s | %s |\n", r->bytes, sz, ca, cb, cr,
                     cp, cq, row_verdict(r));
