@@ -1,0 +1,259 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Tests of p2pbench-report (no MPI). Usage:
+#   report_tests.sh TEST REPORT_BIN SOURCE_DIR WORK_DIR
+# TEST: golden | synthetic | import | roundtrip | errors | plot
+# Set UPDATE_GOLDEN=1 to rewrite the golden files instead of comparing.
+set -u
+test=$1 bin=$2 src=$3 work=$4
+here="$src/tests/report"
+golden="$src/tests/golden/report"
+cases="$src/tests/data/cases"
+fails=0
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+# expect CODE CMD...: run, check the exit status
+expect() {
+    want=$1; shift
+    "$@" >out.txt 2>err.txt
+    got=$?
+    [ "$got" = "$want" ] || fail "exit $got (want $want): $* -- $(head -3 err.txt)"
+}
+# golden NAME: compare out.txt with the golden file
+golden() {
+    if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+        cp out.txt "$golden/$1"
+    elif ! diff -u "$golden/$1" out.txt >diff.txt; then
+        fail "golden $1 differs:"; head -40 diff.txt >&2
+    fi
+}
+# csvval FILE KERNEL VARIANT BYTES COLUMN: one field of `show -f csv`
+csvval() {
+    "$bin" show -f csv "$1" 2>/dev/null | awk -F, -v k="$2" -v v="$3" -v b="$4" -v c="$5" '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $3 == k && $4 == v && $5 == b { print $(col[c]); exit }'
+}
+rows() { "$bin" show -f csv "$1" 2>/dev/null | awk -F, -v k="$2" -v v="$3" 'NR > 1 && $3 == k && $4 == v' | wc -l; }
+# near GOT WANT TOL WHAT
+near() {
+    awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= t) }' ||
+        fail "$4: got '$1', want $2 (+-$3)"
+}
+eq() { [ "$1" = "$2" ] || fail "$3: got '$1', want '$2'"; }
+
+gen() { sh "$here/gen_launches.sh" "$@"; }
+
+case $test in
+golden)
+    gen a a native 6 1.0
+    gen b b domU 6 1.2 2
+    for f in text csv markdown json imb; do
+        expect 0 "$bin" show -f $f a/a-01.jsonl; golden show-$f.txt
+    done
+    expect 0 "$bin" show -m latency a/a-01.jsonl b/b-01.jsonl; golden show-metric-latency.txt
+    expect 0 "$bin" show -m throughput -f markdown a/a-01.jsonl b/b-01.jsonl
+    golden show-metric-throughput.md
+    for f in text markdown csv json; do
+        expect 0 "$bin" compare a --vs b -f $f; golden compare-$f.txt
+    done
+    # an incomplete file: rows as far as they go, a warning naming file and rows
+    GEN_END=none gen c c cut 1 1.0
+    head -5 c/c-01.jsonl >c/cut.jsonl
+    expect 0 "$bin" show c/cut.jsonl
+    grep -q "warning: c/cut.jsonl: no end record.*read 4 rows" err.txt || fail "no warning for a cut file: $(cat err.txt)"
+    ;;
+synthetic)
+    gen a a base 6 1.0
+    gen same same base2 6 1.0 3
+    gen slow slow slow 6 1.2 2
+    gen fast fast fast 6 0.8 1
+    gen three3 three3 t3 3 1.0
+    gen slow3 slow3 s3 3 1.2
+    # identical groups: no "changed"
+    expect 0 "$bin" compare a --vs same
+    grep -q "changed (" out.txt && fail "identical groups gave 'changed'"
+    eq "$(grep -c '  equivalent$' out.txt)" 14 "identical groups: equivalent rows"
+    # 20% slower: changed (worse) at every size with a number (8 latency + 6 throughput rows)
+    expect 1 "$bin" compare a --vs slow --fail-on-regression
+    eq "$(grep -c 'changed (worse)' out.txt)" 14 "20% slower: changed rows"
+    grep -q "p_adj = Holm" out.txt || fail "--fail-on-regression must use Holm"
+    expect 0 "$bin" compare a --vs slow
+    grep -q "p_adj = Benjamini-Hochberg" out.txt || fail "default must be Benjamini-Hochberg"
+    eq "$(grep -c 'changed (worse)' out.txt)" 14 "20% slower (BH): changed rows"
+    # ratio of every latency row 1.200
+    eq "$(grep -c ' 1.200 \[' out.txt)" 8 "latency ratio 1.200"
+    # faster is changed (better) and passes the gate
+    expect 0 "$bin" compare a --vs fast --fail-on-regression
+    eq "$(grep -c 'changed (better)' out.txt)" 14 "20% faster: changed (better) rows"
+    expect 0 "$bin" compare a --vs same --fail-on-regression
+    # 3 launches per side: ratio shown, no verdict
+    expect 0 "$bin" compare three3 --vs slow3 --fail-on-regression
+    eq "$(grep -c 'no verdict (< 4 launches)' out.txt)" 14 "3 launches: no verdict rows"
+    grep -q "changed (" out.txt && fail "3 launches gave a verdict"
+    grep -q " 1.200 " out.txt || fail "3 launches: ratio not shown"
+    # threshold: 25% makes the 20% slowdown inconclusive
+    expect 0 "$bin" compare a --vs slow -t 25
+    grep -q "changed (" out.txt && fail "-t 25 still says changed"
+    # context differences are listed
+    GEN_KREL=2.6.10 GEN_MEM=377487360 gen dom dom domU 4 1.0
+    GEN_KREL=2.4.29 GEN_MEM=536870912 gen nat nat native 4 1.0
+    expect 0 "$bin" compare nat --vs dom
+    grep -q "hosts\[0\].kernel_release: native = 2.4.29 | domU = 2.6.10" out.txt || fail "kernel release difference not listed"
+    grep -q "hosts\[0\].memory_bytes: native = 536870912 | domU = 377487360" out.txt || fail "memory difference not listed"
+    # rows on one side only are listed
+    head -5 a/a-01.jsonl >one.jsonl
+    expect 0 "$bin" compare one.jsonl --vs slow/slow-01.jsonl
+    grep -q "one side only" out.txt || fail "one-sided rows not listed"
+    grep -q "Sendrecv 0 (0): slow" out.txt || fail "Sendrecv 0 should be listed as slow-only"
+    # json output parses and has all rows
+    expect 0 "$bin" compare a --vs slow -f json
+    grep -c '"metric":' out.txt | grep -qx 16 || fail "json: want 16 rows"
+    ;;
+import)
+    expect 0 "$bin" import "$cases"/*.txt -o .
+    cp err.txt import-messages.txt
+    for f in *.jsonl; do expect 0 "$bin" show "$f"; done  # every file reads back (p2pb_results_read)
+    # case02: IMB 4.1, four kernels x 24 sizes, collectives skipped with a note
+    for k in pingpong pingping sendrecv exchange; do eq "$(rows case02.jsonl $k '')" 24 "case02 $k rows"; done
+    grep -q "case02.txt: note: 13 tables of other benchmarks skipped.*Allreduce.*Barrier" import-messages.txt || fail "case02 collectives note"
+    near "$(csvval case02.jsonl pingpong '' 4194304 t_median_usec)" 36946.39 0.001 "case02 PingPong 4M t"
+    near "$(csvval case02.jsonl sendrecv '' 1024 imb_t_min_usec)" 342.37 0.001 "case02 Sendrecv 1K t_min"
+    near "$(csvval case02.jsonl sendrecv '' 1024 imb_t_max_usec)" 342.40 0.001 "case02 Sendrecv 1K t_max"
+    near "$(csvval case02.jsonl sendrecv '' 1024 imb_t_avg_usec)" 342.38 0.001 "case02 Sendrecv 1K t_avg"
+    near "$(csvval case02.jsonl exchange '' 4194304 t_median_usec)" 120539.31 0.001 "case02 Exchange 4M t (= t_max)"
+    eq "$(csvval case02.jsonl pingpong '' 65536 repetitions)" 640 "case02 PingPong 64K repetitions"
+    # the rows of this IMB 4.1 log fit 1 MB = 2^20 B: 108.26 x 1.048576 = 113.5188
+    near "$(csvval case02.jsonl pingpong '' 4194304 mbytes_per_sec)" 113.5188 0.001 "case02 PingPong 4M MB/s"
+    grep -q '"release":"4.3.0-rc5"' case02.jsonl || fail "case02 header release"
+    grep -q '"machine":"aarch64"' case02.jsonl || fail "case02 header machine"
+    grep -q '"source":"imb-4.1"' case02.jsonl || fail "case02 source"
+    # case04: IMB 2019 U5, 10^6 B as logged; the drop at 256K is kept
+    eq "$(rows case04.jsonl pingpong '')" 24 "case04 rows"
+    near "$(csvval case04.jsonl pingpong '' 131072 mbytes_per_sec)" 5628.98 0.001 "case04 128K MB/s"
+    near "$(csvval case04.jsonl pingpong '' 262144 mbytes_per_sec)" 3422.21 0.001 "case04 256K MB/s"
+    near "$(csvval case04.jsonl pingpong '' 262144 t_median_usec)" 76.60 0.001 "case04 256K t"
+    grep -q '"calling_sequence":"IMB-MPI1 pingpong"' case04.jsonl || fail "case04 calling sequence"
+    # case06: OSU 5.6.2 bibw, every row kept
+    eq "$(rows case06.jsonl osu_bibw '')" 23 "case06 rows"
+    near "$(csvval case06.jsonl osu_bibw '' 4096 mbytes_per_sec)" 249.63 0.001 "case06 4K"
+    near "$(csvval case06.jsonl osu_bibw '' 8192 mbytes_per_sec)" 6660.37 0.001 "case06 8K"
+    near "$(csvval case06.jsonl osu_bibw '' 16384 mbytes_per_sec)" 849.51 0.001 "case06 16K"
+    grep -q '"source":"osu-5.6.2"' case06.jsonl || fail "case06 source"
+    # case09: Multi-PingPong with t_min/t_max/t_avg, calling sequence kept
+    eq "$(rows case09.jsonl pingpong multi)" 2 "case09 rows"
+    near "$(csvval case09.jsonl pingpong multi 1024 imb_t_min_usec)" 56.92 0.001 "case09 t_min"
+    near "$(csvval case09.jsonl pingpong multi 1024 imb_t_max_usec)" 61.39 0.001 "case09 t_max"
+    near "$(csvval case09.jsonl pingpong multi 2048 imb_t_avg_usec)" 66.40 0.001 "case09 t_avg"
+    near "$(csvval case09.jsonl pingpong multi 2048 mbytes_per_sec)" 29.77 0.001 "case09 MB/s"
+    eq "$(csvval case09.jsonl pingpong multi 1024 repetitions)" 100000 "case09 repetitions"
+    grep -q '"calling_sequence":"mpi-benchmarks/IMB-MPI1 -msglog 10:11 -multi 0' case09.jsonl || fail "case09 calling sequence"
+    eq "$(csvval case09.jsonl pingpong multi 1024 nranks)" 4 "case09 ranks (2 groups of 2)"
+    # case11: PMB inside a harness log; 4 processes, 2 waiting; then -multi 1 with groups
+    eq "$(rows case11.jsonl pingpong '')" 24 "case11 plain rows"
+    eq "$(rows case11.jsonl pingpong 'group 0')" 24 "case11 group 0 rows"
+    eq "$(rows case11.jsonl pingpong 'group 1')" 24 "case11 group 1 rows"
+    eq "$(csvval case11.jsonl pingpong '' 1024 nranks)" 4 "case11 nranks"
+    eq "$(csvval case11.jsonl pingpong '' 1024 active_ranks)" 2 "case11 active ranks"
+    near "$(csvval case11.jsonl pingpong '' 0 t_median_usec)" 10.19 0.001 "case11 0 t"
+    near "$(csvval case11.jsonl pingpong 'group 1' 4194304 t_median_usec)" 5693.45 0.001 "case11 group 1 4M t"
+    # PMB: 1 MB = 2^20 B: 697.08 x 1.048576 = 730.9415
+    near "$(csvval case11.jsonl pingpong '' 4194304 mbytes_per_sec)" 730.9415 0.001 "case11 4M MB/s (converted)"
+    grep -q '"units_assumed":"1 MB = 2^20 B (PMB/IMB <= 3.2), converted to 10^6 B"' case11.jsonl || fail "case11 units"
+    # case13: OSU 3.3 latency then a crash
+    eq "$(rows case13.jsonl osu_latency '')" 24 "case13 rows"
+    near "$(csvval case13.jsonl osu_latency '' 4194304 t_median_usec)" 4616.67 0.001 "case13 4M"
+    near "$(csvval case13.jsonl osu_latency '' 0 t_median_usec)" 0.76 0.001 "case13 0"
+    grep -q "case13.txt: warning: line 28: the log ends in a crash" import-messages.txt || fail "case13 crash warning"
+    # seed PMB: two sides, usec despite the millisec label, 2^20 B
+    s1=seed-pmb-sendrecv-native-vs-domU-Experiment_1.jsonl s2=seed-pmb-sendrecv-native-vs-domU-Experiment_2.jsonl
+    eq "$(rows $s1 sendrecv '')" 24 "seed E1 rows"
+    eq "$(rows $s2 sendrecv '')" 24 "seed E2 rows"
+    near "$(csvval $s1 sendrecv '' 16384 t_median_usec)" 2096.86 0.001 "seed E1 16K t (usec)"
+    near "$(csvval $s2 sendrecv '' 4194304 t_median_usec)" 1503987.61 0.01 "seed E2 4M t"
+    near "$(csvval $s1 sendrecv '' 16384 mbytes_per_sec)" 15.6238 0.0001 "seed E1 16K MB/s: 14.9 x 1.048576"
+    grep -q "seed-pmb-sendrecv-native-vs-domU.txt: warning: line 28: the latency table says millisec but its values are usec" import-messages.txt || fail "seed millisec warning"
+    # seed memcpy: three sides, 16 chunk sizes each
+    eq "$(rows seed-memcpy-baremetal-pvhvm-pv-pv.jsonl memcpy '')" 16 "memcpy pv rows"
+    near "$(csvval seed-memcpy-baremetal-pvhvm-pv-bare_metal.jsonl memcpy '' 4 t_median_usec)" 5827000 0.5 "memcpy bare metal 4 B (msec -> usec)"
+    # an embedded table is found; nothing before/after taken for data (case11/13 row counts above)
+    ;;
+roundtrip)
+    expect 0 "$bin" import "$cases/seed-pmb-sendrecv-native-vs-domU.txt" -o .
+    expect 0 "$bin" compare seed-pmb-sendrecv-native-vs-domU-Experiment_1.jsonl --vs seed-pmb-sendrecv-native-vs-domU-Experiment_2.jsonl -f csv
+    r=$(awk -F, '$1 == "throughput" && $7 == 16384 { print $16 }' out.txt)
+    near "$r" "$(awk 'BEGIN { printf "%.9g", 3.77 / 14.9 }')" 0.000001 "seed 16K throughput ratio 3.77/14.9"
+    r=$(awk -F, '$1 == "latency" && $7 == 16384 { print $16 }' out.txt)
+    near "$r" "$(awk 'BEGIN { printf "%.9g", 8300.18 / 2096.86 }')" 0.000001 "seed 16K latency ratio (usec both sides)"
+    expect 0 "$bin" compare seed-pmb-sendrecv-native-vs-domU-Experiment_1.jsonl --vs seed-pmb-sendrecv-native-vs-domU-Experiment_2.jsonl
+    grep -q "16384    16K .* 0.253 .*no verdict (< 4 launches)" out.txt || fail "seed text row 16K"
+    ;;
+errors)
+    gen a a base 2 1.0
+    : >empty.txt
+    printf 'PK\003\004\000\001binary' >junk.bin
+    head -c 700 a/a-01.jsonl >trunc.jsonl
+    printf '{"type":"run","schema":"p2pbench/9"}\n' >future.jsonl
+    printf 'hello\nworld\n' >prose.txt
+    expect 1 "$bin" import empty.txt -o .
+    grep -q "empty.txt:1: empty file" err.txt || fail "empty file message: $(cat err.txt)"
+    expect 1 "$bin" import "$cases/case04.txt" junk.bin -o .
+    grep -q "junk.bin:1: binary data" err.txt || fail "junk message: $(cat err.txt)"
+    [ -e case04.jsonl ] && fail "import wrote a file although one input was bad"
+    expect 1 "$bin" import prose.txt -o .
+    grep -q "prose.txt:1: no IMB, PMB, OSU" err.txt || fail "prose message"
+    eq "$(wc -l <err.txt)" 1 "one error line"
+    expect 1 "$bin" import nosuch.txt -o .
+    expect 1 "$bin" show junk.bin
+    expect 1 "$bin" show empty.txt
+    expect 1 "$bin" show future.jsonl
+    grep -q "unsupported schema" err.txt || fail "future schema message"
+    expect 0 "$bin" show trunc.jsonl
+    grep -q "warning: trunc.jsonl: no end record" err.txt || fail "truncated: warning"
+    expect 2 "$bin"
+    expect 2 "$bin" frobnicate
+    expect 2 "$bin" show --format xml a/a-01.jsonl
+    expect 2 "$bin" show --metric speed a/a-01.jsonl
+    expect 2 "$bin" compare a/a-01.jsonl
+    expect 2 "$bin" compare a --vs a -t 0
+    expect 2 "$bin" compare a --vs a -t abc
+    expect 2 "$bin" compare a --vs
+    expect 2 "$bin" compare --bogus a --vs a
+    expect 2 "$bin" plot a/a-01.jsonl
+    expect 0 "$bin" --help
+    # fuzz: truncations and byte flips of every case file must never crash
+    for f in "$cases"/*.txt; do
+        n=$(wc -c <"$f")
+        for cut in 1 7 50 200 333 1000 2500; do
+            [ "$cut" -lt "$n" ] || continue
+            head -c "$cut" "$f" >fz.txt
+            "$bin" import fz.txt -o . >/dev/null 2>&1
+            rc=$?; [ $rc -le 2 ] || fail "import crashed (rc $rc) on $f cut at $cut"
+        done
+        tr 0123456789 9876543210 <"$f" >fz.txt
+        "$bin" import fz.txt -o . >/dev/null 2>&1; rc=$?; [ $rc -le 2 ] || fail "import crashed on digit-flipped $f"
+        tr 'a-z#' 'A-Z ' <"$f" >fz.txt
+        "$bin" import fz.txt -o . >/dev/null 2>&1; rc=$?; [ $rc -le 2 ] || fail "import crashed on case-flipped $f"
+    done
+    for cut in 10 100 400 1500 3000; do
+        head -c $cut a/a-01.jsonl >fz.jsonl
+        "$bin" show fz.jsonl >/dev/null 2>&1; rc=$?; [ $rc -le 2 ] || fail "show crashed on cut $cut"
+        "$bin" compare fz.jsonl --vs a >/dev/null 2>&1; rc=$?; [ $rc -le 2 ] || fail "compare crashed on cut $cut"
+    done
+    ;;
+plot)
+    command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot not installed: skipped"; exit 77; }
+    gen a a native 4 1.0
+    gen b b domU 4 1.2 2
+    expect 0 "$bin" plot a --vs b -o "it's a plot.svg"
+    grep -q "<svg" "it's a plot.svg" || fail "no svg written"
+    expect 0 "$bin" plot a/a-01.jsonl b/b-01.jsonl -o p.png
+    [ -s p.png ] || fail "no png written"
+    expect 2 "$bin" plot a -o p.gif
+    expect 1 "$bin" plot a -o p.svg --gnuplot /nonexistent/gnuplot
+    ;;
+*)
+    echo "unknown test $test" >&2; exit 2 ;;
+esac
+[ "$fails" = 0 ] || { echo "$fails failure(s) in $test" >&2; exit 1; }
+echo "report test $test: ok"
