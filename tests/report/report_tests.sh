@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Tests of p2pbench-report (no MPI). Usage:
 #   report_tests.sh TEST REPORT_BIN SOURCE_DIR WORK_DIR
-# TEST: golden | synthetic | import | roundtrip | errors | plot
+# TEST: golden | synthetic | import | roundtrip | errors | plot | campaign
 # Set UPDATE_GOLDEN=1 to rewrite the golden files instead of comparing.
 set -u
 test=$1 bin=$2 src=$3 work=$4
@@ -251,6 +251,22 @@ plot)
     [ -s p.png ] || fail "no png written"
     expect 2 "$bin" plot a -o p.gif
     expect 1 "$bin" plot a -o p.svg --gnuplot /nonexistent/gnuplot
+    ;;
+campaign)
+    c="$src/scripts/campaign.sh" fake="$here/fake_launch.sh"
+    FAKE_FAIL=camp/domU-02.jsonl expect 1 sh "$c" -n 3 -o camp -a native -b domU \
+        -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.2"
+    eq "$(cat log | tr '\n' ' ')" "camp/native-01.jsonl camp/domU-01.jsonl camp/native-02.jsonl camp/domU-02.jsonl " "interleaved order up to the failure"
+    grep -q "launch 4 of 6 (domU 2/3) failed" err.txt || fail "failure message: $(cat err.txt)"
+    grep -q "launch 3 of 6 (native 2/3), elapsed [0-9]*s, estimated left" err.txt || fail "progress line"
+    : >log
+    expect 0 sh "$c" -n 3 -o camp -a native -b domU -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.2"
+    eq "$(cat log | tr '\n' ' ')" "camp/domU-02.jsonl camp/native-03.jsonl camp/domU-03.jsonl " "resume redoes only unfinished launches"
+    [ -f camp/domU-02.jsonl.incomplete ] || fail "unfinished file not kept aside"
+    expect 2 sh "$c" -n 4 -o camp -a native -b domU -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.2"
+    expect 2 sh "$c" -n x -o camp2 -A true -B true
+    expect 0 "$bin" compare camp/native-*.jsonl --vs camp/domU-*.jsonl
+    grep -q "ratio domU/native" out.txt || fail "campaign output not comparable"
     ;;
 *)
     echo "unknown test $test" >&2; exit 2 ;;
