@@ -1213,6 +1213,11 @@ static void fill_result(const struct itable *t, const struct irow *r, double uf,
     o->t_min_usec = r->tmin;
     o->t_max_usec = r->tmax;
     o->t_avg_usec = r->tavg;
+    if (t->layout == P2PB_IMB_T && isnan(r->tmax)) {
+        /* one time column (IMB PingPong/PingPing t[usec], OSU): that is IMB's time
+         * for the row; p2pbench fills t_min = t_max = t_avg likewise */
+        o->t_min_usec = o->t_max_usec = o->t_avg_usec = tv;
+    }
     double rate = isfinite(r->mbps) ? r->mbps * uf : NAN;
     if (!isfinite(rate) && tv > 0)
         rate = p2pb_mbytes_per_sec(t->bytes_factor, r->bytes, tv);

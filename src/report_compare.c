@@ -111,8 +111,12 @@ static size_t side_values(const struct p2pb_side *s, const struct key *k, enum p
     return n;
 }
 
-static void summarize(double *v, size_t n, double *med, double *mn, double *mx)
+/* Median, range and 95% CI of the median (order statistics, Le Boudec; needs
+ * n >= 6, else NAN) of v[0..n-1]; sorts v. */
+static void summarize(double *v, size_t n, double *med, double *mn, double *mx, double ci[2])
 {
+    size_t lo, hi;
+    ci[0] = ci[1] = NAN;
     if (!n) {
         *med = *mn = *mx = NAN;
         return;
@@ -121,6 +125,10 @@ static void summarize(double *v, size_t n, double *med, double *mn, double *mx)
     *med = p2pb_quantile_sorted(v, n, 0.5);
     *mn = v[0];
     *mx = v[n - 1];
+    if (p2pb_median_ci_ranks(n, &lo, &hi) == P2PB_OK) {
+        ci[0] = v[lo - 1];
+        ci[1] = v[hi - 1];
+    }
 }
 
 static int all_positive(const double *v, size_t n)
@@ -184,8 +192,8 @@ enum p2pb_status p2pb_compare_build(const struct p2pb_side *a, const struct p2pb
                 p[ntested++] = r->p;
             }
         }
-        summarize(va, r->na, &r->med_a, &r->min_a, &r->max_a);
-        summarize(vb, r->nb, &r->med_b, &r->min_b, &r->max_b);
+        summarize(va, r->na, &r->med_a, &r->min_a, &r->max_a, r->ci_a);
+        summarize(vb, r->nb, &r->med_b, &r->min_b, &r->max_b, r->ci_b);
     }
     st = holm ? p2pb_p_adjust_holm(p, ntested, adj) : p2pb_p_adjust_bh(p, ntested, adj);
     if (st != P2PB_OK)
@@ -451,7 +459,8 @@ static void print_csv(FILE *o, const struct p2pb_side *a, const struct p2pb_side
                       const struct p2pb_cmp_table *const tabs[2])
 {
     fputs("metric,unit,side_a,side_b,kernel,variant,bytes,n_a,median_a,min_a,max_a,n_b,median_b,"
-          "min_b,max_b,ratio,ratio_ci95_low,ratio_ci95_high,u,p,p_adj,verdict,worse,only\n",
+          "min_b,max_b,ratio,ratio_ci95_low,ratio_ci95_high,u,p,p_adj,verdict,worse,only,"
+          "median_a_ci95_low,median_a_ci95_high,median_b_ci95_low,median_b_ci95_high\n",
           o);
     for (int t = 0; t < 2; t++)
         for (size_t i = 0; i < tabs[t]->nrows; i++) {
@@ -479,6 +488,10 @@ static void print_csv(FILE *o, const struct p2pb_side *a, const struct p2pb_side
             csv_str(o, r->only ? "one side only" : row_verdict(r));
             fprintf(o, ",%d", r->worse);
             csv_str(o, r->only ? r->only : "");
+            csv_num(o, r->ci_a[0]);
+            csv_num(o, r->ci_a[1]);
+            csv_num(o, r->ci_b[0]);
+            csv_num(o, r->ci_b[1]);
             fputc('\n', o);
         }
 }
@@ -520,10 +533,14 @@ static void print_json(FILE *o, const struct p2pb_cmp_print *opt, const struct p
             jnum(j, "median_a", r->med_a);
             jnum(j, "min_a", r->min_a);
             jnum(j, "max_a", r->max_a);
+            jnum(j, "median_a_ci95_low", r->ci_a[0]);
+            jnum(j, "median_a_ci95_high", r->ci_a[1]);
             cJSON_AddNumberToObject(j, "n_b", (double)r->nb);
             jnum(j, "median_b", r->med_b);
             jnum(j, "min_b", r->min_b);
             jnum(j, "max_b", r->max_b);
+            jnum(j, "median_b_ci95_low", r->ci_b[0]);
+            jnum(j, "median_b_ci95_high", r->ci_b[1]);
             jnum(j, "ratio", r->tested ? r->hl.ratio : NAN);
             jnum(j, "ratio_ci95_low", r->tested && r->hl.ci_valid ? r->hl.ci_low : NAN);
             jnum(j, "ratio_ci95_high", r->tested && r->hl.ci_valid ? r->hl.ci_high : NAN);

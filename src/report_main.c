@@ -32,7 +32,7 @@ static const char usage_text[] =
     "        exact Mann-Whitney p, adjusted p, verdict per row, host-context differences\n"
     "  import LOG... [-o DIR]\n"
     "        convert IMB/PMB/OSU text logs into results files in DIR (default .)\n"
-    "  plot RUN... [--vs RUN...] -o FILE.png|FILE.svg [--gnuplot PATH]\n"
+    "  plot RUN... [--vs RUN...] -o FILE.png|FILE.svg [-k KERNEL] [--gnuplot PATH]\n"
     "        latency and throughput against size (log-log) via gnuplot; one line per\n"
     "        label (or per side with --vs), the CI or launch range as a band\n"
     "\n"
@@ -44,6 +44,7 @@ static const char usage_text[] =
     "      --holm                compare: Holm adjustment instead of Benjamini-Hochberg\n"
     "      --fail-on-regression  compare: exit 1 if any row changed for the worse (uses Holm)\n"
     "  -o, --output PATH         import: output directory; plot: image file\n"
+    "  -k, --kernel NAME         plot: kernel to draw (default: the first in the first file)\n"
     "      --gnuplot PATH        plot: gnuplot executable (default gnuplot, from PATH)\n"
     "  -h, --help                show this help and exit\n"
     "  -V, --version             show version and exit\n"
@@ -62,6 +63,7 @@ static const struct option long_opts[] = {
     {"fail-on-regression", no_argument, NULL, OPT_FAIL},
     {"output", required_argument, NULL, 'o'},
     {"gnuplot", required_argument, NULL, OPT_GNUPLOT},
+    {"kernel", required_argument, NULL, 'k'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -74,6 +76,7 @@ struct args {
     int holm, fail;
     const char *output;
     const char *gnuplot;
+    const char *kernel;
     char **files[2];
     size_t nfiles[2];
 };
@@ -157,7 +160,7 @@ static int parse(int argc, char **argv, struct args *a, int expand_dirs)
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "-f:m:t:o:hV", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "-:f:m:t:o:k:hV", long_opts, NULL)) != -1) {
         switch (c) {
         case 1:
             if (add_path(a, side, optarg, expand_dirs)) {
@@ -198,6 +201,9 @@ static int parse(int argc, char **argv, struct args *a, int expand_dirs)
             break;
         case OPT_GNUPLOT:
             a->gnuplot = optarg;
+            break;
+        case 'k':
+            a->kernel = optarg;
             break;
         case 'h':
             fputs(usage_text, stdout);
@@ -390,7 +396,7 @@ static int cmd_show(int argc, char **argv)
     enum p2pb_outfmt fmt;
     if (rc)
         goto out;
-    if (a.nfiles[1] || a.output || a.fail || a.holm) {
+    if (a.nfiles[1] || a.output || a.fail || a.holm || a.kernel || a.gnuplot) {
         rc = usage_error("%s", "show takes only --format and --metric");
         goto out;
     }
@@ -455,7 +461,7 @@ static int cmd_compare(int argc, char **argv)
         rc = usage_error("%s", "compare needs files on both sides: A... --vs B...");
         goto out;
     }
-    if (a.metric >= 0 || a.output) {
+    if (a.metric >= 0 || a.output || a.kernel || a.gnuplot) {
         rc = usage_error("%s", "compare prints both metrics; --metric and --output do not apply");
         goto out;
     }
@@ -508,7 +514,7 @@ static int cmd_import(int argc, char **argv)
     int rc = parse(argc, argv, &a, 0);
     if (rc)
         goto out;
-    if (a.nfiles[1] || a.format || a.metric >= 0 || a.fail || a.holm) {
+    if (a.nfiles[1] || a.format || a.metric >= 0 || a.fail || a.holm || a.kernel || a.gnuplot) {
         rc = usage_error("%s", "import takes only LOG... and -o DIR");
         goto out;
     }
@@ -548,7 +554,7 @@ static int cmd_plot(int argc, char **argv)
         goto out;
     }
     if (a.format || a.metric >= 0 || a.fail || a.holm) {
-        rc = usage_error("%s", "plot takes only RUN... [--vs RUN...] -o FILE [--gnuplot PATH]");
+        rc = usage_error("%s", "plot takes only RUN... [--vs RUN...] -o FILE [-k KERNEL] [--gnuplot PATH]");
         goto out;
     }
     sides = calloc(a.nfiles[0] + a.nfiles[1], sizeof *sides);
@@ -587,7 +593,7 @@ static int cmd_plot(int argc, char **argv)
     }
     if (!rc) {
         char err[1024] = "";
-        enum p2pb_status st = p2pb_plot(sides, nsides, a.output, a.gnuplot, err, sizeof err);
+        enum p2pb_status st = p2pb_plot(sides, nsides, a.output, a.kernel, a.gnuplot, err, sizeof err);
         if (st != P2PB_OK) {
             fprintf(stderr, "p2pbench-report: %s\n", err);
             rc = p2pb_status_exit_code(st);

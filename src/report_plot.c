@@ -119,7 +119,7 @@ static void write_script(FILE *o, struct p2pb_side *sides, size_t nsides, const 
 }
 
 enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *out,
-                           const char *gnuplot, char *err, size_t errlen)
+                           const char *kernel, const char *gnuplot, char *err, size_t errlen)
 {
     int svg = ends_with(out, ".svg");
     if (!svg && !ends_with(out, ".png")) {
@@ -130,8 +130,19 @@ enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *o
         set_err(err, errlen, "nothing to plot");
         return P2PB_EFORMAT;
     }
-    /* plot the first kernel of the first file */
-    const struct p2pb_result *first = &sides[0].files[0].rows[0];
+    /* the kernel asked for, or the first kernel of the first file */
+    const struct p2pb_result *first = kernel ? NULL : &sides[0].files[0].rows[0];
+    for (size_t s = 0; s < nsides && !first; s++)
+        for (size_t f = 0; f < sides[s].nfiles && !first; f++)
+            for (size_t i = 0; i < sides[s].files[f].nrows; i++)
+                if (strcmp(sides[s].files[f].rows[i].kernel, kernel) == 0) {
+                    first = &sides[s].files[f].rows[i];
+                    break;
+                }
+    if (!first) {
+        set_err(err, errlen, "kernel '%s' is not in the files to plot", kernel);
+        return P2PB_EFORMAT;
+    }
     const char *prog = gnuplot ? gnuplot : "gnuplot";
     int pfd[2];
     if (pipe(pfd) != 0) {

@@ -249,6 +249,10 @@ plot)
     grep -q "<svg" "it's a plot.svg" || fail "no svg written"
     expect 0 "$bin" plot a/a-01.jsonl b/b-01.jsonl -o p.png
     [ -s p.png ] || fail "no png written"
+    expect 0 "$bin" plot a --vs b -k sendrecv -o s.svg
+    grep -q "Sendrecv latency" s.svg || fail "plot -k sendrecv: no Sendrecv title"
+    expect 1 "$bin" plot a -k nosuch -o n.svg
+    grep -q "kernel 'nosuch' is not in the files" err.txt || fail "plot unknown kernel message"
     expect 2 "$bin" plot a -o p.gif
     expect 1 "$bin" plot a -o p.svg --gnuplot /nonexistent/gnuplot
     ;;
