@@ -350,39 +350,54 @@ static void imb_fact(struct igroup *g, const char *line)
     }
 }
 
-/* Version from a banner line; sets source and the unit. */
+/* Version from a banner line ("Intel (R) MPI Benchmarks 4.1, MPI-1 part",
+ * "Intel(R) MPI Benchmarks 2019 Update 5", "Intel (R) MPI Benchmark Suite V3.2.4",
+ * "Pallas MPI Benchmark Suite V2.2", "PMB-MPI1"); sets source and the unit. */
 static void imb_version(struct igroup *g, const char *line)
 {
-    const char *p = strstr(line, "MPI Benchmarks");
+    int pallas = ci_contains(line, "Pallas") || strstr(line, "PMB") != NULL;
+    const char *p = strstr(line, "MPI Benchmark");
+    char b[256];
+    snprintf(b, sizeof b, "%s", skip_ws(line + 1));
+    size_t l = strlen(b);
+    while (l && isspace((unsigned char)b[l - 1]))
+        b[--l] = '\0';
+    cJSON_DeleteItemFromObjectCaseSensitive(g->header, "banner");
+    cJSON_AddStringToObject(g->header, "banner", b);
+    char ver[48] = "";
     if (p) {
-        p = skip_ws(p + strlen("MPI Benchmarks"));
-        char ver[48] = "";
+        p += strlen("MPI Benchmark");
+        if (*p == 's')
+            p++;
+        p = skip_ws(p);
+        if (strncmp(p, "Suite", 5) == 0)
+            p = skip_ws(p + 5);
+        if ((*p == 'V' || *p == 'v') && isdigit((unsigned char)p[1]))
+            p++;
         size_t i = 0;
         while (p[i] && p[i] != ',' && i + 1 < sizeof ver) {
             ver[i] = p[i];
             i++;
         }
+        ver[i] = '\0';
         while (i && ver[i - 1] == ' ')
             ver[--i] = '\0';
         for (char *c = ver; *c; c++)
             *c = *c == ' ' ? '-' : (char)tolower((unsigned char)*c);
-        snprintf(g->source, sizeof g->source, "imb-%s", ver);
-        double v = atof(ver);
-        g->mb_pow2 = v > 0 && v < 4.0 ? 1 : v >= 4.0 ? 0 : -1;
-        cJSON_DeleteItemFromObjectCaseSensitive(g->header, "banner");
-        char b[256];
-        snprintf(b, sizeof b, "%s", skip_ws(line + 1));
-        size_t l = strlen(b);
-        while (l && isspace((unsigned char)b[l - 1]))
-            b[--l] = '\0';
-        cJSON_AddStringToObject(g->header, "banner", b);
+        if (!isdigit((unsigned char)ver[0]))
+            ver[0] = '\0';
+    }
+    if (pallas) {
+        snprintf(g->source, sizeof g->source, "pmb%s%s", ver[0] ? "-" : "", ver);
+        g->mb_pow2 = 1;
         return;
     }
-    if (strstr(line, "PMB-MPI1") || ci_contains(line, "Pallas MPI Benchmark")) {
-        if (!g->source[0] || strcmp(g->source, "imb-unknown") == 0)
-            snprintf(g->source, sizeof g->source, "pmb");
-        g->mb_pow2 = 1;
-    }
+    if (!ver[0])
+        return;
+    snprintf(g->source, sizeof g->source, "imb-%s", ver);
+    double v = atof(ver);
+    /* PMB and IMB <= 3.2: 2^20; IMB 4 and later (4.x, 2017 .. 2021): 10^6 */
+    g->mb_pow2 = v > 0 && v < 4.0 ? 1 : v >= 4.0 ? 0 : -1;
 }
 
 /* Is line (with table t's columns) a data row? Fills r if so. */
@@ -502,7 +517,7 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
         if (is_crash_line(s) && !crash_line)
             crash_line = (int)i + 1;
         if (*s == '#') {
-            if (strstr(s, "MPI Benchmarks") || strstr(s, "PMB-MPI1"))
+            if (strstr(s, "MPI Benchmark") || strstr(s, "PMB-MPI1"))
                 imb_version(g, s);
             else if (strstr(s, " : ") || strstr(s, "\t: "))
                 imb_fact(g, s);
@@ -604,11 +619,7 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
                         partial = n == 1 && parse_size(tok[0], &bytes);
                         break;
                     }
-                    int ok = 1;
-                    for (size_t q = 2; q < n; q++)
-                        ok &= parse_num(tok[q], &(double){0});
-                    if (!ok)
-                        break;
+                    /* further columns (OSU 7 -f: min, max, iterations; -c: Pass) are not used */
                     struct irow *r = row_new(t);
                     if (!r)
                         goto nomem;

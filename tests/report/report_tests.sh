@@ -176,7 +176,22 @@ import)
     # seed memcpy: three sides, 16 chunk sizes each
     eq "$(rows seed-memcpy-baremetal-pvhvm-pv-pv.jsonl memcpy '')" 16 "memcpy pv rows"
     near "$(csvval seed-memcpy-baremetal-pvhvm-pv-bare_metal.jsonl memcpy '' 4 t_median_usec)" 5827000 0.5 "memcpy bare metal 4 B (msec -> usec)"
-    # an embedded table is found; nothing before/after taken for data (case11/13 row counts above)
+    # hand-written logs in the IMB 3.2 and OSU 7 layouts (tests/data/synthetic/README.md)
+    syn="$src/tests/data/synthetic"
+    expect 0 "$bin" import "$syn/imb32-cut.txt" "$syn/osu7-capture.txt" -o .
+    grep -q "imb32-cut.txt: warning: line 38: Sendrecv table cut short" err.txt || fail "imb32 cut-short warning"
+    grep -q '"source":"imb-3.2.4"' imb32-cut.jsonl || fail "imb32 source"
+    grep -q '"units_assumed":"1 MB = 2^20 B (PMB/IMB <= 3.2), converted to 10^6 B"' imb32-cut.jsonl || fail "imb32 units"
+    eq "$(rows imb32-cut.jsonl pingpong '')" 4 "imb32 PingPong rows"
+    eq "$(rows imb32-cut.jsonl sendrecv '')" 3 "imb32 Sendrecv rows (partial row dropped)"
+    near "$(csvval imb32-cut.jsonl pingpong '' 1048576 mbytes_per_sec)" 5242.88 0.001 "imb32 1M: 5000 x 1.048576"
+    near "$(csvval imb32-cut.jsonl sendrecv '' 65536 t_median_usec)" 32 0.001 "imb32 Sendrecv 64K t = t_max"
+    eq "$(rows osu7-capture.jsonl osu_latency '')" 4 "osu7 latency rows"
+    eq "$(rows osu7-capture.jsonl osu_bw '')" 3 "osu7 bw rows"
+    eq "$(rows osu7-capture.jsonl osu_bibw '')" 2 "osu7 bibw rows"
+    near "$(csvval osu7-capture.jsonl osu_latency '' 8 t_median_usec)" 0.23 0.0001 "osu7 latency 8 B (avg column)"
+    near "$(csvval osu7-capture.jsonl osu_bw '' 1048576 mbytes_per_sec)" 11800.75 0.001 "osu7 bw 1M"
+    grep -q '"source":"osu-7.1"' osu7-capture.jsonl || fail "osu7 source"
     ;;
 roundtrip)
     expect 0 "$bin" import "$cases/seed-pmb-sendrecv-native-vs-domU.txt" -o .
