@@ -967,7 +967,7 @@ static enum p2pb_status parse_columns(struct ilog *lg, char *err, size_t errlen)
                     title[strcspn(title, "\r")] = '\0';
                     break;
                 }
-            char key[32];
+            char key[48];
             snprintf(key, sizeof key, "table_%zu_title", k + 1);
             cJSON_AddStringToObject(g->header, key, title);
         }
@@ -1306,9 +1306,7 @@ static enum p2pb_status parse_log(struct ilog *lg, char *err, size_t errlen)
         return st;
     if (g->ntabs == 0) {
         /* not IMB/PMB/OSU: try a comparison table with named columns */
-        cJSON_Delete(g->header);
-        cJSON_Delete(g->notes);
-        lg->ngroups = 0;
+        groups_free(lg); /* the empty IMB/OSU group, with any emptied table array */
         st = parse_columns(lg, err, errlen);
         if (st != P2PB_OK)
             return st;

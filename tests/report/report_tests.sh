@@ -13,12 +13,19 @@ fails=0
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+# a sanitizer report in FILE is a failure whatever the exit status (asan preset)
+san() {
+    if grep -q -E "ERROR: (Address|Leak)Sanitizer|runtime error:" "$1" 2>/dev/null; then
+        fail "sanitizer report ($2):"; head -20 "$1" >&2
+    fi
+}
 # expect CODE CMD...: run, check the exit status
 expect() {
     want=$1; shift
     "$@" >out.txt 2>err.txt
     got=$?
     [ "$got" = "$want" ] || fail "exit $got (want $want): $* -- $(head -3 err.txt)"
+    san err.txt "$*"
 }
 # golden NAME: compare out.txt with the golden file
 golden() {
@@ -242,18 +249,31 @@ errors)
         for cut in 1 7 50 200 333 1000 2500; do
             [ "$cut" -lt "$n" ] || continue
             head -c "$cut" "$f" >fz.txt
-            "$bin" import fz.txt -o . >/dev/null 2>&1
+            "$bin" import fz.txt -o . >/dev/null 2>fz.err
             rc=$?; [ $rc -le 2 ] || fail "import crashed (rc $rc) on $f cut at $cut"
+            san fz.err "import $f cut at $cut"
         done
         tr 0123456789 9876543210 <"$f" >fz.txt
-        "$bin" import fz.txt -o . >/dev/null 2>&1; rc=$?; [ $rc -le 2 ] || fail "import crashed on digit-flipped $f"
+        "$bin" import fz.txt -o . >/dev/null 2>fz.err; rc=$?; [ $rc -le 2 ] || fail "import crashed on digit-flipped $f"
+        san fz.err "digit-flipped $f"
         tr 'a-z#' 'A-Z ' <"$f" >fz.txt
-        "$bin" import fz.txt -o . >/dev/null 2>&1; rc=$?; [ $rc -le 2 ] || fail "import crashed on case-flipped $f"
+        "$bin" import fz.txt -o . >/dev/null 2>fz.err; rc=$?; [ $rc -le 2 ] || fail "import crashed on case-flipped $f"
+        san fz.err "case-flipped $f"
     done
     for cut in 10 100 400 1500 3000; do
         head -c $cut a/a-01.jsonl >fz.jsonl
-        "$bin" show fz.jsonl >/dev/null 2>&1; rc=$?; [ $rc -le 2 ] || fail "show crashed on cut $cut"
-        "$bin" compare fz.jsonl --vs a >/dev/null 2>&1; rc=$?; [ $rc -le 2 ] || fail "compare crashed on cut $cut"
+        "$bin" show fz.jsonl >/dev/null 2>fz.err; rc=$?; [ $rc -le 2 ] || fail "show crashed on cut $cut"
+        san fz.err "show cut $cut"
+        "$bin" compare fz.jsonl --vs a >/dev/null 2>fz.err; rc=$?; [ $rc -le 2 ] || fail "compare crashed on cut $cut"
+        san fz.err "compare cut $cut"
+    done
+    # random bytes
+    for i in 1 2 3 4 5 6; do
+        head -c $((i * 1500)) /dev/urandom >rnd.bin
+        "$bin" import rnd.bin -o . >/dev/null 2>fz.err; rc=$?; [ $rc -le 2 ] || fail "import crashed on random bytes"
+        san fz.err "import random"
+        "$bin" show rnd.bin >/dev/null 2>fz.err; rc=$?; [ $rc -le 2 ] || fail "show crashed on random bytes"
+        san fz.err "show random"
     done
     ;;
 plot)
