@@ -349,15 +349,22 @@ static void print_table_text(FILE *o, int md, const struct p2pb_side *a, const s
     }
 }
 
+/* Rows with numbers on one side only, runs of consecutive sizes of one
+ * (kernel, variant, side) on one line. */
 static void print_only_rows(FILE *o, int md, const struct p2pb_side *a, const struct p2pb_side *b,
                             const struct p2pb_cmp_table *t)
 {
     int any = 0;
-    char sz[16];
+    char s1[16], s2[16];
     for (size_t i = 0; i < t->nrows; i++) {
         const struct p2pb_cmp_row *r = &t->rows[i];
         if (!r->only)
             continue;
+        size_t j = i;
+        while (j + 1 < t->nrows && t->rows[j + 1].only && !strcmp(t->rows[j + 1].only, r->only) &&
+               same_section(&t->rows[j + 1], r))
+            j++;
+        const struct p2pb_cmp_row *e = &t->rows[j];
         if (!any)
             fprintf(o, "\n%s Rows with %s values on one side only (not compared):\n",
                     md ? "####" : "#", metric_name(t->metric));
@@ -365,9 +372,15 @@ static void print_only_rows(FILE *o, int md, const struct p2pb_side *a, const st
         const char *side = strcmp(r->only, "A") == 0 ? a->name
                            : strcmp(r->only, "B") == 0 ? b->name
                                                        : "neither side (no numbers)";
-        fprintf(o, "%s%s%s%s %zu (%s): %s\n", md ? "- " : "#   ", r->display_name,
-                r->variant[0] ? " " : "", r->variant, r->bytes,
-                p2pb_fmt_size(sz, sizeof sz, r->bytes), side);
+        fprintf(o, "%s%s%s%s ", md ? "- " : "#   ", r->display_name, r->variant[0] ? " " : "",
+                r->variant);
+        if (j == i)
+            fprintf(o, "%zu (%s): %s\n", r->bytes, p2pb_fmt_size(s1, sizeof s1, r->bytes), side);
+        else
+            fprintf(o, "%zu .. %zu (%s .. %s), %zu sizes: %s\n", r->bytes, e->bytes,
+                    p2pb_fmt_size(s1, sizeof s1, r->bytes), p2pb_fmt_size(s2, sizeof s2, e->bytes),
+                    j - i + 1, side);
+        i = j;
     }
 }
 

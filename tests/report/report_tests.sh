@@ -112,7 +112,10 @@ synthetic)
     head -5 a/a-01.jsonl >one.jsonl
     expect 0 "$bin" compare one.jsonl --vs slow/slow-01.jsonl
     grep -q "one side only" out.txt || fail "one-sided rows not listed"
-    grep -q "Sendrecv 0 (0): slow" out.txt || fail "Sendrecv 0 should be listed as slow-only"
+    grep -q "Sendrecv 0 .. 1048576 (0 .. 1M), 4 sizes: slow" out.txt || fail "Sendrecv should be listed as slow-only"
+    head -4 a/a-01.jsonl >one2.jsonl
+    expect 0 "$bin" compare one2.jsonl --vs slow/slow-01.jsonl
+    grep -q "PingPong 1048576 (1M): slow" out.txt || fail "PingPong 1M should be listed as slow-only"
     # json output parses and has all rows
     expect 0 "$bin" compare a --vs slow -f json
     grep -c '"metric":' out.txt | grep -qx 16 || fail "json: want 16 rows"
