@@ -706,8 +706,33 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
             memset(&tmp, 0, sizeof tmp);
             tmp.reps = tmp.t = tmp.tmin = tmp.tmax = tmp.tavg = tmp.mbps = NAN;
             snprintf(tmp.variant, sizeof tmp.variant, "%s", t->variant);
-            if (!imb_row(d, cols, ncols, &tmp, &partial))
-                break;
+            if (!imb_row(d, cols, ncols, &tmp, &partial)) {
+                /* Foreign lines inside a table (debug output of another rank written
+                 * between two rows): skipped if a row of the same table with a larger
+                 * size follows within a few lines, with no blank or '#' line between. */
+                size_t k = j + 1;
+                int resume = 0;
+                if (!partial && *skip_ws(d) != '#' && t->nrows > 0) {
+                    for (; k < lg->nlines && k < j + 8; k++) {
+                        const char *ks = skip_ws(lg->lines[k]);
+                        struct irow pr;
+                        int pp;
+                        memset(&pr, 0, sizeof pr);
+                        if (!*ks || *ks == '#')
+                            break;
+                        if (imb_row(lg->lines[k], cols, ncols, &pr, &pp)) {
+                            resume = pr.bytes > t->rows[t->nrows - 1].bytes;
+                            break;
+                        }
+                    }
+                }
+                if (!resume)
+                    break;
+                note(lg, g, "line %zu: %zu non-data line%s inside the %s table skipped (\"%.50s\")",
+                     j + 1, k - j, k - j == 1 ? "" : "s", t->display, skip_ws(d));
+                j = k - 1;
+                continue;
+            }
             struct irow *r = row_new(t);
             if (!r)
                 goto nomem;
