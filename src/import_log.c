@@ -751,7 +751,9 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
         nprocs = waiting = multi = 0;
     }
     if (skipped)
-        note(lg, g, "note: %zu table%s of other benchmarks skipped (not point-to-point): %s",
+        note(lg, g,
+             "note: %zu table%s of other benchmarks skipped (only PingPong, PingPing, "
+             "Sendrecv, Exchange are imported): %s",
              skipped, skipped == 1 ? "" : "s", skipped_names);
     if (crash_line) {
         int after = 1;
