@@ -2,7 +2,9 @@
 /*
  * IMB-MPI1 compatible layout (KERNELS.md): 13-character right-aligned
  * columns, 2 decimals; times are means over all timed iterations as IMB
- * prints them; Mbytes/sec (1 MB = 10^6 B, as IMB >= 4) from t_max.
+ * prints them; Mbytes/sec from t_max. p2pbench always counts 1 MB = 10^6 B
+ * and says so in the header (IMB's own unit varied between releases: PMB
+ * and IMB <= 3.2 used 2^20 B; see docs/report.md on imports).
  */
 #include <stdio.h>
 #include <string.h>

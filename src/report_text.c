@@ -25,8 +25,7 @@ static void text_begin(struct p2pb_report_ctx *ctx)
     if (ri->check)
         fprintf(ctx->out, "# --check: every received payload byte verified after timing each size\n");
     fprintf(ctx->out, "# t = time per iteration in usec: median of n samples, each the mean of k "
-                      "iterations; ci95 = 95%% CI of the median; MB/s = 10^6 bytes/s\n"
-                      "# n* = the CI target was not met within the time budget\n");
+                      "iterations; ci95 = 95%% CI of the median; MB/s = 10^6 bytes/s\n");
 }
 
 static void close_section(struct p2pb_report_ctx *ctx)
@@ -97,6 +96,8 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     p2pb_fmt_sig(bw, sizeof bw, r->mbytes_per_sec);
     char n[32];
     snprintf(n, sizeof n, "%zu%s", r->samples, r->ci_target_met == 0 ? "*" : "");
+    if (r->ci_target_met == 0)
+        ctx->marked++;
     fprintf(o, "%12zu %7s %7zu %14s %14s %14s %12s %12s %12s\n", r->bytes, n,
             r->iterations_per_sample, med, lo, hi, p99, mn, bw);
 }
@@ -105,6 +106,10 @@ static void text_end(struct p2pb_report_ctx *ctx)
 {
     if (ctx->section_open)
         close_section(ctx);
+    if (ctx->marked)
+        fprintf(ctx->out, "\n# n*: %zu row%s did not reach the CI target within the time budget "
+                          "(see --time-per-size, --max-samples)\n",
+                ctx->marked, ctx->marked == 1 ? "" : "s");
     fflush(ctx->out);
 }
 

@@ -261,6 +261,22 @@ static double get_num(const cJSON *o, const char *name, double dflt)
     return cJSON_IsNumber(v) ? v->valuedouble : dflt;
 }
 
+/* A non-negative integer field: absent gives dflt; present but negative,
+ * fractional, non-finite or above max fails (no undefined casts). */
+static int get_count(const cJSON *o, const char *name, double dflt, double max, double *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    if (!v || cJSON_IsNull(v)) {
+        *out = dflt;
+        return 0;
+    }
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0 ||
+        v->valuedouble > max || v->valuedouble != floor(v->valuedouble))
+        return -1;
+    *out = v->valuedouble;
+    return 0;
+}
+
 static void get_str(const cJSON *o, const char *name, char *dst, size_t len)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
@@ -275,19 +291,39 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
     memset(r, 0, sizeof *r);
     const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(o, "kernel");
     const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(o, "bytes");
-    if (!cJSON_IsString(kernel) || !cJSON_IsNumber(bytes) || bytes->valuedouble < 0) {
+    if (!cJSON_IsString(kernel) || !cJSON_IsNumber(bytes)) {
         set_err(err, errlen, "result record without a valid \"kernel\" and \"bytes\"");
         return P2PB_EFORMAT;
     }
+    /* every integer field checked before it is converted */
+    static const struct {
+        const char *name;
+        double dflt, max;
+    } counts[] = {
+        {"bytes", 0, 9007199254740992.0}, /* 2^53: exact in a double */
+        {"nranks", 0, 2147483647.0},
+        {"active_ranks", 0, 2147483647.0},
+        {"samples", 0, 9007199254740992.0},
+        {"iterations_per_sample", 1, 9007199254740992.0},
+        {"warmup", 0, 9007199254740992.0},
+        {"outliers", 0, 9007199254740992.0},
+    };
+    double cv[sizeof counts / sizeof counts[0]];
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+        if (get_count(o, counts[i].name, counts[i].dflt, counts[i].max, &cv[i]) != 0) {
+            set_err(err, errlen, "field \"%s\" is not an integer in 0..%.0f", counts[i].name,
+                    counts[i].max);
+            return P2PB_EFORMAT;
+        }
     get_str(o, "kernel", r->kernel, sizeof r->kernel);
     get_str(o, "display_name", r->display_name, sizeof r->display_name);
     if (!r->display_name[0])
         snprintf(r->display_name, sizeof r->display_name, "%s", r->kernel);
     get_str(o, "variant", r->variant, sizeof r->variant);
     get_str(o, "note", r->note, sizeof r->note);
-    r->bytes = (size_t)bytes->valuedouble;
-    r->nranks = (int)get_num(o, "nranks", 0);
-    r->active_ranks = (int)get_num(o, "active_ranks", r->nranks);
+    r->bytes = (size_t)cv[0];
+    r->nranks = (int)cv[1];
+    r->active_ranks = cJSON_GetObjectItemCaseSensitive(o, "active_ranks") ? (int)cv[2] : r->nranks;
     const cJSON *lay = cJSON_GetObjectItemCaseSensitive(o, "imb_layout");
     r->imb_layout = cJSON_IsString(lay) && strcmp(lay->valuestring, "tminmaxavg") == 0;
     r->bytes_factor = get_num(o, "bytes_factor", 1.0);
@@ -299,9 +335,9 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
         return P2PB_EFORMAT;
     }
     r->status = (enum p2pb_row_status)s;
-    r->samples = (size_t)get_num(o, "samples", 0);
-    r->iterations_per_sample = (size_t)get_num(o, "iterations_per_sample", 1);
-    r->warmup = (size_t)get_num(o, "warmup", 0);
+    r->samples = (size_t)cv[3];
+    r->iterations_per_sample = (size_t)cv[4];
+    r->warmup = (size_t)cv[5];
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "t_usec");
     if (cJSON_IsObject(t)) {
         r->t.n = r->samples;
@@ -324,7 +360,7 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
         set_err(err, errlen, "result record with status ok but no \"t_usec\"");
         return P2PB_EFORMAT;
     }
-    r->t.outliers = (size_t)get_num(o, "outliers", 0);
+    r->t.outliers = (size_t)cv[6];
     const cJSON *met = cJSON_GetObjectItemCaseSensitive(o, "ci_target_met");
     r->ci_target_met = cJSON_IsBool(met) ? cJSON_IsTrue(met) : -1;
     r->t_min_usec = get_num(o, "t_min_usec", NAN);
@@ -345,7 +381,8 @@ void p2pb_run_info_from_json(const void *obj, struct p2pb_run_info *ri)
     get_str(o, "start_utc", ri->start_utc, sizeof ri->start_utc);
     get_str(o, "mpi_library", ri->mpi_library, sizeof ri->mpi_library);
     get_str(o, "source", ri->source, sizeof ri->source);
-    ri->nranks = (int)get_num(o, "nranks", 0);
+    double nr = get_num(o, "nranks", 0);
+    ri->nranks = isfinite(nr) && nr >= 0 && nr <= 2147483647.0 ? (int)nr : 0;
     const cJSON *pol = cJSON_GetObjectItemCaseSensitive(o, "policy");
     if (cJSON_IsObject(pol)) {
         get_str(pol, "mode", ri->policy, sizeof ri->policy);
@@ -379,7 +416,7 @@ enum p2pb_status p2pb_results_read(const char *path, struct p2pb_results_data *o
     char *line = NULL;
     size_t cap = 0, cap_rows = 0;
     ssize_t len;
-    long lineno = 0;
+    long lineno = 0, records = 0;
     enum p2pb_status st = P2PB_OK;
     while ((len = getline(&line, &cap, fp)) >= 0) {
         lineno++;
@@ -389,6 +426,7 @@ enum p2pb_status p2pb_results_read(const char *path, struct p2pb_results_data *o
         if (len == 0)
             continue;
         cJSON *o = cJSON_Parse(line);
+        records++;
         if (!o) {
             if (!has_nl && feof(fp)) { /* last line cut off mid-write */
                 out->truncated_line = 1;
@@ -417,7 +455,7 @@ enum p2pb_status p2pb_results_read(const char *path, struct p2pb_results_data *o
                 st = P2PB_EFORMAT;
                 break;
             }
-            if (out->run || lineno != 1) {
+            if (out->run || records != 1) {
                 set_err(err, errlen, "%s:%ld: run record is not the first line", path, lineno);
                 cJSON_Delete(o);
                 st = P2PB_EFORMAT;

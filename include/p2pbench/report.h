@@ -25,6 +25,7 @@ struct p2pb_report_ctx {
     int section_open;
     size_t rows;            /* rows printed in total */
     size_t prev_bytes;      /* size of the previous row */
+    size_t marked;          /* rows whose CI target was not met */
     long eager_limit;       /* bytes; < 0 if unknown. Marked in text tables. */
 };
 

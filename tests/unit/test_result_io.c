@@ -99,6 +99,28 @@ static void bad_files(void)
     write_text(path, "");
     CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_EFORMAT);
 
+    /* blank lines are skipped, also before the run record */
+    write_text(path, "\n{\"type\":\"run\",\"schema\":\"p2pbench/1\"}\n\n"
+                     "{\"type\":\"end\",\"status\":\"complete\"}\n");
+    CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_OK);
+    CHECK(d.complete && d.nrows == 0);
+    p2pb_results_data_free(&d);
+
+    /* integers out of range are format errors, not undefined casts */
+    static const char *const bad_rows[] = {
+        "{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":1e300,\"status\":\"skipped\"}",
+        "{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":-1,\"status\":\"skipped\"}",
+        "{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"nranks\":-3,\"status\":\"skipped\"}",
+        "{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"samples\":2.5,\"status\":\"skipped\"}",
+    };
+    for (size_t i = 0; i < sizeof bad_rows / sizeof bad_rows[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "{\"type\":\"run\",\"schema\":\"p2pbench/1\"}\n%s\n", bad_rows[i]);
+        write_text(path, text);
+        CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_EFORMAT);
+        CHECK_STR_CONTAINS(err, "bad.jsonl:2:");
+    }
+
     CHECK(p2pb_results_read("/nonexistent/x.jsonl", &d, err, sizeof err) == P2PB_EIO);
     CHECK_STR_CONTAINS(err, "/nonexistent/x.jsonl");
 
