@@ -193,6 +193,31 @@ contract_tests() {
     fi
 }
 
+# (d) a campaign of the native and shaped profiles, interleaved, 4 launches
+# each, compared with the report tool: throughput at 1 MiB is "changed".
+campaign_test() {
+    local report camp dir rc=0 line
+    report=$(dirname "$BIN")/p2pbench-report
+    camp=$HERE/../../scripts/campaign.sh
+    dir=$OUTDIR/campaign
+    if [[ ! -x $report ]]; then
+        fail "d: no p2pbench-report beside $BIN"
+        return
+    fi
+    rm -rf -- "$dir"
+    "$camp" -n 4 -o "$dir" -a native -b shaped \
+        -A "$TESTBED run 2 --timeout 60 --profile native -- $BIN pingpong --sizes 64K,1M --samples 5" \
+        -B "$TESTBED run 2 --timeout 60 --profile shaped $SHAPED_RATE -- $BIN pingpong --sizes 64K,1M --samples 5" \
+        >"$OUTDIR/campaign.log" 2>&1 || rc=$?
+    expect "d: campaign of 4 + 4 interleaved launches finished (see $OUTDIR/campaign.log)" test "$rc" -eq 0
+    [[ $rc -eq 0 ]] || return
+    "$report" compare -f csv "$dir"/native-*.jsonl --vs "$dir"/shaped-*.jsonl \
+        >"$OUTDIR/campaign-compare.csv" 2>&1 || true
+    line=$(grep -i 'throughput' "$OUTDIR/campaign-compare.csv" | grep ',1048576,' | head -n 1)
+    expect "d: compare native vs shaped: throughput at 1 MiB is changed (got: $line)" \
+        grep -q 'changed' <<<"$line"
+}
+
 # Manual plumbing check with NetPIPE: launches and host names only.
 fallback_tests() {
     say "FALLBACK MODE (NPopenmpi): plumbing only, the p2pbench contract is NOT tested"
@@ -215,6 +240,6 @@ fallback_tests() {
 
 start=$SECONDS
 say "load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs (rates suffer on a busy machine)"
-if [[ -n $FALLBACK ]]; then fallback_tests; else contract_tests; fi
+if [[ -n $FALLBACK ]]; then fallback_tests; else contract_tests; campaign_test; fi
 say "took $((SECONDS - start)) s; outputs in $OUTDIR"
 summary
