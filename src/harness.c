@@ -113,14 +113,14 @@ static void arm_timeout(const struct p2pb_kernel *k, size_t bytes, int rank, dou
     timeout_msg_len = (size_t)snprintf(
         timeout_msg, sizeof timeout_msg,
         "p2pbench: rank %d: timeout: kernel %s, size %zu bytes did not finish within %g s "
-        "(rank %d was still waiting in it; aborting)\n",
-        rank, k->name, bytes, seconds, rank);
+        "on this rank; aborting (every rank still in this size prints this line)\n",
+        rank, k->name, bytes, seconds);
     if (timeout_msg_len >= sizeof timeout_msg)
         timeout_msg_len = sizeof timeout_msg - 1;
     abort_line_len = (size_t)snprintf(
         abort_line, sizeof abort_line,
         "{\"type\":\"end\",\"status\":\"aborted\",\"reason\":\"timeout\",\"kernel\":\"%s\","
-        "\"bytes\":%zu,\"rank\":%d}\n",
+        "\"bytes\":%zu,\"reported_by_rank\":%d}\n",
         k->name, bytes, rank);
     if (abort_line_len >= sizeof abort_line)
         abort_line_len = 0;
@@ -298,8 +298,8 @@ enum p2pb_status p2pb_harness_run(MPI_Comm comm, const struct p2pb_kernel *k, si
         nsets = (2 * pol->llc_bytes + per - 1) / per;
         if (nsets < 1)
             nsets = 1;
-        if (nsets > 4096)
-            nsets = 4096;
+        if (nsets > ((size_t)1 << 20)) /* 1 Mi sets: 64 MiB of 32-byte messages */
+            nsets = (size_t)1 << 20;
     }
     unsigned char *sbase = NULL, *rbase = NULL;
     int bad = 0;

@@ -40,6 +40,8 @@ static void utc_now(char *buf, size_t len, const char *fmt)
     strftime(buf, len, fmt, &tm);
 }
 
+/* The command line as one shell-quoted string (words outside a safe set in
+ * single quotes), with non-UTF-8 and control bytes replaced by '?'. */
 static char *join_args(int argc, char **argv)
 {
     size_t len = 1;
@@ -48,10 +50,12 @@ static char *join_args(int argc, char **argv)
     char *s = malloc(len), *p = s;
     if (!s)
         return NULL;
+    static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                               "_./,:=+@%-";
     for (int i = 0; i < argc; i++) {
         if (i)
             *p++ = ' ';
-        int quote = argv[i][0] == '\0' || strpbrk(argv[i], " \t'\"$\\*?;&|<>()") != NULL;
+        int quote = argv[i][0] == '\0' || strspn(argv[i], safe) != strlen(argv[i]);
         if (quote) {
             *p++ = '\'';
             for (const char *c = argv[i]; *c; c++) {
@@ -68,6 +72,7 @@ static char *join_args(int argc, char **argv)
         }
     }
     *p = '\0';
+    p2pb_text_sanitize(s);
     return s;
 }
 
@@ -284,6 +289,7 @@ int main(int argc, char **argv)
         p2pb_hostinfo_set_buffer_node(opt.numa_node);
     P2PB_MPI_CHECK(MPI_Bcast(&v, (int)sizeof v, MPI_BYTE, 0, comm));
     if (v.status != P2PB_OK) {
+        p2pb_text_sanitize(v.msg); /* one line, whatever the user typed */
         fprintf(stderr, "p2pbench: error: %s\n", v.msg);
         fflush(stderr);
         MPI_Comm_free(&comm);
@@ -390,8 +396,12 @@ int main(int argc, char **argv)
         cJSON_AddStringToObject(run, "mpi_standard", mstd);
         cJSON_AddNumberToObject(run, "nranks", nranks);
         const char *link = getenv("P2PB_LINK_PROFILE");
-        if (link && *link)
-            cJSON_AddStringToObject(run, "link_profile", link);
+        if (link && *link) {
+            char lp[128];
+            snprintf(lp, sizeof lp, "%s", link);
+            p2pb_text_sanitize(lp);
+            cJSON_AddStringToObject(run, "link_profile", lp);
+        }
         eager_limit = add_host_context(run, &ranks, host_arr, mpi_lib);
         cJSON *tj = cJSON_AddObjectToObject(run, "timer");
         cJSON_AddStringToObject(tj, "source", ti.source);
@@ -498,6 +508,11 @@ int main(int argc, char **argv)
 
     if (rank == 0) {
         opt.reporter->end(&rctx);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            fprintf(stderr, "p2pbench: error: cannot write the tables to standard output\n");
+            if (run_status == P2PB_OK)
+                run_status = P2PB_EIO;
+        }
         double wall = (double)(p2pb_now_ns() - t_wall0) * 1e-9;
         if (rf) {
             p2pb_harness_set_abort_fd(-1);

@@ -157,7 +157,8 @@ enum p2pb_status p2pb_parse_size_list(const char *spec, size_t *sizes, size_t ca
         if (st != P2PB_OK)
             break;
     }
-    if (st == P2PB_OK && (elems == 0 || spec[strlen(spec) - 1] == ',' || spec[0] == ','))
+    if (st == P2PB_OK && (elems == 0 || spec[strlen(spec) - 1] == ',' || spec[0] == ',' ||
+                          strstr(spec, ",,")))
         st = fail(P2PB_EUSAGE, err, errlen, "invalid message size list '%s' (empty element)", spec);
     free(copy);
     return st;
@@ -200,6 +201,55 @@ void p2pb_default_sizes(size_t *sizes, size_t *n)
     sizes[(*n)++] = 0;
     for (int e = 0; e <= 22; e++)
         sizes[(*n)++] = (size_t)1 << e;
+}
+
+int p2pb_text_is_clean(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int len;
+        if (*p < 0x20 || *p == 0x7f)
+            return 0;
+        if (*p < 0x80)
+            len = 1;
+        else if ((*p & 0xe0) == 0xc0 && *p >= 0xc2)
+            len = 2;
+        else if ((*p & 0xf0) == 0xe0)
+            len = 3;
+        else if ((*p & 0xf8) == 0xf0 && *p <= 0xf4)
+            len = 4;
+        else
+            return 0;
+        for (int i = 1; i < len; i++)
+            if ((p[i] & 0xc0) != 0x80)
+                return 0;
+        p += len;
+    }
+    return 1;
+}
+
+void p2pb_text_sanitize(char *s)
+{
+    unsigned char *p = (unsigned char *)s;
+    while (*p) {
+        int len = 0;
+        if (*p >= 0x20 && *p < 0x7f)
+            len = 1;
+        else if ((*p & 0xe0) == 0xc0 && *p >= 0xc2)
+            len = 2;
+        else if ((*p & 0xf0) == 0xe0)
+            len = 3;
+        else if ((*p & 0xf8) == 0xf0 && *p <= 0xf4)
+            len = 4;
+        int ok = len > 0;
+        for (int i = 1; ok && i < len; i++)
+            ok = (p[i] & 0xc0) == 0x80;
+        if (!ok) {
+            *p++ = '?';
+            continue;
+        }
+        p += len;
+    }
 }
 
 static int cmp_size(const void *a, const void *b)
@@ -343,8 +393,8 @@ static enum p2pb_status add_kernels(struct p2pb_options *o, const char *list, ch
         }
         o->kernels[o->nkernels++] = k;
     }
-    if (st == P2PB_OK && !any)
-        st = fail(P2PB_EUSAGE, err, errlen, "empty kernel list '%s'", list);
+    if (st == P2PB_OK && (!any || list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,")))
+        st = fail(P2PB_EUSAGE, err, errlen, "invalid kernel list '%s' (empty element)", list);
     free(copy);
     return st;
 }
@@ -363,7 +413,7 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
     o->policy.warmup = -1;
     o->policy.window = 64;
     o->numa_node = -1;
-    int sizes_given = 0, samples_given = 0, fixed_imb = 0, minmax_given = 0;
+    int sizes_given = 0, samples_given = 0, fixed_imb = 0, minmax_given = 0, min_given = 0;
 
     struct option longopts[N_OPTS + 1];
     for (size_t i = 0; i < N_OPTS; i++)
@@ -392,7 +442,14 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
             st = p2pb_parse_msglog(optarg, o->sizes, P2PB_MAX_SIZES, &o->nsizes, err, errlen);
             break;
         case 'f':
-            o->reporter = p2pb_reporter_find(optarg);
+            {
+                char lower[32];
+                size_t i = 0;
+                for (; optarg[i] && i + 1 < sizeof lower; i++)
+                    lower[i] = (char)tolower((unsigned char)optarg[i]);
+                lower[i] = '\0';
+                o->reporter = optarg[i] ? NULL : p2pb_reporter_find(lower);
+            }
             if (!o->reporter)
                 st = fail(P2PB_EUSAGE, err, errlen,
                           "unknown format '%s' (text, imb, csv, markdown)", optarg);
@@ -408,8 +465,11 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
         case OPT_NO_RESULTS: o->output[0] = '\0'; o->output_default = 0; break;
         case 'l':
             if (strlen(optarg) >= sizeof o->label)
-                return fail(P2PB_ERANGE, err, errlen, "label '%s' too long (at most %zu characters)",
+                return fail(P2PB_ERANGE, err, errlen, "label '%.40s...' too long (at most %zu bytes)",
                             optarg, sizeof o->label - 1);
+            if (!p2pb_text_is_clean(optarg))
+                return fail(P2PB_EUSAGE, err, errlen,
+                            "invalid label (control characters or bytes that are not UTF-8)");
             strcpy(o->label, optarg);
             break;
         case OPT_CHECK: o->policy.check = 1; break;
@@ -422,6 +482,7 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
         case OPT_MIN_SAMPLES:
             st = parse_count("min-samples", optarg, 1, 100000000, &o->policy.min_samples, err, errlen);
             minmax_given = 1;
+            min_given = 1;
             break;
         case OPT_MAX_SAMPLES:
             st = parse_count("max-samples", optarg, 1, 100000000, &o->policy.max_samples, err, errlen);
@@ -472,6 +533,8 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
         return fail(P2PB_EUSAGE, err, errlen, "--samples and --fixed-imb exclude each other");
     if (samples_given && minmax_given)
         return fail(P2PB_EUSAGE, err, errlen, "--samples excludes --min-samples / --max-samples");
+    if (!min_given && o->policy.min_samples > o->policy.max_samples)
+        o->policy.min_samples = o->policy.max_samples;
     if (o->policy.min_samples > o->policy.max_samples)
         return fail(P2PB_EUSAGE, err, errlen, "--min-samples %zu is above --max-samples %zu",
                     o->policy.min_samples, o->policy.max_samples);

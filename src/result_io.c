@@ -57,6 +57,8 @@ double p2pb_mbytes_per_sec(double bytes_factor, size_t bytes, double t_usec)
 
 struct p2pb_results_file {
     int fd;
+    int regular;      /* a regular file: can be cut back after a failed write */
+    off_t good_size;  /* bytes of complete lines written so far */
     char path[1024];
 };
 
@@ -69,12 +71,18 @@ enum p2pb_status p2pb_results_open(const char *path, struct p2pb_results_file **
         set_err(err, errlen, "out of memory");
         return P2PB_ENOMEM;
     }
-    f->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    /* O_NONBLOCK: a FIFO without a reader fails at once (ENXIO) instead of
+     * blocking rank 0 while the other ranks wait; cleared right after. */
+    f->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0644);
     if (f->fd < 0) {
-        set_err(err, errlen, "cannot write results file '%s': %s", path, strerror(errno));
+        set_err(err, errlen, "cannot write results file '%s': %s", path,
+                errno == ENXIO ? "a FIFO with no reader" : strerror(errno));
         free(f);
         return P2PB_EIO;
     }
+    int fl = fcntl(f->fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(f->fd, F_SETFL, fl & ~O_NONBLOCK);
     /* Two runs must never interleave their lines in one file: a regular file
      * is write-locked (POSIX record lock, held until close) and only then
      * truncated. Devices and FIFOs (/dev/null, a pipe) are written as they are. */
@@ -92,6 +100,7 @@ enum p2pb_status p2pb_results_open(const char *path, struct p2pb_results_file **
             free(f);
             return P2PB_EIO;
         }
+        f->regular = 1;
         if (ftruncate(f->fd, 0) != 0) {
             set_err(err, errlen, "cannot write results file '%s': %s", path, strerror(errno));
             close(f->fd);
@@ -135,10 +144,15 @@ static enum p2pb_status write_line(struct p2pb_results_file *f, const char *text
             set_err(err, errlen, "cannot write results file '%s': %s", f->path,
                     w < 0 ? strerror(errno) : "short write");
             free(buf);
+            /* never leave half a line: cut back to the last complete one */
+            if (f->regular && done > 0 && ftruncate(f->fd, f->good_size) != 0)
+                set_err(err, errlen, "cannot write results file '%s' (and cannot cut back a "
+                        "partial line): %s", f->path, strerror(errno));
             return P2PB_EIO;
         }
         done += (size_t)w;
     }
+    f->good_size += (off_t)len;
     free(buf);
     return P2PB_OK;
 }

@@ -36,6 +36,12 @@ expect 2 "option '--samples' needs a value" --samples
 expect 2 "value '0' for --samples is out of range" --samples 0
 expect 2 "unknown format 'xml' (text, imb, csv, markdown)" --format xml
 expect 2 "invalid --msglog '5:2' (need 0 <= A <= B <= 62)" --msglog 5:2
+expect 2 "invalid message size list '1,,2' (empty element)" -s 1,,2
+expect 2 "invalid label (control characters or bytes that are not UTF-8)" -l "$(printf 'a\nb')"
+expect 2 "invalid label (control characters or bytes that are not UTF-8)" -l "$(printf '\377x')"
+expect 2 "unknown kernel 'ping?pong' (see p2pbench --list)" "$(printf 'ping\npong')"
+rm -f "$outdir/fifo" && mkfifo "$outdir/fifo"
+expect 1 "cannot write results file '$outdir/fifo': a FIFO with no reader" -s 0 -o "$outdir/fifo"
 expect 1 "message size 1099511627776 (1T) needs" -s 1T
 expect 1 "cannot write results file '/nonexistent-dir/x.jsonl'" -o /nonexistent-dir/x.jsonl
 
