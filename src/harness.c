@@ -474,8 +474,11 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
         return P2PB_EMPI;
     }
     const double bf = p2pb_kernel_bytes_factor(k, &c);
-    for (size_t i = 0; i < nout; i++)
+    for (size_t i = 0; i < nout; i++) {
         rows[i].bytes_factor = bf;
+        if (k->flags & P2PB_KF_FIXED_BYTES)
+            rows[i].fixed_bytes = bf * (double)bytes;
+    }
 
     /* Per-group bookkeeping on rank 0: every rank's duration per sample,
      * one sample list per group. */
@@ -751,6 +754,7 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
         if (c.rank == 0) {
             out->mbytes_per_sec = out->mbytes_per_sec_imb = 0.0;
             out->bytes_factor = bf * ngroups;
+            out->fixed_bytes *= ngroups;
         }
         for (int g = 0; g < ngroups; g++) {
             struct p2pb_result *gr = &rows[g];

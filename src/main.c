@@ -176,7 +176,7 @@ static long add_host_context(cJSON *dst, cJSON **ranks, cJSON *host_arr, const c
 
 static void print_list(void)
 {
-    printf("%-12s %-10s %-6s %-8s %s\n", "kernel", "table", "ranks", "default", "definition");
+    printf("%-15s %-15s %-6s %-8s %s\n", "kernel", "table", "ranks", "default", "definition");
     for (size_t i = 0; i < p2pb_nkernels; i++) {
         const struct p2pb_kernel *k = p2pb_kernels[i];
         char ranks[16];
@@ -186,7 +186,7 @@ static void print_list(void)
             snprintf(ranks, sizeof ranks, "%d-%d", k->min_ranks, k->max_ranks);
         else
             snprintf(ranks, sizeof ranks, ">=%d", k->min_ranks);
-        printf("%-12s %-10s %-6s %-8s %s%s%s\n", k->name, k->display_name, ranks,
+        printf("%-15s %-15s %-6s %-8s %s%s%s\n", k->name, k->display_name, ranks,
                p2pb_kernel_is_default(k) ? "yes" : "no", k->summary,
                k->unavailable_reason ? " [unavailable: " : "",
                k->unavailable_reason ? k->unavailable_reason : "");
@@ -496,7 +496,7 @@ int main(int argc, char **argv)
                 if (skip)
                     snprintf(note, sizeof note, "%s", skip);
                 else if (sizes[si] < k->min_bytes)
-                    snprintf(note, sizeof note, "size %zu bytes is below the minimum of %s, %zu bytes",
+                    snprintf(note, sizeof note, "size %zu bytes: %s needs at least %zu bytes",
                              sizes[si], k->display_name, k->min_bytes);
                 if (note[0]) {
                     memset(r, 0, sizeof *r);
@@ -511,8 +511,7 @@ int main(int argc, char **argv)
                     snprintf(r->note, sizeof r->note, "%s", note);
                     nrows = 1;
                     if (rank == 0 && (skip ? si == 0 : 1))
-                        fprintf(stderr, "p2pbench: skipping %s%s%s\n", skip ? k->name : "",
-                                skip ? ": " : "", note);
+                        fprintf(stderr, "p2pbench: skipping %s: %s\n", k->name, note);
                 } else {
                     err[0] = '\0';
                     run_status = p2pb_harness_run_rows(comm, k, sizes[si], dir, &opt.policy, &ti,

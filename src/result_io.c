@@ -212,6 +212,8 @@ void *p2pb_result_to_json(const struct p2pb_result *r)
         cJSON_AddNumberToObject(o, "outliers", (double)r->t.outliers);
         if (r->ci_target_met >= 0)
             cJSON_AddBoolToObject(o, "ci_target_met", r->ci_target_met);
+        if (r->fixed_bytes > 0)
+            cJSON_AddNumberToObject(o, "fixed_bytes", r->fixed_bytes);
         if (r->asym_ref[0]) {
             cJSON *a = cJSON_AddObjectToObject(o, "asymmetry");
             cJSON_AddStringToObject(a, "vs", r->asym_ref);
@@ -374,6 +376,7 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
     r->mbytes_per_sec = get_num(o, "mbytes_per_sec", NAN);
     r->mbytes_per_sec_imb = get_num(o, "mbytes_per_sec_imb", r->mbytes_per_sec);
     r->asymmetry = NAN;
+    r->fixed_bytes = get_num(o, "fixed_bytes", 0.0);
     const cJSON *asym = cJSON_GetObjectItemCaseSensitive(o, "asymmetry");
     if (cJSON_IsObject(asym)) {
         get_str(asym, "vs", r->asym_ref, sizeof r->asym_ref);

@@ -57,6 +57,10 @@ enum p2pb_rank_reduce {
  */
 #define P2PB_KF_DIRECTIONS 0x1u
 #define P2PB_KF_PER_GROUP 0x2u
+/* P2PB_KF_FIXED_BYTES  the bytes counted per iteration do not scale with X
+ *                     (memcpy: the whole buffer whatever the chunk size X);
+ *                     rows carry them in struct p2pb_result.fixed_bytes. */
+#define P2PB_KF_FIXED_BYTES 0x4u
 
 /*
  * sbuf_regions / rbuf_regions value meaning "one region per message of the
