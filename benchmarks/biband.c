@@ -14,14 +14,15 @@ enum { TAG_DATA = 113 };
 
 static enum p2pb_status biband_iter(struct p2pb_kernel_ctx *c)
 {
-    MPI_Request *req = c->priv;
+    struct p2pb_window_state *s = c->priv;
+    MPI_Request *req = s->req;
     int w = (int)c->window;
     for (int i = 0; i < w; i++)
         P2PB_KCALL(MPI_Irecv(c->rbuf + (size_t)i * c->bytes, c->count, c->dtype, c->peer, TAG_DATA,
                              c->comm, &req[i]));
     for (int i = 0; i < w; i++)
         P2PB_KCALL(MPI_Isend(c->sbuf, c->count, c->dtype, c->peer, TAG_DATA, c->comm, &req[w + i]));
-    P2PB_KCALL(MPI_Waitall(2 * w, req, MPI_STATUSES_IGNORE));
+    P2PB_KCALL(MPI_Waitall(2 * w, req, s->st));
     return P2PB_OK;
 }
 

@@ -13,8 +13,18 @@
 #define P2PB_ACK_BYTES 4
 
 /*
- * Allocate ctx->priv: room for 2 * ctx->window MPI requests.
- * Returns P2PB_OK or P2PB_ENOMEM.
+ * ctx->priv of the window kernels: 2 W requests and 2 W statuses. Statuses
+ * rather than MPI_STATUSES_IGNORE: GCC 12 misreads MPICH's definition of it
+ * (-Wstringop-overflow) when the count is not a constant.
+ */
+struct p2pb_window_state {
+    MPI_Request *req;
+    MPI_Status *st;
+};
+
+/*
+ * Allocate ctx->priv (struct p2pb_window_state) for ctx->window messages each
+ * way. Returns P2PB_OK or P2PB_ENOMEM.
  */
 enum p2pb_status p2pb_window_setup(struct p2pb_kernel_ctx *ctx);
 
