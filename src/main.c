@@ -414,6 +414,8 @@ int main(int argc, char **argv)
         cJSON_AddBoolToObject(pj, "off_cache", opt.policy.off_cache);
         cJSON_AddNumberToObject(pj, "llc_bytes", (double)opt.policy.llc_bytes);
         cJSON_AddNumberToObject(pj, "window", (double)opt.policy.window);
+        cJSON_AddNumberToObject(pj, "memcpy_buffer", (double)opt.policy.copy_bytes);
+        cJSON_AddStringToObject(pj, "memcpy_ranks", opt.policy.self_all ? "all" : "one");
         cJSON_AddStringToObject(pj, "sync", "MPI_Barrier before each sample");
         cJSON_AddStringToObject(pj, "rank_reduce", "max over active ranks (PingPong: rank 0)");
         cJSON *kj = cJSON_AddArrayToObject(run, "kernels");
