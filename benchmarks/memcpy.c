@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "p2pbench/hostinfo.h"
 #include "p2pbench/kernel.h"
 
 struct memcpy_state {
@@ -33,7 +34,10 @@ static enum p2pb_status memcpy_setup(struct p2pb_kernel_ctx *c)
     }
     m->src = s;
     m->dst = d;
-    /* first touch on this rank's NUMA node; distinct contents */
+    /* --numa-node as for the harness's buffers, else first touch on this
+     * rank's NUMA node; distinct contents */
+    (void)p2pb_hostinfo_membind(m->src, c->copy_bytes);
+    (void)p2pb_hostinfo_membind(m->dst, c->copy_bytes);
     memset(m->src, 0xa5, c->copy_bytes);
     memset(m->dst, 0, c->copy_bytes);
     c->priv = m;
