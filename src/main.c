@@ -498,7 +498,7 @@ int main(int argc, char **argv)
                 if (skip)
                     snprintf(note, sizeof note, "%s", skip);
                 else if (sizes[si] < k->min_bytes)
-                    snprintf(note, sizeof note, "size %zu bytes: %s needs at least %zu bytes",
+                    snprintf(note, sizeof note, "size %zu B is below the minimum of %s, %zu B",
                              sizes[si], k->display_name, k->min_bytes);
                 if (note[0]) {
                     memset(r, 0, sizeof *r);
