@@ -12,12 +12,22 @@ extern const struct p2pb_kernel p2pb_kernel_pingpong;
 extern const struct p2pb_kernel p2pb_kernel_pingping;
 extern const struct p2pb_kernel p2pb_kernel_sendrecv;
 extern const struct p2pb_kernel p2pb_kernel_exchange;
+extern const struct p2pb_kernel p2pb_kernel_uniband;
+extern const struct p2pb_kernel p2pb_kernel_biband;
+extern const struct p2pb_kernel p2pb_kernel_multi_pingpong;
+extern const struct p2pb_kernel p2pb_kernel_multi_uniband;
+extern const struct p2pb_kernel p2pb_kernel_memcpy;
 
 const struct p2pb_kernel *const p2pb_kernels[] = {
     &p2pb_kernel_pingpong,
     &p2pb_kernel_pingping,
     &p2pb_kernel_sendrecv,
     &p2pb_kernel_exchange,
+    &p2pb_kernel_uniband,
+    &p2pb_kernel_biband,
+    &p2pb_kernel_multi_pingpong,
+    &p2pb_kernel_multi_uniband,
+    &p2pb_kernel_memcpy,
 };
 const size_t p2pb_nkernels = sizeof p2pb_kernels / sizeof p2pb_kernels[0];
 

@@ -165,7 +165,8 @@ static struct fault read_fault(void)
 
 /* ---- roles ---- */
 
-static int assign_roles(const struct p2pb_kernel *k, struct p2pb_kernel_ctx *c)
+static int assign_roles(const struct p2pb_kernel *k, const struct p2pb_policy *pol,
+                        struct p2pb_kernel_ctx *c)
 {
     int n = c->nranks, r = c->rank, nactive = n;
     c->peer = c->left = c->right = -1;
@@ -192,12 +193,90 @@ static int assign_roles(const struct p2pb_kernel *k, struct p2pb_kernel_ctx *c)
         }
         break;
     case P2PB_PART_SELF:
+        if (!pol->self_all)
+            nactive = 1;
         if (k->max_ranks > 0 && nactive > k->max_ranks)
             nactive = k->max_ranks;
         c->active = r < nactive;
         break;
     }
+    c->group = -1;
+    if (c->active)
+        c->group = k->participation == P2PB_PART_PAIRS  ? r / 2
+                   : k->participation == P2PB_PART_SELF ? r
+                                                        : 0;
     return nactive;
+}
+
+/* Groups of ranks for P2PB_KF_PER_GROUP (kernel.h): count, a rank's group,
+ * and the group's lowest rank (its initiator for P2PB_REDUCE_ROOT). */
+static int n_groups(const struct p2pb_kernel *k, int nactive)
+{
+    if (k->participation == P2PB_PART_PAIRS)
+        return nactive / 2;
+    if (k->participation == P2PB_PART_SELF)
+        return nactive;
+    return 1;
+}
+
+static int group_of(const struct p2pb_kernel *k, int rank)
+{
+    return k->participation == P2PB_PART_PAIRS ? rank / 2
+           : k->participation == P2PB_PART_SELF ? rank
+                                                : 0;
+}
+
+static int group_root(const struct p2pb_kernel *k, int g)
+{
+    return k->participation == P2PB_PART_PAIRS ? 2 * g
+           : k->participation == P2PB_PART_SELF ? g
+                                                : 0;
+}
+
+size_t p2pb_kernel_regions(int spec, size_t window)
+{
+    if (spec == P2PB_WINDOW_REGIONS)
+        return window ? window : 1;
+    return spec > 0 ? (size_t)spec : 1;
+}
+
+double p2pb_kernel_bytes_factor(const struct p2pb_kernel *k, const struct p2pb_kernel_ctx *c)
+{
+    return k->bytes_factor_fn ? k->bytes_factor_fn(c) : k->bytes_factor;
+}
+
+size_t p2pb_harness_max_rows(const struct p2pb_kernel *k, int nranks)
+{
+    if (!(k->flags & P2PB_KF_PER_GROUP))
+        return 1;
+    return (size_t)(nranks > 1 ? nranks : 1) + 1;
+}
+
+/*
+ * Row label (struct p2pb_result.variant) of group g (g == ngroups: the
+ * aggregate row) for kernels with P2PB_KF_DIRECTIONS or P2PB_KF_PER_GROUP;
+ * "" for the others.
+ */
+static void row_label(char *buf, size_t len, const struct p2pb_kernel *k, int g, int ngroups,
+                      int direction)
+{
+    int dirs = (k->flags & P2PB_KF_DIRECTIONS) != 0;
+    buf[0] = '\0';
+    if (!(k->flags & (P2PB_KF_DIRECTIONS | P2PB_KF_PER_GROUP)))
+        return;
+    if (g >= ngroups) {
+        snprintf(buf, len, "%s", !dirs ? "aggregate" : direction ? "aggregate hi->lo" : "aggregate lo->hi");
+        return;
+    }
+    int a = group_root(k, g);
+    if (k->participation == P2PB_PART_SELF)
+        snprintf(buf, len, "rank %d", a);
+    else if (dirs)
+        snprintf(buf, len, "%d->%d", direction ? a + 1 : a, direction ? a : a + 1);
+    else if (k->participation == P2PB_PART_PAIR || k->participation == P2PB_PART_PAIRS)
+        snprintf(buf, len, "pair %d-%d", a, a + 1);
+    else
+        snprintf(buf, len, "all");
 }
 
 /* Growable array of doubles. */
@@ -265,24 +344,75 @@ enum p2pb_status p2pb_harness_run(MPI_Comm comm, const struct p2pb_kernel *k, si
                                   const struct p2pb_timer_info *ti, struct p2pb_result *out,
                                   char *err, size_t errlen)
 {
+    int nranks = 1;
+    MPI_Comm_size(comm, &nranks);
+    size_t cap = p2pb_harness_max_rows(k, nranks), nrows = 0;
+    struct p2pb_result *rows = calloc(cap, sizeof *rows);
+    int bad = !rows, anybad = 0;
+    P2PB_MPI_CHECK(MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, comm));
+    if (anybad) {
+        free(rows);
+        memset(out, 0, sizeof *out);
+        set_err(err, errlen, "out of memory for the rows of kernel %s", k->name);
+        return P2PB_ENOMEM;
+    }
+    enum p2pb_status st =
+        p2pb_harness_run_rows(comm, k, bytes, 0, pol, ti, rows, cap, &nrows, err, errlen);
+    *out = rows[nrows ? nrows - 1 : 0];
+    free(rows);
+    return st;
+}
+
+/* Fill the fields every row of one (kernel, size, direction) shares. */
+static void fill_row(struct p2pb_result *out, const struct p2pb_kernel *k, size_t bytes,
+                     int nranks, int nactive, double bf, const char *variant)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->kernel, sizeof out->kernel, "%s", k->name);
+    snprintf(out->display_name, sizeof out->display_name, "%s", k->display_name);
+    snprintf(out->variant, sizeof out->variant, "%s", variant);
+    out->bytes = bytes;
+    out->nranks = nranks;
+    out->active_ranks = nactive;
+    out->imb_layout = (int)k->imb_layout;
+    out->bytes_factor = bf;
+    out->asymmetry = NAN;
+}
+
+enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *k, size_t bytes,
+                                       int direction, const struct p2pb_policy *pol,
+                                       const struct p2pb_timer_info *ti, struct p2pb_result *rows,
+                                       size_t cap, size_t *nrows, char *err, size_t errlen)
+{
     struct p2pb_kernel_ctx c;
     memset(&c, 0, sizeof c);
-    memset(out, 0, sizeof *out);
+    *nrows = 0;
     c.comm = comm;
     MPI_Comm_rank(comm, &c.rank);
     MPI_Comm_size(comm, &c.nranks);
     c.bytes = bytes;
     c.window = pol->window ? pol->window : 64;
-    int nactive = assign_roles(k, &c);
+    c.direction = (k->flags & P2PB_KF_DIRECTIONS) ? (direction != 0) : 0;
+    c.copy_bytes = pol->copy_bytes ? pol->copy_bytes : P2PB_DEFAULT_COPY_BYTES;
+    int nactive = assign_roles(k, pol, &c);
     const struct fault fault = read_fault();
-
-    snprintf(out->kernel, sizeof out->kernel, "%s", k->name);
-    snprintf(out->display_name, sizeof out->display_name, "%s", k->display_name);
-    out->bytes = bytes;
-    out->nranks = c.nranks;
-    out->active_ranks = nactive;
-    out->imb_layout = (int)k->imb_layout;
-    out->bytes_factor = k->bytes_factor;
+    const int ngroups = n_groups(k, nactive);
+    const int per_group = (k->flags & P2PB_KF_PER_GROUP) && ngroups > 1;
+    const size_t nout = per_group ? (size_t)ngroups + 1 : 1;
+    if (cap < nout) {
+        set_err(err, errlen, "internal: %zu result rows needed for kernel %s, room for %zu", nout,
+                k->name, cap);
+        return P2PB_ERANGE;
+    }
+    struct p2pb_result *out = &rows[nout - 1]; /* the overall (or only) row */
+    for (size_t i = 0; i < nout; i++) {
+        char label[32];
+        /* the only row of a one-group kernel is labelled as that group */
+        row_label(label, sizeof label, k, per_group ? (int)i : 0, per_group ? ngroups : 1,
+                  c.direction);
+        fill_row(&rows[i], k, bytes, c.nranks, nactive, k->bytes_factor, label);
+    }
+    *nrows = nout; /* labelled rows, also when an error is returned */
 
     enum p2pb_status st = p2pb_make_msg_type(bytes, &c.dtype, &c.count, err, errlen);
     if (st != P2PB_OK)
@@ -290,8 +420,15 @@ enum p2pb_status p2pb_harness_run(MPI_Comm comm, const struct p2pb_kernel *k, si
 
     /* Buffers: nsets sets of regions, cycling for --off-cache. */
     size_t unit = bytes ? bytes : 1;
-    size_t sstride = unit * (size_t)(k->sbuf_regions > 0 ? k->sbuf_regions : 1);
-    size_t rstride = unit * (size_t)(k->rbuf_regions > 0 ? k->rbuf_regions : 1);
+    const size_t sregions = p2pb_kernel_regions(k->sbuf_regions, c.window);
+    const size_t rregions = p2pb_kernel_regions(k->rbuf_regions, c.window);
+    if (sregions > SIZE_MAX / unit || rregions > SIZE_MAX / unit) {
+        p2pb_free_msg_type(&c.dtype);
+        set_err(err, errlen, "buffers for kernel %s, size %zu bytes overflow size_t", k->name, bytes);
+        return P2PB_ERANGE;
+    }
+    size_t sstride = unit * sregions;
+    size_t rstride = unit * rregions;
     size_t nsets = 1;
     if (pol->off_cache && pol->llc_bytes > 0) {
         size_t per = sstride + rstride;
@@ -335,6 +472,36 @@ enum p2pb_status p2pb_harness_run(MPI_Comm comm, const struct p2pb_kernel *k, si
         p2pb_free_msg_type(&c.dtype);
         set_err(err, errlen, "setup of kernel %s failed at size %zu bytes", k->name, bytes);
         return P2PB_EMPI;
+    }
+    const double bf = p2pb_kernel_bytes_factor(k, &c);
+    for (size_t i = 0; i < nout; i++) {
+        rows[i].bytes_factor = bf;
+        if (k->flags & P2PB_KF_FIXED_BYTES)
+            rows[i].fixed_bytes = bf * (double)bytes;
+    }
+
+    /* Per-group bookkeeping on rank 0: every rank's duration per sample,
+     * one sample list per group. */
+    double *dall = NULL, *mall = NULL;
+    struct dvec *gsamples = NULL;
+    if (per_group && c.rank == 0) {
+        dall = calloc((size_t)c.nranks, sizeof *dall);
+        mall = calloc((size_t)c.nranks, sizeof *mall);
+        gsamples = calloc((size_t)ngroups, sizeof *gsamples);
+        bad = !dall || !mall || !gsamples;
+    }
+    P2PB_MPI_CHECK(MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, comm));
+    if (anybad) {
+        free(dall);
+        free(mall);
+        free(gsamples);
+        if (c.active && k->teardown)
+            k->teardown(&c);
+        free(sbase);
+        free(rbase);
+        p2pb_free_msg_type(&c.dtype);
+        set_err(err, errlen, "out of memory for per-group samples of kernel %s", k->name);
+        return P2PB_ENOMEM;
     }
 
     arm_timeout(k, bytes, c.rank, pol->timeout);
@@ -427,7 +594,26 @@ enum p2pb_status p2pb_harness_run(MPI_Comm comm, const struct p2pb_kernel *k, si
         double d = (double)(p2pb_now_ns() - t0);
         local_sum_ns += d;
         double v = d;
-        if (k->rank_reduce == P2PB_REDUCE_MAX) {
+        if (per_group) {
+            /* every rank's duration to rank 0; a group's value is its max
+             * (or its initiator's for REDUCE_ROOT); overall = max over groups */
+            double mine = c.active ? d : 0.0;
+            P2PB_MPI_CHECK(MPI_Gather(&mine, 1, MPI_DOUBLE, dall, 1, MPI_DOUBLE, 0, comm));
+            if (c.rank == 0) {
+                v = 0.0;
+                for (int g = 0; g < ngroups; g++) {
+                    double gv = dall[group_root(k, g)];
+                    if (k->rank_reduce == P2PB_REDUCE_MAX)
+                        for (int r = 0; r < nactive; r++)
+                            if (group_of(k, r) == g && dall[r] > gv)
+                                gv = dall[r];
+                    if (gv > v)
+                        v = gv;
+                    if (dvec_push(&gsamples[g], gv * scale_us) != 0)
+                        oom = 1;
+                }
+            }
+        } else if (k->rank_reduce == P2PB_REDUCE_MAX) {
             double mine = c.active ? d : 0.0;
             P2PB_MPI_CHECK(MPI_Reduce(&mine, &v, 1, MPI_DOUBLE, MPI_MAX, 0, comm));
         }
@@ -459,7 +645,24 @@ enum p2pb_status p2pb_harness_run(MPI_Comm comm, const struct p2pb_kernel *k, si
     double tmin = c.active ? mean_us : INFINITY, tmax = c.active ? mean_us : -INFINITY;
     double tsum = c.active ? mean_us : 0.0;
     double rmin = 0, rmax = 0, rsum = 0;
-    if (k->rank_reduce == P2PB_REDUCE_ROOT) {
+    if (per_group) {
+        double mine = c.active ? mean_us : NAN;
+        P2PB_MPI_CHECK(MPI_Gather(&mine, 1, MPI_DOUBLE, mall, 1, MPI_DOUBLE, 0, comm));
+    }
+    if (k->rank_reduce == P2PB_REDUCE_ROOT && per_group) {
+        /* overall: over the groups' initiators */
+        if (c.rank == 0) {
+            rmin = INFINITY;
+            rmax = -INFINITY;
+            rsum = 0;
+            for (int g = 0; g < ngroups; g++) {
+                double m = mall[group_root(k, g)];
+                rmin = m < rmin ? m : rmin;
+                rmax = m > rmax ? m : rmax;
+                rsum += m / ngroups;
+            }
+        }
+    } else if (k->rank_reduce == P2PB_REDUCE_ROOT) {
         rmin = rmax = rsum = mean_us;
     } else {
         P2PB_MPI_CHECK(MPI_Reduce(&tmin, &rmin, 1, MPI_DOUBLE, MPI_MIN, 0, comm));
@@ -477,9 +680,11 @@ enum p2pb_status p2pb_harness_run(MPI_Comm comm, const struct p2pb_kernel *k, si
             size_t bad_off = 0;
             int lbad = 0;
             if (c.active) {
-                for (int r = 0; r < (k->sbuf_regions > 0 ? k->sbuf_regions : 1); r++)
-                    p2pb_pattern_fill(sbase + (size_t)r * bytes, bytes, c.rank, c.iter);
+                for (size_t r = 0; r < sregions; r++)
+                    p2pb_pattern_fill(sbase + r * bytes, bytes, c.rank, c.iter);
                 memset(rbase, 0x5a, rstride);
+                if (k->prepare_check)
+                    k->prepare_check(&c);
             }
             P2PB_MPI_CHECK(MPI_Barrier(comm));
             if (c.active) {
@@ -518,6 +723,11 @@ enum p2pb_status p2pb_harness_run(MPI_Comm comm, const struct p2pb_kernel *k, si
     P2PB_MPI_CHECK(MPI_Bcast(&oom, 1, MPI_INT, 0, comm));
     anyoom = oom;
     if (anyoom) {
+        for (int g = 0; gsamples && g < ngroups; g++)
+            free(gsamples[g].v);
+        free(gsamples);
+        free(dall);
+        free(mall);
         free(samples.v);
         set_err(err, errlen, "out of memory storing samples for kernel %s, size %zu", k->name, bytes);
         return P2PB_ENOMEM;
@@ -531,18 +741,65 @@ enum p2pb_status p2pb_harness_run(MPI_Comm comm, const struct p2pb_kernel *k, si
         out->t_min_usec = rmin;
         out->t_max_usec = rmax;
         out->t_avg_usec = rsum;
-        out->mbytes_per_sec = p2pb_mbytes_per_sec(k->bytes_factor, bytes, out->t.median);
-        out->mbytes_per_sec_imb = p2pb_mbytes_per_sec(k->bytes_factor, bytes, rmax);
+        out->mbytes_per_sec = p2pb_mbytes_per_sec(bf, bytes, out->t.median);
+        out->mbytes_per_sec_imb = p2pb_mbytes_per_sec(bf, bytes, rmax);
         if (pol->mode == P2PB_POLICY_ADAPTIVE) {
             double hw = p2pb_stats_ci_rel_halfwidth(&out->t);
             out->ci_target_met = hw >= 0 && hw <= pol->ci_target ? 1 : 0;
         } else
             out->ci_target_met = -1;
     }
+    if (per_group) {
+        /* group rows; the aggregate row's MB/s is the sum of the groups' */
+        if (c.rank == 0) {
+            out->mbytes_per_sec = out->mbytes_per_sec_imb = 0.0;
+            out->bytes_factor = bf * ngroups;
+            out->fixed_bytes *= ngroups;
+        }
+        for (int g = 0; g < ngroups; g++) {
+            struct p2pb_result *gr = &rows[g];
+            gr->samples = n;
+            gr->iterations_per_sample = kb;
+            gr->warmup = warm;
+            if (c.rank != 0)
+                continue;
+            p2pb_stats_compute(gsamples[g].v, gsamples[g].n, NULL, &gr->t);
+            double gmin = INFINITY, gmax = -INFINITY, gsum = 0;
+            int gn = 0;
+            for (int r = 0; r < nactive; r++) {
+                if (group_of(k, r) != g ||
+                    (k->rank_reduce == P2PB_REDUCE_ROOT && r != group_root(k, g)))
+                    continue;
+                gmin = mall[r] < gmin ? mall[r] : gmin;
+                gmax = mall[r] > gmax ? mall[r] : gmax;
+                gsum += mall[r];
+                gn++;
+            }
+            gr->t_min_usec = gmin;
+            gr->t_max_usec = gmax;
+            gr->t_avg_usec = gn ? gsum / gn : NAN;
+            gr->ci_target_met = out->ci_target_met;
+            if (pol->mode == P2PB_POLICY_ADAPTIVE) {
+                double hw = p2pb_stats_ci_rel_halfwidth(&gr->t);
+                gr->ci_target_met = hw >= 0 && hw <= pol->ci_target ? 1 : 0;
+            }
+            gr->mbytes_per_sec = p2pb_mbytes_per_sec(bf, bytes, gr->t.median);
+            gr->mbytes_per_sec_imb = p2pb_mbytes_per_sec(bf, bytes, gmax);
+            out->mbytes_per_sec += gr->mbytes_per_sec;
+            out->mbytes_per_sec_imb += gr->mbytes_per_sec_imb;
+        }
+        for (int g = 0; gsamples && g < ngroups; g++)
+            free(gsamples[g].v);
+    }
+    free(gsamples);
+    free(dall);
+    free(mall);
     free(samples.v);
-    out->status = verdict == P2PB_OK ? P2PB_ROW_OK : P2PB_ROW_FAILED;
-    if (verdict != P2PB_OK)
-        snprintf(out->note, sizeof out->note, "payload check failed");
+    for (size_t i = 0; i < nout; i++) {
+        rows[i].status = verdict == P2PB_OK ? P2PB_ROW_OK : P2PB_ROW_FAILED;
+        if (verdict != P2PB_OK)
+            snprintf(rows[i].note, sizeof rows[i].note, "payload check failed");
+    }
     return verdict;
 #undef RUN_ONE
 }

@@ -7,6 +7,7 @@
  */
 #include <cjson/cJSON.h>
 #include <limits.h>
+#include <math.h>
 #include <mpi.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -180,7 +181,7 @@ static long add_host_context(cJSON *dst, cJSON **ranks, cJSON *host_arr, const c
 
 static void print_list(void)
 {
-    printf("%-12s %-10s %-6s %-8s %s\n", "kernel", "table", "ranks", "default", "definition");
+    printf("%-15s %-15s %-6s %-8s %s\n", "kernel", "table", "ranks", "default", "definition");
     for (size_t i = 0; i < p2pb_nkernels; i++) {
         const struct p2pb_kernel *k = p2pb_kernels[i];
         char ranks[16];
@@ -190,7 +191,7 @@ static void print_list(void)
             snprintf(ranks, sizeof ranks, "%d-%d", k->min_ranks, k->max_ranks);
         else
             snprintf(ranks, sizeof ranks, ">=%d", k->min_ranks);
-        printf("%-12s %-10s %-6s %-8s %s%s%s\n", k->name, k->display_name, ranks,
+        printf("%-15s %-15s %-6s %-8s %s%s%s\n", k->name, k->display_name, ranks,
                p2pb_kernel_is_default(k) ? "yes" : "no", k->summary,
                k->unavailable_reason ? " [unavailable: " : "",
                k->unavailable_reason ? k->unavailable_reason : "");
@@ -243,9 +244,10 @@ int main(int argc, char **argv)
                 maxb = opt.sizes[i];
         int regions = 0;
         for (size_t i = 0; i < opt.nkernels; i++) {
-            int r = opt.kernels[i]->sbuf_regions + opt.kernels[i]->rbuf_regions;
-            if (r > regions)
-                regions = r;
+            size_t r = p2pb_kernel_regions(opt.kernels[i]->sbuf_regions, opt.policy.window) +
+                       p2pb_kernel_regions(opt.kernels[i]->rbuf_regions, opt.policy.window);
+            if (r > (size_t)regions)
+                regions = r > INT_MAX ? INT_MAX : (int)r;
         }
         size_t mem = p2pb_hostinfo_memory_bytes();
         double need = (double)maxb * regions * local_ranks;
@@ -422,6 +424,8 @@ int main(int argc, char **argv)
         cJSON_AddBoolToObject(pj, "off_cache", opt.policy.off_cache);
         cJSON_AddNumberToObject(pj, "llc_bytes", (double)opt.policy.llc_bytes);
         cJSON_AddNumberToObject(pj, "window", (double)opt.policy.window);
+        cJSON_AddNumberToObject(pj, "memcpy_buffer", (double)opt.policy.copy_bytes);
+        cJSON_AddStringToObject(pj, "memcpy_ranks", opt.policy.self_all ? "all" : "one");
         cJSON_AddStringToObject(pj, "sync", "MPI_Barrier before each sample");
         cJSON_AddStringToObject(pj, "rank_reduce", "max over active ranks (PingPong: rank 0)");
         cJSON *kj = cJSON_AddArrayToObject(run, "kernels");
@@ -454,6 +458,28 @@ int main(int argc, char **argv)
         opt.reporter->begin(&rctx);
 
     enum p2pb_status run_status = P2PB_OK;
+    /* Row buffers: one harness call's rows; the first direction's rows (for
+     * the asymmetry of the second); rows held back so that a multi-row
+     * kernel's rows reach the reporter grouped by variant, one table each. */
+    size_t cap = 1, maxsizes = opt.nsizes;
+    for (size_t ki = 0; ki < opt.nkernels; ki++) {
+        size_t m = p2pb_harness_max_rows(opt.kernels[ki], nranks);
+        cap = m > cap ? m : cap;
+        m = opt.kernels[ki]->ndefault_sizes;
+        maxsizes = m > maxsizes ? m : maxsizes;
+    }
+    maxsizes = maxsizes < P2PB_MAX_SIZES ? maxsizes : P2PB_MAX_SIZES;
+    struct p2pb_result *rows = calloc(cap, sizeof *rows);
+    struct p2pb_result *first = calloc(cap * maxsizes, sizeof *first);
+    struct p2pb_result *held = calloc(cap * maxsizes, sizeof *held);
+    size_t *nheld = calloc(maxsizes, sizeof *nheld);
+    int oom = !rows || !first || !held || !nheld, anyoom = 0;
+    P2PB_MPI_CHECK(MPI_Allreduce(&oom, &anyoom, 1, MPI_INT, MPI_MAX, comm));
+    if (anyoom) {
+        if (rank == 0)
+            fprintf(stderr, "p2pbench: error: out of memory for result rows\n");
+        run_status = P2PB_ENOMEM;
+    }
     for (size_t ki = 0; ki < opt.nkernels && run_status == P2PB_OK; ki++) {
         const struct p2pb_kernel *k = opt.kernels[ki];
         const char *skip = NULL;
@@ -464,47 +490,107 @@ int main(int argc, char **argv)
             snprintf(why, sizeof why, "needs at least %d ranks, have %d", k->min_ranks, nranks);
             skip = why;
         }
-        for (size_t si = 0; si < opt.nsizes && run_status == P2PB_OK; si++) {
-            struct p2pb_result r;
-            if (skip) {
-                memset(&r, 0, sizeof r);
-                snprintf(r.kernel, sizeof r.kernel, "%s", k->name);
-                snprintf(r.display_name, sizeof r.display_name, "%s", k->display_name);
-                r.bytes = opt.sizes[si];
-                r.nranks = nranks;
-                r.active_ranks = 0;
-                r.imb_layout = (int)k->imb_layout;
-                r.bytes_factor = k->bytes_factor;
-                r.status = P2PB_ROW_SKIPPED;
-                snprintf(r.note, sizeof r.note, "%s", skip);
-                if (rank == 0 && si == 0)
-                    fprintf(stderr, "p2pbench: skipping %s: %s\n", k->name, skip);
-            } else {
-                err[0] = '\0';
-                run_status = p2pb_harness_run(comm, k, opt.sizes[si], &opt.policy, &ti, &r, err,
-                                              sizeof err);
-                if (run_status != P2PB_OK && rank == 0)
-                    fprintf(stderr, "p2pbench: error: %s\n", err);
-                if (run_status != P2PB_OK && r.status == P2PB_ROW_OK) {
-                    r.status = P2PB_ROW_FAILED;
-                    snprintf(r.note, sizeof r.note, "%s", p2pb_status_str(run_status));
+        /* the kernel's own default sizes when the user gave none (memcpy) */
+        const size_t *sizes = opt.sizes;
+        size_t nsizes = opt.nsizes;
+        if (!opt.sizes_given && k->default_sizes && k->ndefault_sizes) {
+            sizes = k->default_sizes;
+            nsizes = k->ndefault_sizes < maxsizes ? k->ndefault_sizes : maxsizes;
+        }
+        const int ndirs = (k->flags & P2PB_KF_DIRECTIONS) && !skip ? 2 : 1;
+        const int hold = p2pb_harness_max_rows(k, nranks) > 1;
+        for (int dir = 0; dir < ndirs && run_status == P2PB_OK; dir++) {
+            memset(nheld, 0, maxsizes * sizeof *nheld);
+            for (size_t si = 0; si < nsizes && run_status == P2PB_OK; si++) {
+                size_t nrows = 0;
+                struct p2pb_result *r = &rows[0];
+                char note[160] = "";
+                if (skip)
+                    snprintf(note, sizeof note, "%s", skip);
+                else if (sizes[si] < k->min_bytes)
+                    snprintf(note, sizeof note, "size %zu B is below the minimum of %s, %zu B",
+                             sizes[si], k->display_name, k->min_bytes);
+                if (note[0]) {
+                    memset(r, 0, sizeof *r);
+                    snprintf(r->kernel, sizeof r->kernel, "%s", k->name);
+                    snprintf(r->display_name, sizeof r->display_name, "%s", k->display_name);
+                    r->bytes = sizes[si];
+                    r->nranks = nranks;
+                    r->active_ranks = 0;
+                    r->imb_layout = (int)k->imb_layout;
+                    r->bytes_factor = k->bytes_factor;
+                    r->status = P2PB_ROW_SKIPPED;
+                    snprintf(r->note, sizeof r->note, "%s", note);
+                    nrows = 1;
+                    if (rank == 0 && (skip ? si == 0 : 1))
+                        fprintf(stderr, "p2pbench: skipping %s: %s\n", k->name, note);
+                } else {
+                    err[0] = '\0';
+                    run_status = p2pb_harness_run_rows(comm, k, sizes[si], dir, &opt.policy, &ti,
+                                                       rows, cap, &nrows, err, sizeof err);
+                    if (run_status != P2PB_OK && rank == 0)
+                        fprintf(stderr, "p2pbench: error: %s\n", err);
+                    if (nrows == 0) { /* failed before any row was labelled */
+                        memset(r, 0, sizeof *r);
+                        snprintf(r->kernel, sizeof r->kernel, "%s", k->name);
+                        snprintf(r->display_name, sizeof r->display_name, "%s", k->display_name);
+                        r->bytes = sizes[si];
+                        r->nranks = nranks;
+                        nrows = 1;
+                    }
+                    for (size_t i = 0; i < nrows && run_status != P2PB_OK; i++)
+                        if (rows[i].status == P2PB_ROW_OK) {
+                            rows[i].status = P2PB_ROW_FAILED;
+                            snprintf(rows[i].note, sizeof rows[i].note, "%s",
+                                     p2pb_status_str(run_status));
+                        }
                 }
+                /* asymmetry: second direction against the first, row by row */
+                for (size_t i = 0; i < nrows && ndirs == 2; i++) {
+                    struct p2pb_result *f = &first[si * cap + i];
+                    if (dir == 0)
+                        *f = rows[i];
+                    else if (rows[i].status == P2PB_ROW_OK && f->status == P2PB_ROW_OK) {
+                        snprintf(rows[i].asym_ref, sizeof rows[i].asym_ref, "%s", f->variant);
+                        rows[i].asymmetry = f->mbytes_per_sec > 0 && rows[i].mbytes_per_sec > 0
+                                                ? rows[i].mbytes_per_sec / f->mbytes_per_sec
+                                                : NAN;
+                    }
+                }
+                if (rank == 0) {
+                    for (size_t i = 0; i < nrows; i++) {
+                        if (rf && p2pb_results_write_result(rf, &rows[i], err, sizeof err) != P2PB_OK) {
+                            fprintf(stderr, "p2pbench: error: %s\n", err);
+                            if (run_status == P2PB_OK)
+                                run_status = P2PB_EIO;
+                        }
+                        if (hold)
+                            held[si * cap + i] = rows[i];
+                        else
+                            opt.reporter->row(&rctx, &rows[i]);
+                    }
+                    nheld[si] = hold ? nrows : 0;
+                    fflush(stdout);
+                }
+                /* a write error on rank 0 stops every rank */
+                int st = (int)run_status;
+                P2PB_MPI_CHECK(MPI_Bcast(&st, 1, MPI_INT, 0, comm));
+                run_status = (enum p2pb_status)st;
             }
-            if (rank == 0) {
-                if (rf && p2pb_results_write_result(rf, &r, err, sizeof err) != P2PB_OK) {
-                    fprintf(stderr, "p2pbench: error: %s\n", err);
-                    if (run_status == P2PB_OK)
-                        run_status = P2PB_EIO;
-                }
-                opt.reporter->row(&rctx, &r);
+            /* held rows: one table per variant (group), sizes in order */
+            if (rank == 0 && hold) {
+                for (size_t i = 0; i < cap; i++)
+                    for (size_t si = 0; si < nsizes; si++)
+                        if (i < nheld[si])
+                            opt.reporter->row(&rctx, &held[si * cap + i]);
                 fflush(stdout);
             }
-            /* a write error on rank 0 stops every rank */
-            int st = (int)run_status;
-            P2PB_MPI_CHECK(MPI_Bcast(&st, 1, MPI_INT, 0, comm));
-            run_status = (enum p2pb_status)st;
         }
     }
+    free(rows);
+    free(first);
+    free(held);
+    free(nheld);
 
     if (rank == 0) {
         opt.reporter->end(&rctx);

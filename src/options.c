@@ -263,7 +263,7 @@ static int cmp_size(const void *a, const void *b)
 enum {
     OPT_CHECK = 256, OPT_OFF_CACHE, OPT_FIXED_IMB, OPT_SAMPLES, OPT_MIN_SAMPLES, OPT_MAX_SAMPLES,
     OPT_BATCH, OPT_WARMUP, OPT_TIME_PER_SIZE, OPT_CI_TARGET, OPT_TIMEOUT, OPT_WINDOW, OPT_LIST,
-    OPT_INFO, OPT_NO_RESULTS, OPT_NUMA_NODE
+    OPT_INFO, OPT_NO_RESULTS, OPT_NUMA_NODE, OPT_MEMCPY_BUFFER, OPT_MEMCPY_RANKS
 };
 
 struct opt_doc {
@@ -304,6 +304,10 @@ static const struct opt_doc opt_docs[] = {
      "messages in flight per iteration for bandwidth kernels (default 64)"},
     {{"numa-node", required_argument, NULL, OPT_NUMA_NODE}, "N",
      "place message buffers on NUMA node N (OS index; default: the rank's own node, first touch)"},
+    {{"memcpy-buffer", required_argument, NULL, OPT_MEMCPY_BUFFER}, "SIZE",
+     "memcpy kernel: bytes copied per iteration (default 16M)"},
+    {{"memcpy-ranks", required_argument, NULL, OPT_MEMCPY_RANKS}, "one|all",
+     "memcpy kernel: copy on rank 0 only (default) or on every rank at once"},
     {{"list", no_argument, NULL, OPT_LIST}, NULL, "list kernels and exit"},
     {{"info", no_argument, NULL, OPT_INFO}, NULL, "print host context and exit"},
     {{"help", no_argument, NULL, 'h'}, NULL, "show this help and exit"},
@@ -413,6 +417,7 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
     o->policy.warmup = -1;
     o->policy.window = 64;
     o->numa_node = -1;
+    o->policy.copy_bytes = P2PB_DEFAULT_COPY_BYTES;
     int sizes_given = 0, samples_given = 0, fixed_imb = 0, minmax_given = 0, min_given = 0;
 
     struct option longopts[N_OPTS + 1];
@@ -508,6 +513,20 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
             st = parse_count("numa-node", optarg, 0, 65535, &v, err, errlen);
             o->numa_node = (int)v;
             break;
+        case OPT_MEMCPY_BUFFER:
+            st = p2pb_parse_size(optarg, &o->policy.copy_bytes, err, errlen);
+            if (st == P2PB_OK && o->policy.copy_bytes == 0)
+                st = fail(P2PB_ERANGE, err, errlen, "--memcpy-buffer must be at least 1 byte");
+            break;
+        case OPT_MEMCPY_RANKS:
+            if (strcmp(optarg, "one") == 0)
+                o->policy.self_all = 0;
+            else if (strcmp(optarg, "all") == 0)
+                o->policy.self_all = 1;
+            else
+                st = fail(P2PB_EUSAGE, err, errlen, "invalid value '%s' for --memcpy-ranks (one, all)",
+                          optarg);
+            break;
         case OPT_LIST: o->do_list = 1; break;
         case OPT_INFO: o->do_info = 1; break;
         case 'h': o->do_help = 1; break;
@@ -543,6 +562,7 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
     if (fixed_imb)
         o->policy.mode = P2PB_POLICY_FIXED_IMB;
 
+    o->sizes_given = sizes_given;
     if (!sizes_given)
         p2pb_default_sizes(o->sizes, &o->nsizes);
     qsort(o->sizes, o->nsizes, sizeof o->sizes[0], cmp_size); /* tables ascend, as IMB's */

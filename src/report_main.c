@@ -389,6 +389,37 @@ static void show_metric(const struct p2pb_side *s, enum p2pb_metric m, enum p2pb
     p2pb_compare_free(&t);
 }
 
+/* Same table of a reporter: kernel, variant and rank count. */
+static int same_table(const struct p2pb_result *x, const struct p2pb_result *y)
+{
+    return strcmp(x->kernel, y->kernel) == 0 && strcmp(x->variant, y->variant) == 0 &&
+           x->nranks == y->nranks;
+}
+
+/*
+ * Hand a file's rows to a reporter grouped by table, tables in order of first
+ * appearance, sizes in file order: a kernel with several rows per size
+ * (per pair + aggregate) writes them size by size. Without memory for the
+ * bookkeeping, file order.
+ */
+static void show_rows(const struct p2pb_reporter *rep, struct p2pb_report_ctx *ctx,
+                      const struct p2pb_results_data *d)
+{
+    unsigned char *done = calloc(d->nrows ? d->nrows : 1, 1);
+    for (size_t i = 0; i < d->nrows; i++) {
+        if (done && done[i])
+            continue;
+        for (size_t j = i; j < d->nrows; j++) {
+            if (j != i && (!done || done[j] || !same_table(&d->rows[i], &d->rows[j])))
+                continue;
+            rep->row(ctx, &d->rows[j]);
+            if (done)
+                done[j] = 1;
+        }
+    }
+    free(done);
+}
+
 static int cmd_show(int argc, char **argv)
 {
     struct args a = {.metric = -1};
@@ -430,8 +461,7 @@ static int cmd_show(int argc, char **argv)
                     rep->begin(&ctx);
                 else if (f > 0)
                     ctx.rows = 1;
-                for (size_t i = 0; i < s.files[f].nrows; i++)
-                    rep->row(&ctx, &s.files[f].rows[i]);
+                show_rows(rep, &ctx, &s.files[f]);
                 rep->end(&ctx);
             }
         }

@@ -4,6 +4,7 @@
  * CI, p99, min, sample count and throughput from the median. Units in every
  * header; a positive rate is never printed as 0.00.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,6 +43,8 @@ static void open_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *
     snprintf(ctx->cur_variant, sizeof ctx->cur_variant, "%s", r->variant);
     ctx->cur_nranks = r->nranks;
     ctx->section_open = 1;
+    ctx->header_done = 0;
+    ctx->cur_asym = 0;
     if (r->status == P2PB_ROW_SKIPPED) {
         fprintf(o, "\n");
         return;
@@ -54,9 +57,23 @@ static void open_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *
         fprintf(o, "%d ranks", r->nranks);
     if (strcmp(r->kernel, "pingpong") == 0)
         fprintf(o, "; t = half round trip");
-    fprintf(o, "; MB/s = %g x bytes / t\n", r->bytes_factor);
-    fprintf(o, "%12s %7s %7s %14s %14s %14s %12s %12s %12s\n", "bytes", "n", "k",
-            "t_median[usec]", "ci95_lo[usec]", "ci95_hi[usec]", "p99[usec]", "min[usec]", "MB/s");
+    if (strncmp(r->variant, "aggregate", 9) == 0)
+        fprintf(o, "; t = max over groups, MB/s = sum of the groups' MB/s\n");
+    else if (r->fixed_bytes > 0)
+        fprintf(o, "; MB/s = %.0f bytes / t, whatever the size\n", r->fixed_bytes);
+    else
+        fprintf(o, "; MB/s = %g x bytes / t\n", r->bytes_factor);
+    ctx->cur_asym = r->asym_ref[0] != 0;
+    if (ctx->cur_asym)
+        fprintf(o, "# asym = MB/s of %s / MB/s of %s at the same size\n", r->variant, r->asym_ref);
+}
+
+static void print_header(struct p2pb_report_ctx *ctx)
+{
+    fprintf(ctx->out, "%12s %7s %7s %14s %14s %14s %12s %12s %12s%s\n", "bytes", "n", "k",
+            "t_median[usec]", "ci95_lo[usec]", "ci95_hi[usec]", "p99[usec]", "min[usec]", "MB/s",
+            ctx->cur_asym ? "         asym" : "");
+    ctx->header_done = 1;
 }
 
 static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
@@ -69,8 +86,13 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
         if (r->status == P2PB_ROW_SKIPPED)
             fprintf(o, "# %s skipped: %s\n", r->display_name, r->note[0] ? r->note : "not run");
     }
-    if (r->status == P2PB_ROW_SKIPPED)
+    if (r->status == P2PB_ROW_SKIPPED) {
+        if (!new_section) /* one size skipped inside a table */
+            fprintf(o, "%12zu skipped: %s\n", r->bytes, r->note[0] ? r->note : "not run");
         return;
+    }
+    if (!ctx->header_done)
+        print_header(ctx);
     if (ctx->eager_limit >= 0 && ctx->rows > 0 && r->bytes > (size_t)ctx->eager_limit &&
         ctx->prev_bytes <= (size_t)ctx->eager_limit && !new_section)
         fprintf(o, "%12s --- eager limit %ld bytes: larger messages use the rendezvous protocol ---\n",
@@ -98,8 +120,14 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     snprintf(n, sizeof n, "%zu%s", r->samples, r->ci_target_met == 0 ? "*" : "");
     if (r->ci_target_met == 0)
         ctx->marked++;
-    fprintf(o, "%12zu %7s %7zu %14s %14s %14s %12s %12s %12s\n", r->bytes, n,
+    fprintf(o, "%12zu %7s %7zu %14s %14s %14s %12s %12s %12s", r->bytes, n,
             r->iterations_per_sample, med, lo, hi, p99, mn, bw);
+    if (ctx->cur_asym) {
+        char as[32];
+        p2pb_fmt_sig(as, sizeof as, r->asym_ref[0] ? r->asymmetry : NAN);
+        fprintf(o, " %12s", as);
+    }
+    fputc('\n', o);
 }
 
 static void text_end(struct p2pb_report_ctx *ctx)

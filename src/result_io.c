@@ -226,6 +226,13 @@ void *p2pb_result_to_json(const struct p2pb_result *r)
         cJSON_AddNumberToObject(o, "outliers", (double)r->t.outliers);
         if (r->ci_target_met >= 0)
             cJSON_AddBoolToObject(o, "ci_target_met", r->ci_target_met);
+        if (r->fixed_bytes > 0)
+            cJSON_AddNumberToObject(o, "fixed_bytes", r->fixed_bytes);
+        if (r->asym_ref[0]) {
+            cJSON *a = cJSON_AddObjectToObject(o, "asymmetry");
+            cJSON_AddStringToObject(a, "vs", r->asym_ref);
+            add_num(a, "ratio", r->asymmetry);
+        }
     }
     return o;
 }
@@ -382,6 +389,13 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
     r->t_avg_usec = get_num(o, "t_avg_usec", NAN);
     r->mbytes_per_sec = get_num(o, "mbytes_per_sec", NAN);
     r->mbytes_per_sec_imb = get_num(o, "mbytes_per_sec_imb", r->mbytes_per_sec);
+    r->asymmetry = NAN;
+    r->fixed_bytes = get_num(o, "fixed_bytes", 0.0);
+    const cJSON *asym = cJSON_GetObjectItemCaseSensitive(o, "asymmetry");
+    if (cJSON_IsObject(asym)) {
+        get_str(asym, "vs", r->asym_ref, sizeof r->asym_ref);
+        r->asymmetry = get_num(asym, "ratio", NAN);
+    }
     return P2PB_OK;
 }
 

@@ -42,8 +42,15 @@ struct p2pb_policy {
     int check;               /* --check: verify payloads off the timed path */
     int off_cache;           /* --off-cache: cycle buffers beyond the LLC */
     size_t llc_bytes;        /* last-level cache size (hwloc), for off_cache */
-    size_t window;           /* window for bandwidth kernels */
+    size_t window;           /* window W for bandwidth kernels (--window, default 64) */
+    size_t copy_bytes;       /* memcpy reference: bytes copied per iteration
+                              * (--memcpy-buffer; 0 = default 16 MiB) */
+    int self_all;            /* P2PB_PART_SELF kernels: 1 = every rank works,
+                              * 0 = rank 0 only (--memcpy-ranks all|one) */
 };
+
+/* Default of p2pb_policy.copy_bytes: 16 MiB, the buffer of the seed memcpy table. */
+#define P2PB_DEFAULT_COPY_BYTES ((size_t)16 << 20)
 
 /* Timer facts measured at start-up (all in ns). */
 struct p2pb_timer_info {
@@ -86,6 +93,7 @@ void p2pb_free_msg_type(MPI_Datatype *dtype);
 /*
  * Run one (kernel, size) collectively on comm. Every rank of comm must call
  * it with the same arguments. On return, rank 0's *out holds the finished row
+ * (for a per-group kernel the aggregate row; direction 0 for directional ones)
  * (other ranks' *out is filled too but only rank 0's is reported).
  * Returns P2PB_OK; P2PB_EVERIFY / P2PB_EMPI / P2PB_ENOMEM with a message in
  * err (on the rank that saw it, and a summary on rank 0). The status is agreed
@@ -95,6 +103,30 @@ enum p2pb_status p2pb_harness_run(MPI_Comm comm, const struct p2pb_kernel *k, si
                                   const struct p2pb_policy *pol,
                                   const struct p2pb_timer_info *ti, struct p2pb_result *out,
                                   char *err, size_t errlen);
+
+/*
+ * Most rows one p2pb_harness_run_rows call produces for kernel k on nranks
+ * ranks: 1, or (for P2PB_KF_PER_GROUP kernels) the number of groups + 1.
+ */
+size_t p2pb_harness_max_rows(const struct p2pb_kernel *k, int nranks);
+
+/*
+ * Like p2pb_harness_run, for any kernel, in one direction (ctx->direction,
+ * 0 or 1; pass 0 for kernels without P2PB_KF_DIRECTIONS). Writes *nrows
+ * rows to rows[0..cap-1] (rank 0's are the ones to report):
+ *  - one row, or for a P2PB_KF_PER_GROUP kernel with more than one group,
+ *    one row per group (variant "pair 0-1", "2->3", "rank 1", ...) followed
+ *    by an aggregate row (variant "aggregate"; time = max over groups of the
+ *    group's per-sample time; MB/s = sum over groups of the groups' MB/s).
+ *  - variants of directional kernels name the direction: "0->1", "1->0".
+ *  Kernels with neither flag get variant "" (the IMB kernels).
+ * cap must be >= p2pb_harness_max_rows(k, size of comm), else P2PB_ERANGE.
+ * Returns as p2pb_harness_run.
+ */
+enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *k, size_t bytes,
+                                       int direction, const struct p2pb_policy *pol,
+                                       const struct p2pb_timer_info *ti, struct p2pb_result *rows,
+                                       size_t cap, size_t *nrows, char *err, size_t errlen);
 
 /*
  * File descriptor of the open results file (rank 0), or -1. When --timeout

@@ -10,7 +10,8 @@
  *
  * Adding a kernel: one file in benchmarks/, one line in registry.c, one row in
  * docs/kernels.md, one line in tests (tests/mpi/CMakeLists.txt and the byte
- * accounting table in tests/mpi/bytecount.c).
+ * accounting table in tests/mpi/bytecount.c; kernels beyond IMB's four:
+ * tests/kernels/). docs/kernels.md, section "Adding a kernel", walks through it.
  */
 #ifndef P2PBENCH_KERNEL_H
 #define P2PBENCH_KERNEL_H
@@ -34,8 +35,45 @@ enum p2pb_participation {
 /* How per-rank sample durations become one sample value. */
 enum p2pb_rank_reduce {
     P2PB_REDUCE_MAX,   /* maximum over active ranks (default; IMB's t_max) */
-    P2PB_REDUCE_ROOT   /* the time of rank 0, the initiator (PingPong) */
+    P2PB_REDUCE_ROOT   /* the time of rank 0, the initiator (PingPong); with
+                        * P2PB_KF_PER_GROUP: of each group's lowest rank */
 };
+
+/*
+ * Capability flags of a descriptor (struct p2pb_kernel.flags). The harness
+ * and main.c branch on these, never on a kernel's name.
+ *
+ * P2PB_KF_DIRECTIONS  run the kernel once per direction: direction 0 = the
+ *                     lower rank of each pair sends, direction 1 = the higher
+ *                     rank sends (ctx->direction). Rows are labelled in
+ *                     struct p2pb_result.variant ("0->1", "1->0"), and the
+ *                     rows of direction 1 carry the ratio of their MB/s to
+ *                     direction 0's at the same size (result.h, asymmetry).
+ * P2PB_KF_PER_GROUP   the harness keeps one time per group of ranks as well
+ *                     as the overall one and emits one row per group plus an
+ *                     "aggregate" row (when there is more than one group).
+ *                     Groups: PAIRS -> each pair (2g, 2g+1); SELF -> each
+ *                     active rank; PAIR / ALL -> one group.
+ */
+#define P2PB_KF_DIRECTIONS 0x1u
+#define P2PB_KF_PER_GROUP 0x2u
+/* P2PB_KF_FIXED_BYTES  the bytes counted per iteration do not scale with X
+ *                     (memcpy: the whole buffer whatever the chunk size X);
+ *                     rows carry them in struct p2pb_result.fixed_bytes. */
+#define P2PB_KF_FIXED_BYTES 0x4u
+
+/*
+ * sbuf_regions / rbuf_regions value meaning "one region per message of the
+ * window": the buffer holds W = ctx->window regions of X bytes.
+ */
+#define P2PB_WINDOW_REGIONS (-1)
+
+/*
+ * Number of X-byte regions a buffer holds for a descriptor's sbuf_regions /
+ * rbuf_regions value `spec` and window W: spec when spec >= 1,
+ * W when spec == P2PB_WINDOW_REGIONS, else 1.
+ */
+size_t p2pb_kernel_regions(int spec, size_t window);
 
 /*
  * Per-rank state the harness hands to a kernel. The harness owns every field
@@ -50,7 +88,14 @@ struct p2pb_kernel_ctx {
     size_t bytes;         /* message size X in bytes */
     MPI_Datatype dtype;   /* element type: MPI_BYTE, or a contiguous block */
     int count;            /* elements of dtype per message: count * extent == bytes */
-    size_t window;        /* window of non-blocking sends (bandwidth kernels) */
+    size_t window;        /* window W of non-blocking sends (bandwidth kernels;
+                           * --window, default 64, 1..65536) */
+    int direction;        /* P2PB_KF_DIRECTIONS kernels: 0 = lower rank of the
+                           * pair sends, 1 = higher rank sends; else 0 */
+    int group;            /* index of this rank's group (P2PB_KF_PER_GROUP):
+                           * PAIRS rank/2, SELF rank; -1 if inactive */
+    size_t copy_bytes;    /* memcpy reference: bytes copied per iteration
+                           * (--memcpy-buffer, default 16 MiB) */
     unsigned char *sbuf;  /* send buffer, sbuf_regions * bytes (page aligned) */
     unsigned char *rbuf;  /* receive buffer, rbuf_regions * bytes (page aligned) */
     uint64_t iter;        /* iteration index, used by --check patterns */
@@ -82,6 +127,24 @@ struct p2pb_kernel_ctx {
  *                P2PB_EVERIFY and writes the first bad offset in *bad_offset.
  *  teardown      optional; called once per size
  *  unavailable_reason  NULL if the kernel can run; else why not (still listed)
+ *
+ * Fields added for kernels beyond IMB's four (all optional, zero = off):
+ *  flags         P2PB_KF_* capabilities (directions, per-group rows)
+ *  bytes_factor_fn
+ *                bytes counted per iteration in units of X when it depends on
+ *                run-time settings (window W, memcpy buffer); replaces
+ *                bytes_factor. Called on every rank after setup with the
+ *                ctx of that size; must return the same value on every rank.
+ *                Uniband: W; Biband: 2W; memcpy: copy_bytes / X.
+ *  default_sizes, ndefault_sizes
+ *                sizes (bytes) to run when the user gave none (--sizes /
+ *                --msglog); NULL = the global default (0, 2^0 .. 2^22)
+ *  min_bytes     smallest X the kernel can run; a smaller size gives a row
+ *                with status "skipped" and a note (memcpy: chunk size 0)
+ *  prepare_check optional; before each --check iteration, after the harness
+ *                has patterned sbuf and cleared rbuf: a kernel that moves
+ *                data between buffers of its own (priv) patterns them here
+ *                (off the timed path; may not communicate)
  */
 struct p2pb_kernel {
     const char *name;
@@ -101,7 +164,19 @@ struct p2pb_kernel {
     enum p2pb_status (*verify)(const struct p2pb_kernel_ctx *ctx, size_t *bad_offset);
     void (*teardown)(struct p2pb_kernel_ctx *ctx);
     const char *unavailable_reason;
+    unsigned flags;
+    double (*bytes_factor_fn)(const struct p2pb_kernel_ctx *ctx);
+    const size_t *default_sizes;
+    size_t ndefault_sizes;
+    size_t min_bytes;
+    void (*prepare_check)(struct p2pb_kernel_ctx *ctx);
 };
+
+/*
+ * Bytes counted per iteration in units of X for kernel k with ctx c:
+ * k->bytes_factor_fn(c) when set, else k->bytes_factor.
+ */
+double p2pb_kernel_bytes_factor(const struct p2pb_kernel *k, const struct p2pb_kernel_ctx *c);
 
 /* The table of kernels (benchmarks/registry.c), in default run order. */
 extern const struct p2pb_kernel *const p2pb_kernels[];

@@ -23,6 +23,8 @@ struct p2pb_report_ctx {
     char cur_variant[32];
     int cur_nranks;
     int section_open;
+    int header_done;        /* text: column header of the open section printed */
+    int cur_asym;           /* text: the open section has an asymmetry column */
     size_t rows;            /* rows printed in total */
     size_t prev_bytes;      /* size of the previous row */
     size_t marked;          /* rows whose CI target was not met */

@@ -68,6 +68,19 @@ struct p2pb_result {
                                -1 fixed policies or unknown */
     enum p2pb_row_status status;
     char note[160];         /* why skipped / failed; "" otherwise */
+    /* Directional kernels (P2PB_KF_DIRECTIONS), rows of the second direction:
+     * mbytes_per_sec of this row / mbytes_per_sec of the row asym_ref (the
+     * same group in the first direction) at the same size; e.g. 38.3 when
+     * "1->0" streams 92 MB/s and "0->1" 2.4 MB/s. NAN when not applicable
+     * (other kernels, first direction, a rate of 0). Set only when
+     * asym_ref is non-empty. JSON: "asymmetry": {"vs": asym_ref, "ratio":
+     * asymmetry or null}, present only when asym_ref is non-empty. */
+    double asymmetry;
+    char asym_ref[32];
+    /* Kernels with P2PB_KF_FIXED_BYTES: bytes counted per iteration, the
+     * same at every size (memcpy: the buffer); MB/s = fixed_bytes / t.
+     * 0 for other kernels. JSON "fixed_bytes", present only when > 0. */
+    double fixed_bytes;
 };
 
 /* Total timed iterations of a row: samples * iterations_per_sample. */
