@@ -376,6 +376,7 @@ static void fill_row(struct p2pb_result *out, const struct p2pb_kernel *k, size_
     out->active_ranks = nactive;
     out->imb_layout = (int)k->imb_layout;
     out->bytes_factor = bf;
+    out->time_scale = k->time_scale;
     out->asymmetry = NAN;
 }
 

@@ -1292,6 +1292,8 @@ static enum p2pb_status write_group(struct ilog *lg, struct igroup *g, const cha
         for (size_t i = 0; i < g->tabs[k].nrows && st == P2PB_OK; i++) {
             struct p2pb_result r;
             fill_result(&g->tabs[k], &g->tabs[k].rows[i], uf, nranks, &r);
+            /* IMB/PMB/OSU latency: PingPong's t is half the round trip */
+            r.time_scale = strcmp(r.kernel, "pingpong") == 0 ? 0.5 : 1.0;
             st = p2pb_results_write_result(f, &r, err, errlen);
         }
     enum p2pb_status cst = p2pb_results_close(f, st == P2PB_OK ? "complete" : "aborted", 0.0,

@@ -519,6 +519,7 @@ int main(int argc, char **argv)
                     r->active_ranks = 0;
                     r->imb_layout = (int)k->imb_layout;
                     r->bytes_factor = k->bytes_factor;
+                    r->time_scale = k->time_scale;
                     r->status = P2PB_ROW_SKIPPED;
                     snprintf(r->note, sizeof r->note, "%s", note);
                     nrows = 1;

@@ -34,29 +34,19 @@ static void close_section(struct p2pb_report_ctx *ctx)
     ctx->section_open = 0;
 }
 
-static void open_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
+static void print_title(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
 {
     FILE *o = ctx->out;
-    if (ctx->section_open)
-        close_section(ctx);
-    snprintf(ctx->cur_kernel, sizeof ctx->cur_kernel, "%s", r->kernel);
-    snprintf(ctx->cur_variant, sizeof ctx->cur_variant, "%s", r->variant);
-    ctx->cur_nranks = r->nranks;
-    ctx->section_open = 1;
-    ctx->header_done = 0;
-    ctx->cur_asym = 0;
-    if (r->status == P2PB_ROW_SKIPPED) {
-        fprintf(o, "\n");
-        return;
-    }
-    fprintf(o, "\n# %s%s%s: ", r->display_name, r->variant[0] ? " " : "", r->variant);
+    fprintf(o, "# %s%s%s: ", r->display_name, r->variant[0] ? " " : "", r->variant);
     if (r->active_ranks < r->nranks)
         fprintf(o, "%d of %d ranks take part, %d waiting in MPI_Barrier", r->active_ranks,
                 r->nranks, r->nranks - r->active_ranks);
     else
         fprintf(o, "%d ranks", r->nranks);
-    if (strcmp(r->kernel, "pingpong") == 0)
+    if (r->time_scale == 0.5)
         fprintf(o, "; t = half round trip");
+    else if (r->time_scale != 1.0)
+        fprintf(o, "; t = %g x iteration time", r->time_scale);
     if (strncmp(r->variant, "aggregate", 9) == 0)
         fprintf(o, "; t = max over groups, MB/s = sum of the groups' MB/s\n");
     else if (r->fixed_bytes > 0)
@@ -66,6 +56,23 @@ static void open_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *
     ctx->cur_asym = r->asym_ref[0] != 0;
     if (ctx->cur_asym)
         fprintf(o, "# asym = MB/s of %s / MB/s of %s at the same size\n", r->variant, r->asym_ref);
+    ctx->title_done = 1;
+}
+
+static void open_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
+{
+    if (ctx->section_open)
+        close_section(ctx);
+    snprintf(ctx->cur_kernel, sizeof ctx->cur_kernel, "%s", r->kernel);
+    snprintf(ctx->cur_variant, sizeof ctx->cur_variant, "%s", r->variant);
+    ctx->cur_nranks = r->nranks;
+    ctx->section_open = 1;
+    ctx->header_done = 0;
+    ctx->title_done = 0;
+    ctx->cur_asym = 0;
+    fprintf(ctx->out, "\n");
+    if (r->status != P2PB_ROW_SKIPPED)
+        print_title(ctx, r);
 }
 
 static void print_header(struct p2pb_report_ctx *ctx)
@@ -91,9 +98,13 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
             fprintf(o, "%12zu skipped: %s\n", r->bytes, r->note[0] ? r->note : "not run");
         return;
     }
+    if (!ctx->title_done) /* the section began with skipped sizes */
+        print_title(ctx, r);
     if (!ctx->header_done)
         print_header(ctx);
-    if (ctx->eager_limit >= 0 && ctx->rows > 0 && r->bytes > (size_t)ctx->eager_limit &&
+    /* the eager limit concerns messages: not kernels with fixed bytes (memcpy) */
+    if (ctx->eager_limit >= 0 && ctx->rows > 0 && r->fixed_bytes <= 0 &&
+        r->bytes > (size_t)ctx->eager_limit &&
         ctx->prev_bytes <= (size_t)ctx->eager_limit && !new_section)
         fprintf(o, "%12s --- eager limit %ld bytes: larger messages use the rendezvous protocol ---\n",
                 "", ctx->eager_limit);

@@ -194,6 +194,8 @@ void *p2pb_result_to_json(const struct p2pb_result *r)
     cJSON_AddNumberToObject(o, "active_ranks", r->active_ranks);
     cJSON_AddStringToObject(o, "imb_layout", r->imb_layout ? "tminmaxavg" : "t");
     cJSON_AddNumberToObject(o, "bytes_factor", r->bytes_factor);
+    if (r->time_scale > 0)
+        cJSON_AddNumberToObject(o, "time_scale", r->time_scale);
     cJSON_AddStringToObject(o, "status", p2pb_row_status_str(r->status));
     if (r->note[0])
         cJSON_AddStringToObject(o, "note", r->note);
@@ -348,6 +350,7 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
     const cJSON *lay = cJSON_GetObjectItemCaseSensitive(o, "imb_layout");
     r->imb_layout = cJSON_IsString(lay) && strcmp(lay->valuestring, "tminmaxavg") == 0;
     r->bytes_factor = get_num(o, "bytes_factor", 1.0);
+    r->time_scale = get_num(o, "time_scale", 1.0);
     char status[16] = "ok";
     get_str(o, "status", status, sizeof status);
     int s = p2pb_row_status_parse(status);

@@ -23,6 +23,7 @@ struct p2pb_report_ctx {
     char cur_variant[32];
     int cur_nranks;
     int section_open;
+    int title_done;         /* the open section's title line is printed */
     int header_done;        /* text: column header of the open section printed */
     int cur_asym;           /* text: the open section has an asymmetry column */
     size_t rows;            /* rows printed in total */

@@ -54,6 +54,7 @@ struct p2pb_result {
     int active_ranks;       /* ranks that took part; the rest waited */
     int imb_layout;         /* enum p2pb_imb_layout */
     double bytes_factor;    /* bytes per iteration / X (kernel.h) */
+    double time_scale;      /* reported t / measured iteration time (PingPong 0.5) */
     size_t samples;         /* n */
     size_t iterations_per_sample; /* k */
     size_t warmup;          /* warm-up iterations, not in the data */

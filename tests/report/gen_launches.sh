@@ -26,7 +26,7 @@ while [ "$i" -le "$n" ]; do
                 x = sz[s]
                 t = (1 + x / 1000) * factor * noise
                 mb = (x > 0) ? kk[3] * x / t : 0
-                printf "{\"type\":\"result\",\"kernel\":\"%s\",\"display_name\":\"%s\",\"bytes\":%d,\"nranks\":2,\"active_ranks\":2,\"imb_layout\":\"t\",\"bytes_factor\":%d,\"status\":\"ok\",\"samples\":20,\"iterations_per_sample\":1,\"t_usec\":{\"min\":%.6f,\"p25\":%.6f,\"median\":%.6f,\"p75\":%.6f,\"p99\":%.6f,\"max\":%.6f,\"mean\":%.6f,\"stddev\":0.01,\"ci95_low\":%.6f,\"ci95_high\":%.6f},\"t_min_usec\":%.6f,\"t_max_usec\":%.6f,\"t_avg_usec\":%.6f,\"mbytes_per_sec\":%.6f,\"mbytes_per_sec_imb\":%.6f,\"outliers\":0}\n", kk[1], kk[2], x, kk[3], t*0.99, t*0.995, t, t*1.005, t*1.02, t*1.03, t, t*0.995, t*1.005, t, t, t, mb, mb
+                printf "{\"type\":\"result\",\"kernel\":\"%s\",\"display_name\":\"%s\",\"bytes\":%d,\"nranks\":2,\"active_ranks\":2,\"imb_layout\":\"t\",\"bytes_factor\":%d,\"time_scale\":%s,\"status\":\"ok\",\"samples\":20,\"iterations_per_sample\":1,\"t_usec\":{\"min\":%.6f,\"p25\":%.6f,\"median\":%.6f,\"p75\":%.6f,\"p99\":%.6f,\"max\":%.6f,\"mean\":%.6f,\"stddev\":0.01,\"ci95_low\":%.6f,\"ci95_high\":%.6f},\"t_min_usec\":%.6f,\"t_max_usec\":%.6f,\"t_avg_usec\":%.6f,\"mbytes_per_sec\":%.6f,\"mbytes_per_sec_imb\":%.6f,\"outliers\":0}\n", kk[1], kk[2], x, kk[3], (kk[1] == "pingpong" ? "0.5" : "1"), t*0.99, t*0.995, t, t*1.005, t*1.02, t*1.03, t, t*0.995, t*1.005, t, t, t, mb, mb
             }
         }
         if (end != "none")
