@@ -30,7 +30,8 @@ static enum p2pb_status biband_verify(const struct p2pb_kernel_ctx *c, size_t *b
 {
     for (size_t i = 0; i < c->window; i++) {
         size_t off = 0;
-        if (p2pb_pattern_check(c->rbuf + i * c->bytes, c->bytes, c->peer, c->iter, &off) != P2PB_OK) {
+        if (p2pb_pattern_check(c->rbuf + i * c->bytes, c->bytes, c->peer, c->iter, &off) !=
+            P2PB_OK) {
             if (bad)
                 *bad = i * c->bytes + off;
             return P2PB_EVERIFY;

@@ -18,8 +18,8 @@ static enum p2pb_status exchange_iter(struct p2pb_kernel_ctx *c)
     P2PB_KCALL(MPI_Isend(c->sbuf, c->count, c->dtype, c->left, TAG_TO_LEFT, c->comm, &req[0]));
     P2PB_KCALL(MPI_Isend(c->sbuf, c->count, c->dtype, c->right, TAG_TO_RIGHT, c->comm, &req[1]));
     /* what the left neighbour sent to its right, and the right one to its left */
-    P2PB_KCALL(MPI_Recv(from_left, c->count, c->dtype, c->left, TAG_TO_RIGHT, c->comm,
-                        MPI_STATUS_IGNORE));
+    P2PB_KCALL(
+        MPI_Recv(from_left, c->count, c->dtype, c->left, TAG_TO_RIGHT, c->comm, MPI_STATUS_IGNORE));
     P2PB_KCALL(MPI_Recv(from_right, c->count, c->dtype, c->right, TAG_TO_LEFT, c->comm,
                         MPI_STATUS_IGNORE));
     P2PB_KCALL(MPI_Waitall(2, req, st));
@@ -40,7 +40,8 @@ static enum p2pb_status exchange_verify(const struct p2pb_kernel_ctx *c, size_t 
 const struct p2pb_kernel p2pb_kernel_exchange = {
     .name = "exchange",
     .display_name = "Exchange",
-    .summary = "Isend left and right, Recv from left and right, Waitall; periodic chain of all ranks",
+    .summary =
+        "Isend left and right, Recv from left and right, Waitall; periodic chain of all ranks",
     .min_ranks = 2,
     .max_ranks = 0,
     .participation = P2PB_PART_ALL,

@@ -27,7 +27,8 @@ static enum p2pb_status memcpy_setup(struct p2pb_kernel_ctx *c)
     if (!m)
         return P2PB_ENOMEM;
     void *s = NULL, *d = NULL;
-    if (posix_memalign(&s, 4096, c->copy_bytes) != 0 || posix_memalign(&d, 4096, c->copy_bytes) != 0) {
+    if (posix_memalign(&s, 4096, c->copy_bytes) != 0 ||
+        posix_memalign(&d, 4096, c->copy_bytes) != 0) {
         free(s);
         free(m);
         return P2PB_ENOMEM;
@@ -86,7 +87,7 @@ static double memcpy_factor(const struct p2pb_kernel_ctx *c)
 }
 
 /* 4 B .. 128 KiB, as the seed table (cases/seed-memcpy-baremetal-pvhvm-pv.txt) */
-static const size_t memcpy_sizes[] = {4,    8,    16,   32,    64,    128,   256,   512,
+static const size_t memcpy_sizes[] = {4,    8,    16,   32,   64,    128,   256,   512,
                                       1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072};
 
 const struct p2pb_kernel p2pb_kernel_memcpy = {

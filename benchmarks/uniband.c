@@ -64,8 +64,8 @@ enum p2pb_status p2pb_window_uni_iter(struct p2pb_kernel_ctx *c)
         for (int i = 0; i < w; i++)
             P2PB_KCALL(MPI_Isend(c->sbuf, c->count, c->dtype, c->peer, TAG_DATA, c->comm, &req[i]));
         P2PB_KCALL(MPI_Waitall(w, req, s->st));
-        P2PB_KCALL(MPI_Recv(ack, P2PB_ACK_BYTES, MPI_BYTE, c->peer, TAG_ACK, c->comm,
-                            MPI_STATUS_IGNORE));
+        P2PB_KCALL(
+            MPI_Recv(ack, P2PB_ACK_BYTES, MPI_BYTE, c->peer, TAG_ACK, c->comm, MPI_STATUS_IGNORE));
     } else {
         for (int i = 0; i < w; i++)
             P2PB_KCALL(MPI_Irecv(c->rbuf + (size_t)i * c->bytes, c->count, c->dtype, c->peer,
@@ -82,7 +82,8 @@ enum p2pb_status p2pb_window_uni_verify(const struct p2pb_kernel_ctx *c, size_t 
         return P2PB_OK;
     for (size_t i = 0; i < c->window; i++) {
         size_t off = 0;
-        if (p2pb_pattern_check(c->rbuf + i * c->bytes, c->bytes, c->peer, c->iter, &off) != P2PB_OK) {
+        if (p2pb_pattern_check(c->rbuf + i * c->bytes, c->bytes, c->peer, c->iter, &off) !=
+            P2PB_OK) {
             if (bad)
                 *bad = i * c->bytes + off;
             return P2PB_EVERIFY;

@@ -81,8 +81,8 @@ static double cdf_at(const double *cdf, size_t top, double u)
     return cdf[(size_t)u];
 }
 
-enum p2pb_status p2pb_mwu_test(const double *a, size_t m, const double *b, size_t n,
-                               double *u_out, double *p_out)
+enum p2pb_status p2pb_mwu_test(const double *a, size_t m, const double *b, size_t n, double *u_out,
+                               double *p_out)
 {
     if (!a || !b || m == 0 || n == 0 || bad_values(a, m, 0) || bad_values(b, n, 0))
         return P2PB_EUSAGE;
@@ -117,8 +117,8 @@ enum p2pb_status p2pb_mwu_test(const double *a, size_t m, const double *b, size_
     return P2PB_OK;
 }
 
-enum p2pb_status p2pb_hl_ratio(const double *a, size_t m, const double *b, size_t n,
-                               double alpha, struct p2pb_hl_ratio *out)
+enum p2pb_status p2pb_hl_ratio(const double *a, size_t m, const double *b, size_t n, double alpha,
+                               struct p2pb_hl_ratio *out)
 {
     if (!a || !b || !out || m == 0 || n == 0 || bad_values(a, m, 1) || bad_values(b, n, 1) ||
         !(alpha > 0.0 && alpha < 1.0))
@@ -229,8 +229,7 @@ enum p2pb_status p2pb_p_adjust_bh(const double *p, size_t k, double *adj)
     return P2PB_OK;
 }
 
-static const char *const verdict_names[] = {"no verdict", "changed", "equivalent",
-                                            "inconclusive"};
+static const char *const verdict_names[] = {"no verdict", "changed", "equivalent", "inconclusive"};
 
 const char *p2pb_verdict_str(enum p2pb_verdict v)
 {

@@ -62,12 +62,13 @@ enum p2pb_status p2pb_make_msg_type(size_t bytes, MPI_Datatype *dtype, int *coun
         return P2PB_OK;
     }
     if (bytes % 1024 != 0 || bytes / 1024 > (size_t)INT_MAX) {
-        set_err(err, errlen,
-                "message size %zu is above 2^31-1 bytes and not a multiple of 1 KiB", bytes);
+        set_err(err, errlen, "message size %zu is above 2^31-1 bytes and not a multiple of 1 KiB",
+                bytes);
         return P2PB_ERANGE;
     }
     MPI_Datatype t;
-    if (MPI_Type_contiguous(1024, MPI_BYTE, &t) != MPI_SUCCESS || MPI_Type_commit(&t) != MPI_SUCCESS) {
+    if (MPI_Type_contiguous(1024, MPI_BYTE, &t) != MPI_SUCCESS ||
+        MPI_Type_commit(&t) != MPI_SUCCESS) {
         set_err(err, errlen, "cannot build an MPI datatype for message size %zu", bytes);
         return P2PB_EMPI;
     }
@@ -128,7 +129,8 @@ static void arm_timeout(const struct p2pb_kernel *k, size_t bytes, int rank, dou
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_timeout;
     sigaction(SIGALRM, &sa, NULL);
-    struct itimerval it = {{0, 0}, {(time_t)seconds, (suseconds_t)((seconds - floor(seconds)) * 1e6)}};
+    struct itimerval it = {{0, 0},
+                           {(time_t)seconds, (suseconds_t)((seconds - floor(seconds)) * 1e6)}};
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
@@ -221,16 +223,14 @@ static int n_groups(const struct p2pb_kernel *k, int nactive)
 
 static int group_of(const struct p2pb_kernel *k, int rank)
 {
-    return k->participation == P2PB_PART_PAIRS ? rank / 2
+    return k->participation == P2PB_PART_PAIRS  ? rank / 2
            : k->participation == P2PB_PART_SELF ? rank
                                                 : 0;
 }
 
 static int group_root(const struct p2pb_kernel *k, int g)
 {
-    return k->participation == P2PB_PART_PAIRS ? 2 * g
-           : k->participation == P2PB_PART_SELF ? g
-                                                : 0;
+    return k->participation == P2PB_PART_PAIRS ? 2 * g : k->participation == P2PB_PART_SELF ? g : 0;
 }
 
 size_t p2pb_kernel_regions(int spec, size_t window)
@@ -265,7 +265,10 @@ static void row_label(char *buf, size_t len, const struct p2pb_kernel *k, int g,
     if (!(k->flags & (P2PB_KF_DIRECTIONS | P2PB_KF_PER_GROUP)))
         return;
     if (g >= ngroups) {
-        snprintf(buf, len, "%s", !dirs ? "aggregate" : direction ? "aggregate hi->lo" : "aggregate lo->hi");
+        snprintf(buf, len, "%s",
+                 !dirs       ? "aggregate"
+                 : direction ? "aggregate hi->lo"
+                             : "aggregate lo->hi");
         return;
     }
     int a = group_root(k, g);
@@ -307,7 +310,7 @@ static void *alloc_pages(size_t bytes)
     if (posix_memalign(&p, 4096, bytes) != 0)
         return NULL;
     (void)p2pb_hostinfo_membind(p, bytes); /* --numa-node; failure shows in the run record */
-    memset(p, 0, bytes); /* first touch: pages land on this rank's NUMA node */
+    memset(p, 0, bytes);                   /* first touch: pages land on this rank's NUMA node */
     return p;
 }
 
@@ -340,9 +343,8 @@ static double timed_batch(const struct p2pb_kernel *k, struct p2pb_kernel_ctx *c
 }
 
 enum p2pb_status p2pb_harness_run(MPI_Comm comm, const struct p2pb_kernel *k, size_t bytes,
-                                  const struct p2pb_policy *pol,
-                                  const struct p2pb_timer_info *ti, struct p2pb_result *out,
-                                  char *err, size_t errlen)
+                                  const struct p2pb_policy *pol, const struct p2pb_timer_info *ti,
+                                  struct p2pb_result *out, char *err, size_t errlen)
 {
     int nranks = 1;
     MPI_Comm_size(comm, &nranks);
@@ -364,8 +366,8 @@ enum p2pb_status p2pb_harness_run(MPI_Comm comm, const struct p2pb_kernel *k, si
 }
 
 /* Fill the fields every row of one (kernel, size, direction) shares. */
-static void fill_row(struct p2pb_result *out, const struct p2pb_kernel *k, size_t bytes,
-                     int nranks, int nactive, double bf, const char *variant)
+static void fill_row(struct p2pb_result *out, const struct p2pb_kernel *k, size_t bytes, int nranks,
+                     int nactive, double bf, const char *variant)
 {
     memset(out, 0, sizeof *out);
     snprintf(out->kernel, sizeof out->kernel, "%s", k->name);
@@ -425,7 +427,8 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
     const size_t rregions = p2pb_kernel_regions(k->rbuf_regions, c.window);
     if (sregions > SIZE_MAX / unit || rregions > SIZE_MAX / unit) {
         p2pb_free_msg_type(&c.dtype);
-        set_err(err, errlen, "buffers for kernel %s, size %zu bytes overflow size_t", k->name, bytes);
+        set_err(err, errlen, "buffers for kernel %s, size %zu bytes overflow size_t", k->name,
+                bytes);
         return P2PB_ERANGE;
     }
     size_t sstride = unit * sregions;
@@ -456,7 +459,8 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
         free(sbase);
         free(rbase);
         p2pb_free_msg_type(&c.dtype);
-        set_err(err, errlen, "cannot allocate buffers for kernel %s, size %zu bytes (%zu bytes per rank)",
+        set_err(err, errlen,
+                "cannot allocate buffers for kernel %s, size %zu bytes (%zu bytes per rank)",
                 k->name, bytes, (sstride + rstride) * nsets);
         return P2PB_ENOMEM;
     }
@@ -510,12 +514,12 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
         for (int i = 0; i < 3600; i++)
             sleep(1);
 
-#define RUN_ONE()                                                                                  \
-    do {                                                                                           \
-        select_set(&c, sbase, rbase, nsets, sstride, rstride);                                     \
-        if (k->run_iter(&c) != P2PB_OK) /* the kernel reported the MPI error */                   \
-            p2pb_mpi_fail(k->name, __FILE__, __LINE__, MPI_SUCCESS);                               \
-        c.iter++;                                                                                  \
+#define RUN_ONE()                                                               \
+    do {                                                                        \
+        select_set(&c, sbase, rbase, nsets, sstride, rstride);                  \
+        if (k->run_iter(&c) != P2PB_OK) /* the kernel reported the MPI error */ \
+            p2pb_mpi_fail(k->name, __FILE__, __LINE__, MPI_SUCCESS);            \
+        c.iter++;                                                               \
     } while (0)
 
     /* Warm-up. */
@@ -707,8 +711,10 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
             P2PB_MPI_CHECK(MPI_Allreduce(&lbad, &anyv, 1, MPI_INT, MPI_MAX, comm));
             if (anyv) {
                 verdict = P2PB_EVERIFY;
-                set_err(err, errlen, "payload check failed: kernel %s, size %zu bytes (see the "
-                        "rank messages above for the byte offset)", k->name, bytes);
+                set_err(err, errlen,
+                        "payload check failed: kernel %s, size %zu bytes (see the "
+                        "rank messages above for the byte offset)",
+                        k->name, bytes);
             }
         }
     }
@@ -730,7 +736,8 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
         free(dall);
         free(mall);
         free(samples.v);
-        set_err(err, errlen, "out of memory storing samples for kernel %s, size %zu", k->name, bytes);
+        set_err(err, errlen, "out of memory storing samples for kernel %s, size %zu", k->name,
+                bytes);
         return P2PB_ENOMEM;
     }
 

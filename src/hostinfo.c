@@ -162,8 +162,8 @@ int p2pb_hostinfo_membind(void *addr, size_t bytes)
     if (!ns)
         return -1;
     hwloc_bitmap_only(ns, (unsigned)buffer_node);
-    int rc = hwloc_set_area_membind(topo, addr, bytes, ns, HWLOC_MEMBIND_BIND,
-                                    HWLOC_MEMBIND_BYNODESET);
+    int rc =
+        hwloc_set_area_membind(topo, addr, bytes, ns, HWLOC_MEMBIND_BIND, HWLOC_MEMBIND_BYNODESET);
     int e = errno;
     hwloc_bitmap_free(ns);
     errno = e;
@@ -274,8 +274,9 @@ void *p2pb_hostinfo_host_json(void)
     struct p2pb_hv_signals sig;
     p2pb_hv_read(&src, &sig);
     cJSON_AddItemToObject(o, "hypervisor", p2pb_hv_json(&sig));
-    cJSON_AddItemToObject(o, "clocksource", sig.clocksource[0] ? cJSON_CreateString(sig.clocksource)
-                                                               : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "clocksource",
+                          sig.clocksource[0] ? cJSON_CreateString(sig.clocksource)
+                                             : cJSON_CreateNull());
     int npus = topo_loaded ? hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU) : 0;
     cJSON_AddItemToObject(o, "cpufreq", p2pb_cpufreq_json(&src, npus));
     return o;

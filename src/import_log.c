@@ -45,11 +45,11 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 struct irow {
     size_t bytes;
     char variant[32];
-    double reps;  /* NAN if not logged */
-    double t;     /* usec; NAN if none */
+    double reps;             /* NAN if not logged */
+    double t;                /* usec; NAN if none */
     double tmin, tmax, tavg; /* NAN if not logged */
-    double mbps;  /* as logged (unit of the log), NAN if none */
-    int t_derived; /* t computed from the rate (OSU bandwidth) */
+    double mbps;             /* as logged (unit of the log), NAN if none */
+    int t_derived;           /* t computed from the rate (OSU bandwidth) */
 };
 
 struct itable {
@@ -59,7 +59,7 @@ struct itable {
     double bytes_factor;
     int layout; /* enum p2pb_imb_layout */
     int nranks, active;
-    long line;  /* line of the column header */
+    long line; /* line of the column header */
     struct irow *rows;
     size_t nrows, cap;
 };
@@ -67,13 +67,13 @@ struct itable {
 /* One output results file. */
 struct igroup {
     char label[64];
-    char source[64];      /* "imb-4.1", "pmb", "osu-5.6.2", "table" */
-    int mb_pow2;          /* 1: rates logged with 1 MB = 2^20 B; 0: 10^6 B; -1 unknown */
+    char source[64]; /* "imb-4.1", "pmb", "osu-5.6.2", "table" */
+    int mb_pow2;     /* 1: rates logged with 1 MB = 2^20 B; 0: 10^6 B; -1 unknown */
     char units[200];
     struct itable *tabs;
     size_t ntabs;
-    cJSON *header;        /* import_header facts (owned) */
-    cJSON *notes;         /* array of strings (owned) */
+    cJSON *header; /* import_header facts (owned) */
+    cJSON *notes;  /* array of strings (owned) */
     int nranks;
 };
 
@@ -235,11 +235,11 @@ static int parse_size(const char *s, size_t *out)
 /* ---- kernels ---- */
 
 struct kinfo {
-    const char *match;   /* as written in logs (case-insensitive) */
+    const char *match; /* as written in logs (case-insensitive) */
     const char *kernel;
     const char *display;
     double bytes_factor;
-    int p2p;             /* 1 for the four point-to-point kernels */
+    int p2p; /* 1 for the four point-to-point kernels */
 };
 
 static const struct kinfo kinfos[] = {
@@ -272,9 +272,18 @@ static const struct kinfo *kinfo_in_line(const char *s)
 /* ---- crash markers ---- */
 
 static const char *const crash_markers[] = {
-    "*** Process received signal", "Segmentation fault", "*** End of error message",
-    "exited on signal", "BAD TERMINATION", "MPI_ABORT was invoked", "Backtrace", "core dumped",
-    "Aborted (", "Killed", "*** Error in", NULL,
+    "*** Process received signal",
+    "Segmentation fault",
+    "*** End of error message",
+    "exited on signal",
+    "BAD TERMINATION",
+    "MPI_ABORT was invoked",
+    "Backtrace",
+    "core dumped",
+    "Aborted (",
+    "Killed",
+    "*** Error in",
+    NULL,
 };
 
 static int is_crash_line(const char *s)
@@ -322,8 +331,12 @@ static int imb_header(const char *line, enum col *cols, size_t *ncols)
 
 /* Header facts "# Key : value" of an IMB banner. */
 static const char *const imb_facts[][2] = {
-    {"Date", "date"},       {"Machine", "machine"},         {"System", "system"},
-    {"Release", "release"}, {"Version", "version"},         {"MPI Version", "mpi_version"},
+    {"Date", "date"},
+    {"Machine", "machine"},
+    {"System", "system"},
+    {"Release", "release"},
+    {"Version", "version"},
+    {"MPI Version", "mpi_version"},
     {"MPI Thread Environment", "mpi_thread_environment"},
 };
 
@@ -429,26 +442,13 @@ static int imb_row(const char *line, const enum col *cols, size_t ncols, struct 
                 return 0;
             r->bytes = (size_t)v[i];
             break;
-        case C_REPS:
-            r->reps = v[i];
-            break;
-        case C_T:
-            r->t = v[i];
-            break;
-        case C_TMIN:
-            r->tmin = v[i];
-            break;
-        case C_TMAX:
-            r->tmax = v[i];
-            break;
-        case C_TAVG:
-            r->tavg = v[i];
-            break;
-        case C_MBPS:
-            r->mbps = v[i];
-            break;
-        default:
-            break;
+        case C_REPS: r->reps = v[i]; break;
+        case C_T: r->t = v[i]; break;
+        case C_TMIN: r->tmin = v[i]; break;
+        case C_TMAX: r->tmax = v[i]; break;
+        case C_TAVG: r->tavg = v[i]; break;
+        case C_MBPS: r->mbps = v[i]; break;
+        default: break;
         }
     }
     if (isnan(r->t))
@@ -473,8 +473,8 @@ static const struct osu_kind osu_kinds[] = {
 
 /* ---- parsing one log ---- */
 
-static size_t cut_short_check(struct ilog *lg, struct igroup *g, struct itable *t,
-                              long maxbytes, int partial, size_t line_no)
+static size_t cut_short_check(struct ilog *lg, struct igroup *g, struct itable *t, long maxbytes,
+                              int partial, size_t line_no)
 {
     if (partial)
         note(lg, g, "warning: line %zu: %s table cut short (incomplete row)", line_no, t->display);
@@ -589,7 +589,8 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
                 if (!cJSON_GetObjectItemCaseSensitive(g->header, "title"))
                     cJSON_AddStringToObject(g->header, "title", title);
             }
-            if (strncmp(skip_ws(s + 1), "Size", 4) == 0 && bench && strncmp(bench, "osu_", 4) == 0) {
+            if (strncmp(skip_ws(s + 1), "Size", 4) == 0 && bench &&
+                strncmp(bench, "osu_", 4) == 0) {
                 /* OSU column header: "# Size  Latency (us)" / "Bandwidth (MB/s)" ... */
                 const struct osu_kind *k = NULL;
                 for (size_t j = 0; j < sizeof osu_kinds / sizeof osu_kinds[0]; j++)
@@ -743,7 +744,8 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
             g->ntabs--;
             free(t->rows);
         }
-        if (nprocs > 2 && (strcmp(t->kernel, "pingpong") == 0 || strcmp(t->kernel, "pingping") == 0) && !multi)
+        if (nprocs > 2 &&
+            (strcmp(t->kernel, "pingpong") == 0 || strcmp(t->kernel, "pingping") == 0) && !multi)
             t->active = 2;
         last_end = j;
         i = j - 1;
@@ -800,16 +802,16 @@ static size_t cols_header(const char *line, char names[][64], size_t max)
 }
 
 struct coltab {
-    int metric;          /* 0 latency / time, 1 throughput */
-    double t_scale;      /* to usec */
+    int metric;     /* 0 latency / time, 1 throughput */
+    double t_scale; /* to usec */
     char kernel[32], display[32];
     size_t ncols;
     char names[8][64];
     size_t nrows;
     size_t *bytes;
-    double *v;           /* nrows x (ncols - 1) */
+    double *v; /* nrows x (ncols - 1) */
     long line;
-    int unit_label_ms;   /* title said millisec */
+    int unit_label_ms; /* title said millisec */
 };
 
 static enum p2pb_status parse_columns(struct ilog *lg, char *err, size_t errlen)
@@ -850,7 +852,8 @@ static enum p2pb_status parse_columns(struct ilog *lg, char *err, size_t errlen)
         if (ci_contains(title, "throughput") || ci_contains(title, "MB/s") ||
             ci_contains(title, "MB/sec") || ci_contains(title, "bandwidth"))
             c->metric = 1;
-        if (ci_contains(title, "millisec") || ci_contains(title, "msec") || ci_contains(title, "(ms"))
+        if (ci_contains(title, "millisec") || ci_contains(title, "msec") ||
+            ci_contains(title, "(ms"))
             c->unit_label_ms = 1, c->t_scale = 1000.0;
         if (ci_contains(names[0], "cpysize") || ci_contains(names[0], "chunk") ||
             ci_contains(title, "memcpy") || ci_contains(title, "loops over")) {
@@ -1155,8 +1158,7 @@ static double unit_factor(struct ilog *lg, struct igroup *g)
             snprintf(g->units, sizeof g->units,
                      "version unknown; 1 MB = %s inferred from the rows (bytes x factor / t / "
                      "rate)%s",
-                     inferred ? "2^20 B" : "10^6 B",
-                     inferred ? ", converted to 10^6 B" : "");
+                     inferred ? "2^20 B" : "10^6 B", inferred ? ", converted to 10^6 B" : "");
         } else {
             g->mb_pow2 = 0;
             snprintf(g->units, sizeof g->units,
@@ -1266,8 +1268,8 @@ static void fill_result(const struct itable *t, const struct irow *r, double uf,
 }
 
 /* Write one group to path. Returns P2PB_OK or P2PB_EIO/ENOMEM. */
-static enum p2pb_status write_group(struct ilog *lg, struct igroup *g, const char *path,
-                                    char *err, size_t errlen)
+static enum p2pb_status write_group(struct ilog *lg, struct igroup *g, const char *path, char *err,
+                                    size_t errlen)
 {
     double uf = unit_factor(lg, g);
     int nranks = 0;
@@ -1296,8 +1298,8 @@ static enum p2pb_status write_group(struct ilog *lg, struct igroup *g, const cha
             r.time_scale = strcmp(r.kernel, "pingpong") == 0 ? 0.5 : 1.0;
             st = p2pb_results_write_result(f, &r, err, errlen);
         }
-    enum p2pb_status cst = p2pb_results_close(f, st == P2PB_OK ? "complete" : "aborted", 0.0,
-                                              err, errlen);
+    enum p2pb_status cst =
+        p2pb_results_close(f, st == P2PB_OK ? "complete" : "aborted", 0.0, err, errlen);
     return st != P2PB_OK ? st : cst;
 }
 
@@ -1363,8 +1365,8 @@ static enum p2pb_status parse_log(struct ilog *lg, char *err, size_t errlen)
     return P2PB_OK;
 }
 
-enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char *outdir,
-                                  FILE *msg, char *err, size_t errlen)
+enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char *outdir, FILE *msg,
+                                  char *err, size_t errlen)
 {
     struct stat sb;
     if (stat(outdir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {

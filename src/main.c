@@ -107,7 +107,8 @@ static cJSON *gather_json(MPI_Comm comm, cJSON *mine)
         }
         all = malloc((size_t)total);
     }
-    P2PB_MPI_CHECK(MPI_Gatherv(text ? text : "", len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, comm));
+    P2PB_MPI_CHECK(
+        MPI_Gatherv(text ? text : "", len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, comm));
     cJSON_free(text);
     cJSON *arr = NULL;
     if (rank == 0) {
@@ -150,8 +151,7 @@ static long add_host_context(cJSON *dst, cJSON **ranks, cJSON *host_arr, const c
     cJSON *warn = p2pb_placement_warnings(*ranks, hosts);
     const cJSON *w;
     cJSON *r;
-    cJSON_ArrayForEach(w, warn)
-        fprintf(stderr, "p2pbench: warning: %s\n", w->valuestring);
+    cJSON_ArrayForEach(w, warn) fprintf(stderr, "p2pbench: warning: %s\n", w->valuestring);
     cJSON_ArrayForEach(r, *ranks)
     {
         const cJSON *e = cJSON_GetObjectItemCaseSensitive(r, "buffer_bind_error");
@@ -221,7 +221,8 @@ int main(int argc, char **argv)
     struct verdict v;
     memset(&v, 0, sizeof v);
     v.status = (int)p2pb_options_parse(argc, argv, &opt, v.msg, sizeof v.msg);
-    int running = v.status == P2PB_OK && !opt.do_help && !opt.do_version && !opt.do_list && !opt.do_info;
+    int running =
+        v.status == P2PB_OK && !opt.do_help && !opt.do_version && !opt.do_list && !opt.do_info;
 
     /* Ranks per host, for the memory check. */
     MPI_Comm node;
@@ -560,7 +561,8 @@ int main(int argc, char **argv)
                 }
                 if (rank == 0) {
                     for (size_t i = 0; i < nrows; i++) {
-                        if (rf && p2pb_results_write_result(rf, &rows[i], err, sizeof err) != P2PB_OK) {
+                        if (rf &&
+                            p2pb_results_write_result(rf, &rows[i], err, sizeof err) != P2PB_OK) {
                             fprintf(stderr, "p2pbench: error: %s\n", err);
                             if (run_status == P2PB_OK)
                                 run_status = P2PB_EIO;
@@ -613,8 +615,8 @@ int main(int argc, char **argv)
                     run_status = P2PB_EIO;
             }
             FILE *note = opt.reporter == &p2pb_reporter_text ? stdout : stderr;
-            fprintf(note, "%sresults file: %s (%.1f s)\n", note == stdout ? "\n# " : "p2pbench: ",
-                    pathcopy, wall);
+            fprintf(note, "%sresults file: %s (%.1f s)\n",
+                    note == stdout ? "\n# " : "p2pbench: ", pathcopy, wall);
             fflush(note);
         }
     }

@@ -11,11 +11,11 @@
 
 void p2pb_mpi_fail(const char *call, const char *file, int line, int code);
 
-#define P2PB_MPI_CHECK(call)                                                                       \
-    do {                                                                                           \
-        int p2pb_rc_ = (call);                                                                     \
-        if (p2pb_rc_ != MPI_SUCCESS)                                                               \
-            p2pb_mpi_fail(#call, __FILE__, __LINE__, p2pb_rc_);                                    \
+#define P2PB_MPI_CHECK(call)                                    \
+    do {                                                        \
+        int p2pb_rc_ = (call);                                  \
+        if (p2pb_rc_ != MPI_SUCCESS)                            \
+            p2pb_mpi_fail(#call, __FILE__, __LINE__, p2pb_rc_); \
     } while (0)
 
 #endif /* P2PBENCH_MPI_UTIL_H */

@@ -26,8 +26,8 @@ static enum p2pb_status fail(enum p2pb_status st, char *err, size_t errlen, cons
 enum p2pb_status p2pb_parse_size(const char *text, size_t *out, char *err, size_t errlen)
 {
     if (!text || !*text || !isdigit((unsigned char)text[0]))
-        return fail(P2PB_EUSAGE, err, errlen, "invalid message size '%s' (expected e.g. 0, 8, 1K, 4M)",
-                    text ? text : "");
+        return fail(P2PB_EUSAGE, err, errlen,
+                    "invalid message size '%s' (expected e.g. 0, 8, 1K, 4M)", text ? text : "");
     errno = 0;
     char *end;
     unsigned long long v = strtoull(text, &end, 10);
@@ -157,8 +157,8 @@ enum p2pb_status p2pb_parse_size_list(const char *spec, size_t *sizes, size_t ca
         if (st != P2PB_OK)
             break;
     }
-    if (st == P2PB_OK && (elems == 0 || spec[strlen(spec) - 1] == ',' || spec[0] == ',' ||
-                          strstr(spec, ",,")))
+    if (st == P2PB_OK &&
+        (elems == 0 || spec[strlen(spec) - 1] == ',' || spec[0] == ',' || strstr(spec, ",,")))
         st = fail(P2PB_EUSAGE, err, errlen, "invalid message size list '%s' (empty element)", spec);
     free(copy);
     return st;
@@ -188,7 +188,8 @@ enum p2pb_status p2pb_parse_msglog(const char *spec, size_t *sizes, size_t cap, 
                         spec);
     }
     if (errno || a < 0 || b < a || b > 62)
-        return fail(P2PB_ERANGE, err, errlen, "invalid --msglog '%s' (need 0 <= A <= B <= 62)", spec);
+        return fail(P2PB_ERANGE, err, errlen, "invalid --msglog '%s' (need 0 <= A <= B <= 62)",
+                    spec);
     enum p2pb_status st = push_size(0, sizes, cap, n, err, errlen);
     for (long e = a; st == P2PB_OK && e <= b; e++)
         st = push_size((size_t)1 << e, sizes, cap, n, err, errlen);
@@ -261,9 +262,24 @@ static int cmp_size(const void *a, const void *b)
 /* Option table: getopt_long entries plus metavariable and help text, so the
  * parser and --help come from one place. */
 enum {
-    OPT_CHECK = 256, OPT_OFF_CACHE, OPT_FIXED_IMB, OPT_SAMPLES, OPT_MIN_SAMPLES, OPT_MAX_SAMPLES,
-    OPT_BATCH, OPT_WARMUP, OPT_TIME_PER_SIZE, OPT_CI_TARGET, OPT_TIMEOUT, OPT_WINDOW, OPT_LIST,
-    OPT_INFO, OPT_NO_RESULTS, OPT_NUMA_NODE, OPT_MEMCPY_BUFFER, OPT_MEMCPY_RANKS
+    OPT_CHECK = 256,
+    OPT_OFF_CACHE,
+    OPT_FIXED_IMB,
+    OPT_SAMPLES,
+    OPT_MIN_SAMPLES,
+    OPT_MAX_SAMPLES,
+    OPT_BATCH,
+    OPT_WARMUP,
+    OPT_TIME_PER_SIZE,
+    OPT_CI_TARGET,
+    OPT_TIMEOUT,
+    OPT_WINDOW,
+    OPT_LIST,
+    OPT_INFO,
+    OPT_NO_RESULTS,
+    OPT_NUMA_NODE,
+    OPT_MEMCPY_BUFFER,
+    OPT_MEMCPY_RANKS
 };
 
 struct opt_doc {
@@ -273,40 +289,65 @@ struct opt_doc {
 };
 
 static const struct opt_doc opt_docs[] = {
-    {{"kernels", required_argument, NULL, 'k'}, "LIST",
+    {{"kernels", required_argument, NULL, 'k'},
+     "LIST",
      "kernels to run, comma separated (also positional); see --list"},
-    {{"sizes", required_argument, NULL, 's'}, "LIST",
+    {{"sizes", required_argument, NULL, 's'},
+     "LIST",
      "message sizes in bytes: 0,8,1K,64K,1M | 1K..1M (x2) | 1K..1M*4 | 100..1000+100"},
     {{"msglog", required_argument, NULL, 'm'}, "A:B", "sizes 0 and 2^A .. 2^B (as IMB -msglog)"},
-    {{"format", required_argument, NULL, 'f'}, "FMT", "stdout format: text (default), imb, csv, markdown"},
-    {{"output", required_argument, NULL, 'o'}, "FILE",
+    {{"format", required_argument, NULL, 'f'},
+     "FMT",
+     "stdout format: text (default), imb, csv, markdown"},
+    {{"output", required_argument, NULL, 'o'},
+     "FILE",
      "results file, JSON Lines (default p2pbench-<UTC time>.jsonl)"},
     {{"no-results", no_argument, NULL, OPT_NO_RESULTS}, NULL, "write no results file"},
-    {{"label", required_argument, NULL, 'l'}, "NAME", "label stored in the results file (e.g. native, domU)"},
-    {{"check", no_argument, NULL, OPT_CHECK}, NULL,
+    {{"label", required_argument, NULL, 'l'},
+     "NAME",
+     "label stored in the results file (e.g. native, domU)"},
+    {{"check", no_argument, NULL, OPT_CHECK},
+     NULL,
      "verify payloads (pattern per position, rank, iteration) off the timed path"},
-    {{"off-cache", no_argument, NULL, OPT_OFF_CACHE}, NULL,
+    {{"off-cache", no_argument, NULL, OPT_OFF_CACHE},
+     NULL,
      "cycle through buffers larger than the last-level cache"},
-    {{"fixed-imb", no_argument, NULL, OPT_FIXED_IMB}, NULL,
+    {{"fixed-imb", no_argument, NULL, OPT_FIXED_IMB},
+     NULL,
      "IMB's repetitions: 1000 up to 32 KiB, then 40 MiB / size"},
     {{"samples", required_argument, NULL, OPT_SAMPLES}, "N", "exactly N samples per size"},
-    {{"min-samples", required_argument, NULL, OPT_MIN_SAMPLES}, "N", "adaptive: at least N samples (default 10)"},
-    {{"max-samples", required_argument, NULL, OPT_MAX_SAMPLES}, "N", "adaptive: at most N samples (default 1000)"},
-    {{"batch", required_argument, NULL, OPT_BATCH}, "K", "iterations per sample (default: enough for a sample of >= 100 usec)"},
-    {{"warmup", required_argument, NULL, OPT_WARMUP}, "N", "warm-up iterations per size (default 10; 2 with --fixed-imb)"},
-    {{"time-per-size", required_argument, NULL, OPT_TIME_PER_SIZE}, "SEC",
+    {{"min-samples", required_argument, NULL, OPT_MIN_SAMPLES},
+     "N",
+     "adaptive: at least N samples (default 10)"},
+    {{"max-samples", required_argument, NULL, OPT_MAX_SAMPLES},
+     "N",
+     "adaptive: at most N samples (default 1000)"},
+    {{"batch", required_argument, NULL, OPT_BATCH},
+     "K",
+     "iterations per sample (default: enough for a sample of >= 100 usec)"},
+    {{"warmup", required_argument, NULL, OPT_WARMUP},
+     "N",
+     "warm-up iterations per size (default 10; 2 with --fixed-imb)"},
+    {{"time-per-size", required_argument, NULL, OPT_TIME_PER_SIZE},
+     "SEC",
      "adaptive: time budget per size in seconds (default 0.2)"},
-    {{"ci-target", required_argument, NULL, OPT_CI_TARGET}, "FRAC",
+    {{"ci-target", required_argument, NULL, OPT_CI_TARGET},
+     "FRAC",
      "adaptive: stop when the 95% CI half-width of the median <= FRAC x median (default 0.01)"},
-    {{"timeout", required_argument, NULL, OPT_TIMEOUT}, "SEC",
+    {{"timeout", required_argument, NULL, OPT_TIMEOUT},
+     "SEC",
      "abort when one size takes longer than SEC seconds (default: none)"},
-    {{"window", required_argument, NULL, OPT_WINDOW}, "W",
+    {{"window", required_argument, NULL, OPT_WINDOW},
+     "W",
      "messages in flight per iteration for bandwidth kernels (default 64)"},
-    {{"numa-node", required_argument, NULL, OPT_NUMA_NODE}, "N",
+    {{"numa-node", required_argument, NULL, OPT_NUMA_NODE},
+     "N",
      "place message buffers on NUMA node N (OS index; default: the rank's own node, first touch)"},
-    {{"memcpy-buffer", required_argument, NULL, OPT_MEMCPY_BUFFER}, "SIZE",
+    {{"memcpy-buffer", required_argument, NULL, OPT_MEMCPY_BUFFER},
+     "SIZE",
      "memcpy kernel: bytes copied per iteration (default 16M)"},
-    {{"memcpy-ranks", required_argument, NULL, OPT_MEMCPY_RANKS}, "one|all",
+    {{"memcpy-ranks", required_argument, NULL, OPT_MEMCPY_RANKS},
+     "one|all",
      "memcpy kernel: copy on rank 0 only (default) or on every rank at once"},
     {{"list", no_argument, NULL, OPT_LIST}, NULL, "list kernels and exit"},
     {{"info", no_argument, NULL, OPT_INFO}, NULL, "print host context and exit"},
@@ -325,7 +366,8 @@ void p2pb_options_usage(FILE *f)
         const struct option *o = &opt_docs[i].opt;
         if (o->val < 256)
             snprintf(left, sizeof left, "-%c, --%s%s%s", o->val, o->name,
-                     opt_docs[i].metavar ? " " : "", opt_docs[i].metavar ? opt_docs[i].metavar : "");
+                     opt_docs[i].metavar ? " " : "",
+                     opt_docs[i].metavar ? opt_docs[i].metavar : "");
         else
             snprintf(left, sizeof left, "    --%s%s%s", o->name, opt_docs[i].metavar ? " " : "",
                      opt_docs[i].metavar ? opt_docs[i].metavar : "");
@@ -345,8 +387,8 @@ static enum p2pb_status parse_count(const char *opt, const char *val, size_t min
                     val ? val : "", opt);
     unsigned long long v = strtoull(val, &end, 10);
     if (*end)
-        return fail(P2PB_EUSAGE, err, errlen, "invalid value '%s' for --%s (expected an integer)", val,
-                    opt);
+        return fail(P2PB_EUSAGE, err, errlen, "invalid value '%s' for --%s (expected an integer)",
+                    val, opt);
     if (errno == ERANGE || v < min || v > max)
         return fail(P2PB_ERANGE, err, errlen, "value '%s' for --%s is out of range (%zu..%zu)", val,
                     opt, min, max);
@@ -361,11 +403,11 @@ static enum p2pb_status parse_real(const char *opt, const char *val, double min,
     errno = 0;
     double v = strtod(val, &end);
     if (end == val || *end || v != v)
-        return fail(P2PB_EUSAGE, err, errlen, "invalid value '%s' for --%s (expected a number)", val,
-                    opt);
+        return fail(P2PB_EUSAGE, err, errlen, "invalid value '%s' for --%s (expected a number)",
+                    val, opt);
     if (errno == ERANGE || v < min || v > max)
-        return fail(P2PB_ERANGE, err, errlen, "value '%s' for --%s is out of range (%g..%g)", val, opt,
-                    min, max);
+        return fail(P2PB_ERANGE, err, errlen, "value '%s' for --%s is out of range (%g..%g)", val,
+                    opt, min, max);
     *out = v;
     return P2PB_OK;
 }
@@ -397,7 +439,8 @@ static enum p2pb_status add_kernels(struct p2pb_options *o, const char *list, ch
         }
         o->kernels[o->nkernels++] = k;
     }
-    if (st == P2PB_OK && (!any || list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,")))
+    if (st == P2PB_OK &&
+        (!any || list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,")))
         st = fail(P2PB_EUSAGE, err, errlen, "invalid kernel list '%s' (empty element)", list);
     free(copy);
     return st;
@@ -431,30 +474,32 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
     optind = 0; /* reset getopt (GNU: 0 also reinitializes) */
     opterr = 0;
     int c;
-    while (st == P2PB_OK && (c = getopt_long(argc, argv, ":k:s:m:f:o:l:hV", longopts, NULL)) != -1) {
+    while (st == P2PB_OK &&
+           (c = getopt_long(argc, argv, ":k:s:m:f:o:l:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'k': st = add_kernels(o, optarg, err, errlen); break;
         case 's':
             if (sizes_given)
-                return fail(P2PB_EUSAGE, err, errlen, "message sizes given twice (--sizes / --msglog)");
+                return fail(P2PB_EUSAGE, err, errlen,
+                            "message sizes given twice (--sizes / --msglog)");
             sizes_given = 1;
             st = p2pb_parse_size_list(optarg, o->sizes, P2PB_MAX_SIZES, &o->nsizes, err, errlen);
             break;
         case 'm':
             if (sizes_given)
-                return fail(P2PB_EUSAGE, err, errlen, "message sizes given twice (--sizes / --msglog)");
+                return fail(P2PB_EUSAGE, err, errlen,
+                            "message sizes given twice (--sizes / --msglog)");
             sizes_given = 1;
             st = p2pb_parse_msglog(optarg, o->sizes, P2PB_MAX_SIZES, &o->nsizes, err, errlen);
             break;
-        case 'f':
-            {
-                char lower[32];
-                size_t i = 0;
-                for (; optarg[i] && i + 1 < sizeof lower; i++)
-                    lower[i] = (char)tolower((unsigned char)optarg[i]);
-                lower[i] = '\0';
-                o->reporter = optarg[i] ? NULL : p2pb_reporter_find(lower);
-            }
+        case 'f': {
+            char lower[32];
+            size_t i = 0;
+            for (; optarg[i] && i + 1 < sizeof lower; i++)
+                lower[i] = (char)tolower((unsigned char)optarg[i]);
+            lower[i] = '\0';
+            o->reporter = optarg[i] ? NULL : p2pb_reporter_find(lower);
+        }
             if (!o->reporter)
                 st = fail(P2PB_EUSAGE, err, errlen,
                           "unknown format '%s' (text, imb, csv, markdown)", optarg);
@@ -467,11 +512,15 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
             strcpy(o->output, optarg);
             o->output_default = 0;
             break;
-        case OPT_NO_RESULTS: o->output[0] = '\0'; o->output_default = 0; break;
+        case OPT_NO_RESULTS:
+            o->output[0] = '\0';
+            o->output_default = 0;
+            break;
         case 'l':
             if (strlen(optarg) >= sizeof o->label)
-                return fail(P2PB_ERANGE, err, errlen, "label '%.40s...' too long (at most %zu bytes)",
-                            optarg, sizeof o->label - 1);
+                return fail(P2PB_ERANGE, err, errlen,
+                            "label '%.40s...' too long (at most %zu bytes)", optarg,
+                            sizeof o->label - 1);
             if (!p2pb_text_is_clean(optarg))
                 return fail(P2PB_EUSAGE, err, errlen,
                             "invalid label (control characters or bytes that are not UTF-8)");
@@ -485,21 +534,26 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
             samples_given = 1;
             break;
         case OPT_MIN_SAMPLES:
-            st = parse_count("min-samples", optarg, 1, 100000000, &o->policy.min_samples, err, errlen);
+            st = parse_count("min-samples", optarg, 1, 100000000, &o->policy.min_samples, err,
+                             errlen);
             minmax_given = 1;
             min_given = 1;
             break;
         case OPT_MAX_SAMPLES:
-            st = parse_count("max-samples", optarg, 1, 100000000, &o->policy.max_samples, err, errlen);
+            st = parse_count("max-samples", optarg, 1, 100000000, &o->policy.max_samples, err,
+                             errlen);
             minmax_given = 1;
             break;
-        case OPT_BATCH: st = parse_count("batch", optarg, 1, 100000000, &o->policy.batch, err, errlen); break;
+        case OPT_BATCH:
+            st = parse_count("batch", optarg, 1, 100000000, &o->policy.batch, err, errlen);
+            break;
         case OPT_WARMUP:
             st = parse_count("warmup", optarg, 0, 100000000, &v, err, errlen);
             o->policy.warmup = (long)v;
             break;
         case OPT_TIME_PER_SIZE:
-            st = parse_real("time-per-size", optarg, 1e-6, 86400, &o->policy.time_per_size, err, errlen);
+            st = parse_real("time-per-size", optarg, 1e-6, 86400, &o->policy.time_per_size, err,
+                            errlen);
             break;
         case OPT_CI_TARGET:
             st = parse_real("ci-target", optarg, 1e-6, 1.0, &o->policy.ci_target, err, errlen);
@@ -508,7 +562,9 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
             st = parse_real("timeout", optarg, 0.001, 86400 * 7.0, &d, err, errlen);
             o->policy.timeout = d;
             break;
-        case OPT_WINDOW: st = parse_count("window", optarg, 1, 65536, &o->policy.window, err, errlen); break;
+        case OPT_WINDOW:
+            st = parse_count("window", optarg, 1, 65536, &o->policy.window, err, errlen);
+            break;
         case OPT_NUMA_NODE:
             st = parse_count("numa-node", optarg, 0, 65535, &v, err, errlen);
             o->numa_node = (int)v;
@@ -524,8 +580,8 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
             else if (strcmp(optarg, "all") == 0)
                 o->policy.self_all = 1;
             else
-                st = fail(P2PB_EUSAGE, err, errlen, "invalid value '%s' for --memcpy-ranks (one, all)",
-                          optarg);
+                st = fail(P2PB_EUSAGE, err, errlen,
+                          "invalid value '%s' for --memcpy-ranks (one, all)", optarg);
             break;
         case OPT_LIST: o->do_list = 1; break;
         case OPT_INFO: o->do_info = 1; break;
@@ -571,7 +627,8 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
         if (b > (size_t)INT_MAX && (b % 1024 != 0 || b / 1024 > (size_t)INT_MAX))
             return fail(P2PB_ERANGE, err, errlen,
                         "message size %zu is above 2^31-1 bytes and not a multiple of 1 KiB "
-                        "(cannot be sent as one MPI message)", b);
+                        "(cannot be sent as one MPI message)",
+                        b);
     }
     if (o->nkernels == 0)
         for (size_t i = 0; i < p2pb_nkernels; i++)

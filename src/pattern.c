@@ -16,7 +16,8 @@ static inline uint64_t mix(uint64_t x)
 
 static inline uint64_t block_word(int sender, uint64_t iter, size_t block)
 {
-    return mix(((uint64_t)(uint32_t)sender << 40) ^ (iter * 0x9e3779b97f4a7c15ull) ^ (uint64_t)block);
+    return mix(((uint64_t)(uint32_t)sender << 40) ^ (iter * 0x9e3779b97f4a7c15ull) ^
+               (uint64_t)block);
 }
 
 unsigned char p2pb_pattern_byte(int sender, uint64_t iter, size_t off)

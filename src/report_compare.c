@@ -314,10 +314,11 @@ static void print_table_text(FILE *o, int md, const struct p2pb_side *a, const s
             if (md) {
                 fprintf(o, "\n### %s%s%s %s (%s)\n\n", r->display_name, r->variant[0] ? " " : "",
                         r->variant, metric_name(t->metric), metric_unit(t->metric));
-                fprintf(o, "| bytes | size | %s [%s] | %s [%s] | ratio %s/%s [95%% CI] | p | "
-                           "p_adj | verdict |\n",
-                        a->name, metric_unit(t->metric), b->name, metric_unit(t->metric),
-                        b->name, a->name);
+                fprintf(o,
+                        "| bytes | size | %s [%s] | %s [%s] | ratio %s/%s [95%% CI] | p | "
+                        "p_adj | verdict |\n",
+                        a->name, metric_unit(t->metric), b->name, metric_unit(t->metric), b->name,
+                        a->name);
                 fprintf(o, "|---:|---:|---:|---:|---:|---:|---:|:---|\n");
             } else {
                 fprintf(o, "\n# %s%s%s %s: %s, median of launch values [min..max]\n",
@@ -341,8 +342,8 @@ static void print_table_text(FILE *o, int md, const struct p2pb_side *a, const s
         fmt_p(cp, sizeof cp, one ? NAN : r->p);
         fmt_p(cq, sizeof cq, one ? NAN : r->p_adj);
         if (md)
-            fprintf(o, "| %zu | %s | %s | %s | %s | %s | %s | %s |\n", r->bytes, sz, ca, cb, cr,
-                    cp, cq, row_verdict(r));
+            fprintf(o, "| %zu | %s | %s | %s | %s | %s | %s | %s |\n", r->bytes, sz, ca, cb, cr, cp,
+                    cq, row_verdict(r));
         else
             fprintf(o, "%12zu %6s %28s %28s %26s %8s %8s  %s\n", r->bytes, sz, ca, cb, cr, cp, cq,
                     row_verdict(r));
@@ -369,7 +370,7 @@ static void print_only_rows(FILE *o, int md, const struct p2pb_side *a, const st
             fprintf(o, "\n%s Rows with %s values on one side only (not compared):\n",
                     md ? "####" : "#", metric_name(t->metric));
         any = 1;
-        const char *side = strcmp(r->only, "A") == 0 ? a->name
+        const char *side = strcmp(r->only, "A") == 0   ? a->name
                            : strcmp(r->only, "B") == 0 ? b->name
                                                        : "neither side (no numbers)";
         fprintf(o, "%s%s%s%s ", md ? "- " : "#   ", r->display_name, r->variant[0] ? " " : "",
@@ -398,10 +399,9 @@ static void print_files(FILE *o, const char *pfx, const char *tag, const struct 
     fprintf(o, "%s\n", imported ? " (imported logs: one averaged value per size, no CI)" : "");
 }
 
-static void print_text(FILE *o, int md, const struct p2pb_cmp_print *opt,
-                       const struct p2pb_side *a, const struct p2pb_side *b,
-                       const struct p2pb_cmp_table *lat, const struct p2pb_cmp_table *thr,
-                       const struct p2pb_ctx_diff *diff)
+static void print_text(FILE *o, int md, const struct p2pb_cmp_print *opt, const struct p2pb_side *a,
+                       const struct p2pb_side *b, const struct p2pb_cmp_table *lat,
+                       const struct p2pb_cmp_table *thr, const struct p2pb_ctx_diff *diff)
 {
     const char *pfx = md ? "" : "# ";
     if (md)
@@ -584,18 +584,10 @@ void p2pb_compare_print(FILE *o, const struct p2pb_cmp_print *opt, const struct 
 {
     const struct p2pb_cmp_table *const tabs[2] = {lat, thr};
     switch (opt->fmt) {
-    case P2PB_OUT_CSV:
-        print_csv(o, a, b, tabs);
-        break;
-    case P2PB_OUT_JSON:
-        print_json(o, opt, a, b, tabs, diff);
-        break;
-    case P2PB_OUT_MARKDOWN:
-        print_text(o, 1, opt, a, b, lat, thr, diff);
-        break;
-    default:
-        print_text(o, 0, opt, a, b, lat, thr, diff);
-        break;
+    case P2PB_OUT_CSV: print_csv(o, a, b, tabs); break;
+    case P2PB_OUT_JSON: print_json(o, opt, a, b, tabs, diff); break;
+    case P2PB_OUT_MARKDOWN: print_text(o, 1, opt, a, b, lat, thr, diff); break;
+    default: print_text(o, 0, opt, a, b, lat, thr, diff); break;
     }
     fflush(o);
 }

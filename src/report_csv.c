@@ -50,7 +50,8 @@ static void csv_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     csv_field_str(o, r->kernel);
     fputc(',', o);
     csv_field_str(o, r->variant);
-    fprintf(o, ",%zu,%d,%d,%s", r->bytes, r->nranks, r->active_ranks, p2pb_row_status_str(r->status));
+    fprintf(o, ",%zu,%d,%d,%s", r->bytes, r->nranks, r->active_ranks,
+            p2pb_row_status_str(r->status));
     if (r->status != P2PB_ROW_OK) {
         fputs(",,,,,,,,,,,,,,,,,,,\n", o);
         return;

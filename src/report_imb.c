@@ -67,7 +67,8 @@ static void imb_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
         fprintf(o, "%13zu%13zu%13.2f%13.2f%13.2f%13.2f\n", r->bytes, reps, r->t_min_usec,
                 r->t_max_usec, r->t_avg_usec, r->mbytes_per_sec_imb);
     else
-        fprintf(o, "%13zu%13zu%13.2f%13.2f\n", r->bytes, reps, r->t_max_usec, r->mbytes_per_sec_imb);
+        fprintf(o, "%13zu%13zu%13.2f%13.2f\n", r->bytes, reps, r->t_max_usec,
+                r->mbytes_per_sec_imb);
 }
 
 static void imb_end(struct p2pb_report_ctx *ctx)

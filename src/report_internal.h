@@ -48,17 +48,17 @@ struct p2pb_cmp_row {
     char display_name[32];
     char variant[32];
     size_t bytes;
-    size_t na, nb;                 /* launches with a number on each side */
-    double med_a, min_a, max_a;    /* median and range of launch values, side A */
+    size_t na, nb;              /* launches with a number on each side */
+    double med_a, min_a, max_a; /* median and range of launch values, side A */
     double med_b, min_b, max_b;
-    double ci_a[2], ci_b[2];       /* 95% CI of each median (order statistics, stats.h);
-                                      NAN when a side has < 6 launches */
-    int tested;                    /* 1 when u, p, hl are set (both sides > 0) */
+    double ci_a[2], ci_b[2]; /* 95% CI of each median (order statistics, stats.h);
+                                NAN when a side has < 6 launches */
+    int tested;              /* 1 when u, p, hl are set (both sides > 0) */
     double u, p, p_adj;
-    struct p2pb_hl_ratio hl;       /* ratio B/A */
+    struct p2pb_hl_ratio hl; /* ratio B/A */
     enum p2pb_verdict verdict;
-    int worse;                     /* 1 if changed for the worse */
-    const char *only;              /* NULL, or "A"/"B": the row exists on one side only */
+    int worse;        /* 1 if changed for the worse */
+    const char *only; /* NULL, or "A"/"B": the row exists on one side only */
 };
 
 struct p2pb_cmp_table {
@@ -99,9 +99,9 @@ void p2pb_compare_print(FILE *o, const struct p2pb_cmp_print *opt, const struct 
 /*
  * Plot latency and throughput against size (log-log) through gnuplot, one
  * line per side, the CI (or the launch range) as a band. out ends in .png or
- * .svg. kernel: the kernel to draw, NULL for the first row's kernel. gnuplot is fork/exec'd with the script on its stdin; no shell.
- * Returns P2PB_OK, P2PB_EUSAGE (bad extension), P2PB_EFORMAT (nothing to plot,
- * unknown kernel), P2PB_EIO (gnuplot failed).
+ * .svg. kernel: the kernel to draw, NULL for the first row's kernel. gnuplot is fork/exec'd with
+ * the script on its stdin; no shell. Returns P2PB_OK, P2PB_EUSAGE (bad extension), P2PB_EFORMAT
+ * (nothing to plot, unknown kernel), P2PB_EIO (gnuplot failed).
  */
 enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *out,
                            const char *kernel, const char *gnuplot, char *err, size_t errlen);
@@ -112,7 +112,7 @@ enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *o
  * Nothing is written if any input fails; err then holds "file:line: reason".
  * Returns P2PB_OK, P2PB_EIO, P2PB_EFORMAT.
  */
-enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char *outdir,
-                                  FILE *msg, char *err, size_t errlen);
+enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char *outdir, FILE *msg,
+                                  char *err, size_t errlen);
 
 #endif /* P2PBENCH_REPORT_INTERNAL_H */

@@ -28,8 +28,8 @@ enum p2pb_status p2pb_load_results(const char *path, struct p2pb_results_data *d
             fprintf(warn, "warning: %s: run ended with status '%s'; %zu row%s read\n", path,
                     d->end_status, d->nrows, d->nrows == 1 ? "" : "s");
         else
-            fprintf(warn, "warning: %s: no end record (run cut short?); read %zu row%s%s\n",
-                    path, d->nrows, d->nrows == 1 ? "" : "s",
+            fprintf(warn, "warning: %s: no end record (run cut short?); read %zu row%s%s\n", path,
+                    d->nrows, d->nrows == 1 ? "" : "s",
                     d->truncated_line ? ", last line cut off and ignored" : "");
     }
     return P2PB_OK;
@@ -180,8 +180,7 @@ static char *side_values(struct kvlist *lists, size_t nfiles, const char *key)
             int seen = 0;
             for (size_t g = 0; g < f && !seen; g++)
                 for (size_t j = 0; j < lists[g].n; j++)
-                    if (strcmp(lists[g].v[j].key, key) == 0 &&
-                        strcmp(lists[g].v[j].val, v) == 0) {
+                    if (strcmp(lists[g].v[j].key, key) == 0 && strcmp(lists[g].v[j].val, v) == 0) {
                         seen = 1;
                         break;
                     }
@@ -227,8 +226,7 @@ enum p2pb_status p2pb_context_diff(const struct p2pb_side *a, const struct p2pb_
     if (!lists)
         return P2PB_ENOMEM;
     for (size_t f = 0; f < nf; f++) {
-        const struct p2pb_results_data *d =
-            f < a->nfiles ? &a->files[f] : &b->files[f - a->nfiles];
+        const struct p2pb_results_data *d = f < a->nfiles ? &a->files[f] : &b->files[f - a->nfiles];
         if (d->run && flatten(d->run, "", &lists[f])) {
             st = P2PB_ENOMEM;
             goto done;

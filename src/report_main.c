@@ -55,18 +55,12 @@ static const char usage_text[] =
 enum { OPT_VS = 256, OPT_HOLM, OPT_FAIL, OPT_GNUPLOT };
 
 static const struct option long_opts[] = {
-    {"format", required_argument, NULL, 'f'},
-    {"metric", required_argument, NULL, 'm'},
-    {"vs", no_argument, NULL, OPT_VS},
-    {"threshold", required_argument, NULL, 't'},
-    {"holm", no_argument, NULL, OPT_HOLM},
-    {"fail-on-regression", no_argument, NULL, OPT_FAIL},
-    {"output", required_argument, NULL, 'o'},
-    {"gnuplot", required_argument, NULL, OPT_GNUPLOT},
-    {"kernel", required_argument, NULL, 'k'},
-    {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, 'V'},
-    {NULL, 0, NULL, 0},
+    {"format", required_argument, NULL, 'f'}, {"metric", required_argument, NULL, 'm'},
+    {"vs", no_argument, NULL, OPT_VS},        {"threshold", required_argument, NULL, 't'},
+    {"holm", no_argument, NULL, OPT_HOLM},    {"fail-on-regression", no_argument, NULL, OPT_FAIL},
+    {"output", required_argument, NULL, 'o'}, {"gnuplot", required_argument, NULL, OPT_GNUPLOT},
+    {"kernel", required_argument, NULL, 'k'}, {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},      {NULL, 0, NULL, 0},
 };
 
 struct args {
@@ -168,9 +162,7 @@ static int parse(int argc, char **argv, struct args *a, int expand_dirs)
                 return 1;
             }
             break;
-        case 'f':
-            a->format = optarg;
-            break;
+        case 'f': a->format = optarg; break;
         case 'm':
             if (strcmp(optarg, "latency") == 0)
                 a->metric = P2PB_METRIC_LATENCY;
@@ -181,40 +173,25 @@ static int parse(int argc, char **argv, struct args *a, int expand_dirs)
             break;
         case 't':
             if (parse_threshold(optarg, &a->threshold))
-                return usage_error("invalid --threshold '%s' (a percentage in (0, 100))",
-                                   optarg);
+                return usage_error("invalid --threshold '%s' (a percentage in (0, 100))", optarg);
             break;
         case OPT_VS:
             if (side == 1)
                 return usage_error("%s given twice", "--vs");
             side = 1;
             break;
-        case OPT_HOLM:
-            a->holm = 1;
-            break;
+        case OPT_HOLM: a->holm = 1; break;
         case OPT_FAIL:
             a->fail = 1;
             a->holm = 1;
             break;
-        case 'o':
-            a->output = optarg;
-            break;
-        case OPT_GNUPLOT:
-            a->gnuplot = optarg;
-            break;
-        case 'k':
-            a->kernel = optarg;
-            break;
-        case 'h':
-            fputs(usage_text, stdout);
-            return -1;
-        case 'V':
-            printf("p2pbench-report %s (%s)\n", P2PB_VERSION, P2PB_GIT_COMMIT);
-            return -1;
-        case ':':
-            return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default:
-            return usage_error("unknown option '%s'", argv[optind - 1]);
+        case 'o': a->output = optarg; break;
+        case OPT_GNUPLOT: a->gnuplot = optarg; break;
+        case 'k': a->kernel = optarg; break;
+        case 'h': fputs(usage_text, stdout); return -1;
+        case 'V': printf("p2pbench-report %s (%s)\n", P2PB_VERSION, P2PB_GIT_COMMIT); return -1;
+        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
+        default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
     }
     if (side == 1 && a->nfiles[1] == 0)
@@ -358,8 +335,8 @@ static void show_metric(const struct p2pb_side *s, enum p2pb_metric m, enum p2pb
         char sz[16];
         p2pb_fmt_size(sz, sizeof sz, r->bytes);
         if (fmt == P2PB_OUT_CSV)
-            printf("%s,%s,%s,%zu", m == P2PB_METRIC_LATENCY ? "latency" : "throughput",
-                   r->kernel, r->variant, r->bytes);
+            printf("%s,%s,%s,%zu", m == P2PB_METRIC_LATENCY ? "latency" : "throughput", r->kernel,
+                   r->variant, r->bytes);
         else if (fmt == P2PB_OUT_MARKDOWN)
             printf("| %zu | %s |", r->bytes, sz);
         else
@@ -519,8 +496,9 @@ static int cmd_compare(int argc, char **argv)
             for (size_t i = 0; i < thr.nrows; i++)
                 worse += (size_t)thr.rows[i].worse;
             if (a.fail) {
-                fprintf(stderr, "p2pbench-report: %zu row%s changed for the worse (Holm-adjusted)\n",
-                        worse, worse == 1 ? "" : "s");
+                fprintf(stderr,
+                        "p2pbench-report: %zu row%s changed for the worse (Holm-adjusted)\n", worse,
+                        worse == 1 ? "" : "s");
                 if (worse)
                     rc = 1;
             }
@@ -553,8 +531,8 @@ static int cmd_import(int argc, char **argv)
         goto out;
     }
     char err[1024] = "";
-    enum p2pb_status st =
-        p2pb_import_logs(a.files[0], a.nfiles[0], a.output ? a.output : ".", stderr, err, sizeof err);
+    enum p2pb_status st = p2pb_import_logs(a.files[0], a.nfiles[0], a.output ? a.output : ".",
+                                           stderr, err, sizeof err);
     if (st != P2PB_OK) {
         fprintf(stderr, "p2pbench-report: %s\n", err);
         rc = 1;
@@ -584,7 +562,8 @@ static int cmd_plot(int argc, char **argv)
         goto out;
     }
     if (a.format || a.metric >= 0 || a.fail || a.holm) {
-        rc = usage_error("%s", "plot takes only RUN... [--vs RUN...] -o FILE [-k KERNEL] [--gnuplot PATH]");
+        rc = usage_error(
+            "%s", "plot takes only RUN... [--vs RUN...] -o FILE [-k KERNEL] [--gnuplot PATH]");
         goto out;
     }
     sides = calloc(a.nfiles[0] + a.nfiles[1], sizeof *sides);
@@ -615,7 +594,8 @@ static int cmd_plot(int argc, char **argv)
                     rc = 1;
                     break;
                 }
-                snprintf(sides[s].name, sizeof sides[s].name, "%.63s", l[0] ? l : all.files[f].path);
+                snprintf(sides[s].name, sizeof sides[s].name, "%.63s",
+                         l[0] ? l : all.files[f].path);
                 nsides++;
             }
             sides[s].files[sides[s].nfiles++] = all.files[f]; /* shallow: owned by all */
@@ -623,7 +603,8 @@ static int cmd_plot(int argc, char **argv)
     }
     if (!rc) {
         char err[1024] = "";
-        enum p2pb_status st = p2pb_plot(sides, nsides, a.output, a.kernel, a.gnuplot, err, sizeof err);
+        enum p2pb_status st =
+            p2pb_plot(sides, nsides, a.output, a.kernel, a.gnuplot, err, sizeof err);
         if (st != P2PB_OK) {
             fprintf(stderr, "p2pbench-report: %s\n", err);
             rc = p2pb_status_exit_code(st);

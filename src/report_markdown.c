@@ -10,8 +10,8 @@ static void md_begin(struct p2pb_report_ctx *ctx)
     const struct p2pb_run_info *ri = ctx->run;
     if (!ri)
         return;
-    fprintf(ctx->out, "## p2pbench %s%s%s, %d ranks, %s\n\n", ri->version,
-            ri->label[0] ? ": " : "", ri->label, ri->nranks, ri->start_utc);
+    fprintf(ctx->out, "## p2pbench %s%s%s, %d ranks, %s\n\n", ri->version, ri->label[0] ? ": " : "",
+            ri->label, ri->nranks, ri->start_utc);
     if (ri->mpi_library[0])
         fprintf(ctx->out, "MPI: %s\n\n", ri->mpi_library);
     fprintf(ctx->out, "t = time per iteration (median of samples), usec; MB/s = 10^6 bytes/s.\n");

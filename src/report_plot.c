@@ -48,8 +48,8 @@ static int ends_with(const char *s, const char *suf)
 
 /* Inline data block of one side and metric: bytes median low high, one line
  * per size of its first kernel table (sizes 0 are left out: log axis). */
-static void write_block(FILE *o, const struct p2pb_side *s, enum p2pb_metric m,
-                        const char *kernel, size_t idx)
+static void write_block(FILE *o, const struct p2pb_side *s, enum p2pb_metric m, const char *kernel,
+                        size_t idx)
 {
     struct p2pb_side empty = {0};
     struct p2pb_cmp_table t;
@@ -84,8 +84,8 @@ static void write_block(FILE *o, const struct p2pb_side *s, enum p2pb_metric m,
     fprintf(o, "EOD\n");
 }
 
-static void write_script(FILE *o, struct p2pb_side *sides, size_t nsides, const char *out,
-                         int svg, const char *kernel, const char *display)
+static void write_script(FILE *o, struct p2pb_side *sides, size_t nsides, const char *out, int svg,
+                         const char *kernel, const char *display)
 {
     fprintf(o, "set terminal %s size 1200,500\n", svg ? "svg" : "pngcairo");
     fputs("set output ", o);
@@ -108,8 +108,9 @@ static void write_script(FILE *o, struct p2pb_side *sides, size_t nsides, const 
         gp_quote(o, title);
         fprintf(o, "\nset ylabel '%s'\nplot ", m == 0 ? "t [usec]" : "MB/s (10^6 B/s)");
         for (size_t s = 0; s < nsides; s++) {
-            fprintf(o, "%s$d%zu_%d using 1:3:4 with filledcurves fs transparent solid 0.25 "
-                       "lc %zu notitle, $d%zu_%d using 1:2 with linespoints lc %zu title ",
+            fprintf(o,
+                    "%s$d%zu_%d using 1:3:4 with filledcurves fs transparent solid 0.25 "
+                    "lc %zu notitle, $d%zu_%d using 1:2 with linespoints lc %zu title ",
                     s ? ", " : "", s, m, s + 1, s, m, s + 1);
             gp_quote(o, sides[s].name);
         }

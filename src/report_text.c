@@ -24,7 +24,8 @@ static void text_begin(struct p2pb_report_ctx *ctx)
         fprintf(ctx->out, "# imported from %s: one averaged value per size, no spread\n",
                 ri->source[0] ? ri->source : "a text log");
     if (ri->check)
-        fprintf(ctx->out, "# --check: every received payload byte verified after timing each size\n");
+        fprintf(ctx->out,
+                "# --check: every received payload byte verified after timing each size\n");
     fprintf(ctx->out, "# t = time per iteration in usec: median of n samples, each the mean of k "
                       "iterations; ci95 = 95%% CI of the median; MB/s = 10^6 bytes/s\n");
 }
@@ -104,9 +105,10 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
         print_header(ctx);
     /* the eager limit concerns messages: not kernels with fixed bytes (memcpy) */
     if (ctx->eager_limit >= 0 && ctx->rows > 0 && r->fixed_bytes <= 0 &&
-        r->bytes > (size_t)ctx->eager_limit &&
-        ctx->prev_bytes <= (size_t)ctx->eager_limit && !new_section)
-        fprintf(o, "%12s --- eager limit %ld bytes: larger messages use the rendezvous protocol ---\n",
+        r->bytes > (size_t)ctx->eager_limit && ctx->prev_bytes <= (size_t)ctx->eager_limit &&
+        !new_section)
+        fprintf(o,
+                "%12s --- eager limit %ld bytes: larger messages use the rendezvous protocol ---\n",
                 "", ctx->eager_limit);
     ctx->rows++;
     ctx->prev_bytes = r->bytes;
@@ -146,8 +148,9 @@ static void text_end(struct p2pb_report_ctx *ctx)
     if (ctx->section_open)
         close_section(ctx);
     if (ctx->marked)
-        fprintf(ctx->out, "\n# n*: %zu row%s did not reach the CI target within the time budget "
-                          "(see --time-per-size, --max-samples)\n",
+        fprintf(ctx->out,
+                "\n# n*: %zu row%s did not reach the CI target within the time budget "
+                "(see --time-per-size, --max-samples)\n",
                 ctx->marked, ctx->marked == 1 ? "" : "s");
     fflush(ctx->out);
 }

@@ -57,8 +57,8 @@ double p2pb_mbytes_per_sec(double bytes_factor, size_t bytes, double t_usec)
 
 struct p2pb_results_file {
     int fd;
-    int regular;      /* a regular file: can be cut back after a failed write */
-    off_t good_size;  /* bytes of complete lines written so far */
+    int regular;     /* a regular file: can be cut back after a failed write */
+    off_t good_size; /* bytes of complete lines written so far */
     char path[1024];
 };
 
@@ -146,8 +146,10 @@ static enum p2pb_status write_line(struct p2pb_results_file *f, const char *text
             free(buf);
             /* never leave half a line: cut back to the last complete one */
             if (f->regular && done > 0 && ftruncate(f->fd, f->good_size) != 0)
-                set_err(err, errlen, "cannot write results file '%s' (and cannot cut back a "
-                        "partial line): %s", f->path, strerror(errno));
+                set_err(err, errlen,
+                        "cannot write results file '%s' (and cannot cut back a "
+                        "partial line): %s",
+                        f->path, strerror(errno));
             return P2PB_EIO;
         }
         done += (size_t)w;
@@ -239,8 +241,8 @@ void *p2pb_result_to_json(const struct p2pb_result *r)
     return o;
 }
 
-enum p2pb_status p2pb_results_write_result(struct p2pb_results_file *f,
-                                           const struct p2pb_result *r, char *err, size_t errlen)
+enum p2pb_status p2pb_results_write_result(struct p2pb_results_file *f, const struct p2pb_result *r,
+                                           char *err, size_t errlen)
 {
     cJSON *o = p2pb_result_to_json(r);
     if (!o) {
@@ -324,12 +326,9 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
         double dflt, max;
     } counts[] = {
         {"bytes", 0, 9007199254740992.0}, /* 2^53: exact in a double */
-        {"nranks", 0, 2147483647.0},
-        {"active_ranks", 0, 2147483647.0},
-        {"samples", 0, 9007199254740992.0},
-        {"iterations_per_sample", 1, 9007199254740992.0},
-        {"warmup", 0, 9007199254740992.0},
-        {"outliers", 0, 9007199254740992.0},
+        {"nranks", 0, 2147483647.0},        {"active_ranks", 0, 2147483647.0},
+        {"samples", 0, 9007199254740992.0}, {"iterations_per_sample", 1, 9007199254740992.0},
+        {"warmup", 0, 9007199254740992.0},  {"outliers", 0, 9007199254740992.0},
     };
     double cv[sizeof counts / sizeof counts[0]];
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
@@ -481,7 +480,8 @@ enum p2pb_status p2pb_results_read(const char *path, struct p2pb_results_data *o
                 major = atoi(schema->valuestring + 9);
             if (major != P2PB_SCHEMA_MAJOR) {
                 set_err(err, errlen, "%s:%ld: unsupported schema '%s' (this reader knows %s)", path,
-                        lineno, cJSON_IsString(schema) ? schema->valuestring : "(none)", P2PB_SCHEMA);
+                        lineno, cJSON_IsString(schema) ? schema->valuestring : "(none)",
+                        P2PB_SCHEMA);
                 cJSON_Delete(o);
                 st = P2PB_EFORMAT;
                 break;

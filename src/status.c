@@ -24,14 +24,10 @@ const char *p2pb_status_str(enum p2pb_status st)
 int p2pb_status_exit_code(enum p2pb_status st)
 {
     switch (st) {
-    case P2PB_OK:
-        return 0;
+    case P2PB_OK: return 0;
     case P2PB_EUSAGE:
-    case P2PB_ERANGE:
-        return 2;
-    case P2PB_ESKIP:
-        return 77;
-    default:
-        return 1;
+    case P2PB_ERANGE: return 2;
+    case P2PB_ESKIP: return 77;
+    default: return 1;
     }
 }

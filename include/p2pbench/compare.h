@@ -59,14 +59,14 @@ enum p2pb_status p2pb_mwu_cdf(size_t m, size_t n, double *cdf);
  * Outputs may be NULL. Returns P2PB_OK, P2PB_EUSAGE (m or n is 0, NULL data,
  * non-finite value), P2PB_ERANGE (m*n too large), P2PB_ENOMEM.
  */
-enum p2pb_status p2pb_mwu_test(const double *a, size_t m, const double *b, size_t n,
-                               double *u_out, double *p_out);
+enum p2pb_status p2pb_mwu_test(const double *a, size_t m, const double *b, size_t n, double *u_out,
+                               double *p_out);
 
 /* Hodges-Lehmann ratio B/A with a CI (see the header comment). */
 struct p2pb_hl_ratio {
-    double ratio;    /* exp(median of log b_j - log a_i) */
-    int ci_valid;    /* 0 when the sample sizes are too small for the level */
-    double ci_low;   /* ratio CI, exact coverage >= ci_level */
+    double ratio;  /* exp(median of log b_j - log a_i) */
+    int ci_valid;  /* 0 when the sample sizes are too small for the level */
+    double ci_low; /* ratio CI, exact coverage >= ci_level */
     double ci_high;
     double ci_level; /* actual coverage 1 - 2 P0(U <= k - 1), e.g. 0.971 for 4 vs 4 */
 };
@@ -77,8 +77,8 @@ struct p2pb_hl_ratio {
  * Returns P2PB_OK, P2PB_EUSAGE (empty side, value <= 0 or not finite, bad
  * alpha), P2PB_ERANGE (m*n too large), P2PB_ENOMEM.
  */
-enum p2pb_status p2pb_hl_ratio(const double *a, size_t m, const double *b, size_t n,
-                               double alpha, struct p2pb_hl_ratio *out);
+enum p2pb_status p2pb_hl_ratio(const double *a, size_t m, const double *b, size_t n, double alpha,
+                               struct p2pb_hl_ratio *out);
 
 /*
  * Holm step-down adjustment of p[0..k-1] into adj[0..k-1] (same order; may be

@@ -31,22 +31,22 @@ enum p2pb_policy_mode {
 
 struct p2pb_policy {
     enum p2pb_policy_mode mode;
-    size_t min_samples;      /* adaptive: at least this many (default 10) */
-    size_t max_samples;      /* adaptive: at most this many (default 1000) */
-    size_t samples;          /* fixed: this many */
-    double ci_target;        /* adaptive: CI half-width / median target (0.01) */
-    double time_per_size;    /* adaptive: budget per size in seconds (0.2) */
-    size_t batch;            /* k iterations per sample; 0 = choose from timer */
-    long warmup;             /* warm-up iterations; < 0 = default */
-    double timeout;          /* seconds per size before aborting; 0 = none */
-    int check;               /* --check: verify payloads off the timed path */
-    int off_cache;           /* --off-cache: cycle buffers beyond the LLC */
-    size_t llc_bytes;        /* last-level cache size (hwloc), for off_cache */
-    size_t window;           /* window W for bandwidth kernels (--window, default 64) */
-    size_t copy_bytes;       /* memcpy reference: bytes copied per iteration
-                              * (--memcpy-buffer; 0 = default 16 MiB) */
-    int self_all;            /* P2PB_PART_SELF kernels: 1 = every rank works,
-                              * 0 = rank 0 only (--memcpy-ranks all|one) */
+    size_t min_samples;   /* adaptive: at least this many (default 10) */
+    size_t max_samples;   /* adaptive: at most this many (default 1000) */
+    size_t samples;       /* fixed: this many */
+    double ci_target;     /* adaptive: CI half-width / median target (0.01) */
+    double time_per_size; /* adaptive: budget per size in seconds (0.2) */
+    size_t batch;         /* k iterations per sample; 0 = choose from timer */
+    long warmup;          /* warm-up iterations; < 0 = default */
+    double timeout;       /* seconds per size before aborting; 0 = none */
+    int check;            /* --check: verify payloads off the timed path */
+    int off_cache;        /* --off-cache: cycle buffers beyond the LLC */
+    size_t llc_bytes;     /* last-level cache size (hwloc), for off_cache */
+    size_t window;        /* window W for bandwidth kernels (--window, default 64) */
+    size_t copy_bytes;    /* memcpy reference: bytes copied per iteration
+                           * (--memcpy-buffer; 0 = default 16 MiB) */
+    int self_all;         /* P2PB_PART_SELF kernels: 1 = every rank works,
+                           * 0 = rank 0 only (--memcpy-ranks all|one) */
 };
 
 /* Default of p2pb_policy.copy_bytes: 16 MiB, the buffer of the seed memcpy table. */
@@ -54,9 +54,9 @@ struct p2pb_policy {
 
 /* Timer facts measured at start-up (all in ns). */
 struct p2pb_timer_info {
-    const char *source;      /* "clock_gettime(CLOCK_MONOTONIC)" */
-    double overhead_ns;      /* median cost of one clock read */
-    double resolution_ns;    /* smallest observed nonzero step / clock_getres */
+    const char *source;   /* "clock_gettime(CLOCK_MONOTONIC)" */
+    double overhead_ns;   /* median cost of one clock read */
+    double resolution_ns; /* smallest observed nonzero step / clock_getres */
 };
 
 /* Monotonic time in ns (CLOCK_MONOTONIC). */
@@ -100,9 +100,8 @@ void p2pb_free_msg_type(MPI_Datatype *dtype);
  * by all ranks (every rank returns the same code).
  */
 enum p2pb_status p2pb_harness_run(MPI_Comm comm, const struct p2pb_kernel *k, size_t bytes,
-                                  const struct p2pb_policy *pol,
-                                  const struct p2pb_timer_info *ti, struct p2pb_result *out,
-                                  char *err, size_t errlen);
+                                  const struct p2pb_policy *pol, const struct p2pb_timer_info *ti,
+                                  struct p2pb_result *out, char *err, size_t errlen);
 
 /*
  * Most rows one p2pb_harness_run_rows call produces for kernel k on nranks

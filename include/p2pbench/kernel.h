@@ -26,17 +26,17 @@
 
 /* Which ranks take part in a kernel. */
 enum p2pb_participation {
-    P2PB_PART_PAIR, /* ranks 0 and 1 work; others wait in the harness's barrier */
-    P2PB_PART_ALL,  /* every rank takes part (e.g. a periodic chain) */
-    P2PB_PART_PAIRS,/* disjoint pairs (0,1), (2,3), ...; an odd last rank waits */
-    P2PB_PART_SELF  /* every rank works alone, no messages (memcpy reference) */
+    P2PB_PART_PAIR,  /* ranks 0 and 1 work; others wait in the harness's barrier */
+    P2PB_PART_ALL,   /* every rank takes part (e.g. a periodic chain) */
+    P2PB_PART_PAIRS, /* disjoint pairs (0,1), (2,3), ...; an odd last rank waits */
+    P2PB_PART_SELF   /* every rank works alone, no messages (memcpy reference) */
 };
 
 /* How per-rank sample durations become one sample value. */
 enum p2pb_rank_reduce {
-    P2PB_REDUCE_MAX,   /* maximum over active ranks (default; IMB's t_max) */
-    P2PB_REDUCE_ROOT   /* the time of rank 0, the initiator (PingPong); with
-                        * P2PB_KF_PER_GROUP: of each group's lowest rank */
+    P2PB_REDUCE_MAX, /* maximum over active ranks (default; IMB's t_max) */
+    P2PB_REDUCE_ROOT /* the time of rank 0, the initiator (PingPong); with
+                      * P2PB_KF_PER_GROUP: of each group's lowest rank */
 };
 
 /*
@@ -80,26 +80,26 @@ size_t p2pb_kernel_regions(int spec, size_t window);
  * except `priv`, which setup() may set and teardown() must release.
  */
 struct p2pb_kernel_ctx {
-    MPI_Comm comm;        /* benchmark communicator (MPI_ERRORS_RETURN) */
-    int rank, nranks;     /* in comm */
-    int active;           /* 1 if this rank takes part in the kernel */
-    int peer;             /* pairwise kernels: the partner rank, else -1 */
-    int left, right;      /* chain kernels: (rank-1+n)%n and (rank+1)%n */
-    size_t bytes;         /* message size X in bytes */
-    MPI_Datatype dtype;   /* element type: MPI_BYTE, or a contiguous block */
-    int count;            /* elements of dtype per message: count * extent == bytes */
-    size_t window;        /* window W of non-blocking sends (bandwidth kernels;
-                           * --window, default 64, 1..65536) */
-    int direction;        /* P2PB_KF_DIRECTIONS kernels: 0 = lower rank of the
-                           * pair sends, 1 = higher rank sends; else 0 */
-    int group;            /* index of this rank's group (P2PB_KF_PER_GROUP):
-                           * PAIRS rank/2, SELF rank; -1 if inactive */
-    size_t copy_bytes;    /* memcpy reference: bytes copied per iteration
-                           * (--memcpy-buffer, default 16 MiB) */
-    unsigned char *sbuf;  /* send buffer, sbuf_regions * bytes (page aligned) */
-    unsigned char *rbuf;  /* receive buffer, rbuf_regions * bytes (page aligned) */
-    uint64_t iter;        /* iteration index, used by --check patterns */
-    void *priv;           /* kernel-private state */
+    MPI_Comm comm;       /* benchmark communicator (MPI_ERRORS_RETURN) */
+    int rank, nranks;    /* in comm */
+    int active;          /* 1 if this rank takes part in the kernel */
+    int peer;            /* pairwise kernels: the partner rank, else -1 */
+    int left, right;     /* chain kernels: (rank-1+n)%n and (rank+1)%n */
+    size_t bytes;        /* message size X in bytes */
+    MPI_Datatype dtype;  /* element type: MPI_BYTE, or a contiguous block */
+    int count;           /* elements of dtype per message: count * extent == bytes */
+    size_t window;       /* window W of non-blocking sends (bandwidth kernels;
+                          * --window, default 64, 1..65536) */
+    int direction;       /* P2PB_KF_DIRECTIONS kernels: 0 = lower rank of the
+                          * pair sends, 1 = higher rank sends; else 0 */
+    int group;           /* index of this rank's group (P2PB_KF_PER_GROUP):
+                          * PAIRS rank/2, SELF rank; -1 if inactive */
+    size_t copy_bytes;   /* memcpy reference: bytes copied per iteration
+                          * (--memcpy-buffer, default 16 MiB) */
+    unsigned char *sbuf; /* send buffer, sbuf_regions * bytes (page aligned) */
+    unsigned char *rbuf; /* receive buffer, rbuf_regions * bytes (page aligned) */
+    uint64_t iter;       /* iteration index, used by --check patterns */
+    void *priv;          /* kernel-private state */
 };
 
 /*
@@ -214,11 +214,11 @@ enum p2pb_status p2pb_pattern_check(const unsigned char *buf, size_t bytes, int 
 enum p2pb_status p2pb_mpi_error(const char *call, const char *file, int line, int code);
 
 /* Run an MPI call inside a kernel; on error report it and return P2PB_EMPI. */
-#define P2PB_KCALL(call)                                                                           \
-    do {                                                                                           \
-        int p2pb_krc_ = (call);                                                                    \
-        if (p2pb_krc_ != MPI_SUCCESS)                                                              \
-            return p2pb_mpi_error(#call, __FILE__, __LINE__, p2pb_krc_);                           \
+#define P2PB_KCALL(call)                                                 \
+    do {                                                                 \
+        int p2pb_krc_ = (call);                                          \
+        if (p2pb_krc_ != MPI_SUCCESS)                                    \
+            return p2pb_mpi_error(#call, __FILE__, __LINE__, p2pb_krc_); \
     } while (0)
 
 #endif /* P2PBENCH_KERNEL_H */

@@ -22,15 +22,15 @@ struct p2pb_options {
     size_t nkernels;
     size_t sizes[P2PB_MAX_SIZES]; /* message sizes in bytes, ascending, no duplicates */
     size_t nsizes;
-    int sizes_given;              /* 1 if --sizes / --msglog was given; else sizes
-                                   * holds the global default and kernels with
-                                   * their own default_sizes use those */
+    int sizes_given; /* 1 if --sizes / --msglog was given; else sizes
+                      * holds the global default and kernels with
+                      * their own default_sizes use those */
     const struct p2pb_reporter *reporter;
-    char output[1024];            /* results file path; "" = none (--no-results) */
-    int output_default;           /* 1 if output was not given (default name) */
+    char output[1024];  /* results file path; "" = none (--no-results) */
+    int output_default; /* 1 if output was not given (default name) */
     char label[64];
     struct p2pb_policy policy;
-    int numa_node;                /* --numa-node: buffers on this NUMA node (OS index); -1 = first touch */
+    int numa_node; /* --numa-node: buffers on this NUMA node (OS index); -1 = first touch */
     int do_list, do_info, do_help, do_version;
 };
 

@@ -23,18 +23,18 @@ struct p2pb_report_ctx {
     char cur_variant[32];
     int cur_nranks;
     int section_open;
-    int title_done;         /* the open section's title line is printed */
-    int header_done;        /* text: column header of the open section printed */
-    int cur_asym;           /* text: the open section has an asymmetry column */
-    size_t rows;            /* rows printed in total */
-    size_t prev_bytes;      /* size of the previous row */
-    size_t marked;          /* rows whose CI target was not met */
-    long eager_limit;       /* bytes; < 0 if unknown. Marked in text tables. */
+    int title_done;    /* the open section's title line is printed */
+    int header_done;   /* text: column header of the open section printed */
+    int cur_asym;      /* text: the open section has an asymmetry column */
+    size_t rows;       /* rows printed in total */
+    size_t prev_bytes; /* size of the previous row */
+    size_t marked;     /* rows whose CI target was not met */
+    long eager_limit;  /* bytes; < 0 if unknown. Marked in text tables. */
 };
 
 struct p2pb_reporter {
-    const char *name;     /* "text", "imb", "csv", "markdown" */
-    const char *summary;  /* one line for --help */
+    const char *name;    /* "text", "imb", "csv", "markdown" */
+    const char *summary; /* one line for --help */
     void (*begin)(struct p2pb_report_ctx *ctx);
     void (*row)(struct p2pb_report_ctx *ctx, const struct p2pb_result *r);
     void (*end)(struct p2pb_report_ctx *ctx);

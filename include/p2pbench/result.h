@@ -24,8 +24,8 @@
 
 /* Column layout of the IMB-compatible table (KERNELS.md). */
 enum p2pb_imb_layout {
-    P2PB_IMB_T,          /* #bytes #repetitions t[usec] Mbytes/sec */
-    P2PB_IMB_TMINMAXAVG  /* #bytes #repetitions t_min t_max t_avg Mbytes/sec */
+    P2PB_IMB_T,         /* #bytes #repetitions t[usec] Mbytes/sec */
+    P2PB_IMB_TMINMAXAVG /* #bytes #repetitions t_min t_max t_avg Mbytes/sec */
 };
 
 /* Outcome of one (kernel, size) row. */
@@ -46,29 +46,29 @@ int p2pb_row_status_parse(const char *s);
  * kernel's time_scale; rates in MB/s with 1 MB = 10^6 B.
  */
 struct p2pb_result {
-    char kernel[32];        /* kernel name, e.g. "pingpong" */
-    char display_name[32];  /* table label, e.g. "PingPong" */
-    char variant[32];       /* e.g. direction "0->1"; "" if none */
-    size_t bytes;           /* message size X */
-    int nranks;             /* ranks in the run */
-    int active_ranks;       /* ranks that took part; the rest waited */
-    int imb_layout;         /* enum p2pb_imb_layout */
-    double bytes_factor;    /* bytes per iteration / X (kernel.h) */
-    double time_scale;      /* reported t / measured iteration time (PingPong 0.5) */
-    size_t samples;         /* n */
+    char kernel[32];              /* kernel name, e.g. "pingpong" */
+    char display_name[32];        /* table label, e.g. "PingPong" */
+    char variant[32];             /* e.g. direction "0->1"; "" if none */
+    size_t bytes;                 /* message size X */
+    int nranks;                   /* ranks in the run */
+    int active_ranks;             /* ranks that took part; the rest waited */
+    int imb_layout;               /* enum p2pb_imb_layout */
+    double bytes_factor;          /* bytes per iteration / X (kernel.h) */
+    double time_scale;            /* reported t / measured iteration time (PingPong 0.5) */
+    size_t samples;               /* n */
     size_t iterations_per_sample; /* k */
-    size_t warmup;          /* warm-up iterations, not in the data */
-    struct p2pb_stats t;    /* per-sample time statistics, usec */
-    double t_min_usec;      /* IMB: min over active ranks of each rank's mean */
-    double t_max_usec;      /* IMB: max over active ranks of each rank's mean */
-    double t_avg_usec;      /* IMB: average over active ranks */
-    double mbytes_per_sec;  /* bytes_factor * X / t.median */
-    double mbytes_per_sec_imb; /* bytes_factor * X / t_max_usec (IMB) */
-    int ci_target_met;      /* adaptive policy: 1 if the CI target was met,
-                               0 if the time budget or max samples ended it;
-                               -1 fixed policies or unknown */
+    size_t warmup;                /* warm-up iterations, not in the data */
+    struct p2pb_stats t;          /* per-sample time statistics, usec */
+    double t_min_usec;            /* IMB: min over active ranks of each rank's mean */
+    double t_max_usec;            /* IMB: max over active ranks of each rank's mean */
+    double t_avg_usec;            /* IMB: average over active ranks */
+    double mbytes_per_sec;        /* bytes_factor * X / t.median */
+    double mbytes_per_sec_imb;    /* bytes_factor * X / t_max_usec (IMB) */
+    int ci_target_met;            /* adaptive policy: 1 if the CI target was met,
+                                     0 if the time budget or max samples ended it;
+                                     -1 fixed policies or unknown */
     enum p2pb_row_status status;
-    char note[160];         /* why skipped / failed; "" otherwise */
+    char note[160]; /* why skipped / failed; "" otherwise */
     /* Directional kernels (P2PB_KF_DIRECTIONS), rows of the second direction:
      * mbytes_per_sec of this row / mbytes_per_sec of the row asym_ref (the
      * same group in the first direction) at the same size; e.g. 38.3 when
@@ -106,14 +106,14 @@ struct p2pb_run_info {
     char version[32];
     char git_commit[48];
     char label[64];
-    char start_utc[32];     /* ISO 8601, e.g. 2026-11-29T18:07:19Z */
-    char mpi_library[256];  /* first line of MPI_Get_library_version */
-    char host[64];          /* host of rank 0 */
+    char start_utc[32];    /* ISO 8601, e.g. 2026-11-29T18:07:19Z */
+    char mpi_library[256]; /* first line of MPI_Get_library_version */
+    char host[64];         /* host of rank 0 */
     int nranks;
-    char policy[64];        /* "adaptive", "fixed-imb", "fixed" */
-    int imported;           /* 1 if converted from a text log */
-    int check;              /* 1 if payloads were verified (--check) */
-    char source[64];        /* "p2pbench" or e.g. "imb-4.1" for imports */
+    char policy[64]; /* "adaptive", "fixed-imb", "fixed" */
+    int imported;    /* 1 if converted from a text log */
+    int check;       /* 1 if payloads were verified (--check) */
+    char source[64]; /* "p2pbench" or e.g. "imb-4.1" for imports */
 };
 
 /*
@@ -124,16 +124,15 @@ struct p2pb_run_info {
 struct p2pb_results_file;
 
 /* Create (truncate) path for writing. */
-enum p2pb_status p2pb_results_open(const char *path, struct p2pb_results_file **out,
-                                   char *err, size_t errlen);
+enum p2pb_status p2pb_results_open(const char *path, struct p2pb_results_file **out, char *err,
+                                   size_t errlen);
 /* Write one line: a JSON object (cJSON *, passed as void * to keep cJSON out
  * of this header). The object is not freed. */
 enum p2pb_status p2pb_results_write_json(struct p2pb_results_file *f, const void *cjson_obj,
                                          char *err, size_t errlen);
 /* Write a result record for r. */
-enum p2pb_status p2pb_results_write_result(struct p2pb_results_file *f,
-                                           const struct p2pb_result *r, char *err,
-                                           size_t errlen);
+enum p2pb_status p2pb_results_write_result(struct p2pb_results_file *f, const struct p2pb_result *r,
+                                           char *err, size_t errlen);
 /* Write the end record {"type":"end","status":status,"wall_sec":...} and close. */
 enum p2pb_status p2pb_results_close(struct p2pb_results_file *f, const char *status,
                                     double wall_sec, char *err, size_t errlen);
@@ -144,8 +143,8 @@ const char *p2pb_results_path(const struct p2pb_results_file *f);
 
 /* Result record <-> struct. The cJSON objects are passed as void *. */
 void *p2pb_result_to_json(const struct p2pb_result *r);
-enum p2pb_status p2pb_result_from_json(const void *cjson_obj, struct p2pb_result *r,
-                                       char *err, size_t errlen);
+enum p2pb_status p2pb_result_from_json(const void *cjson_obj, struct p2pb_result *r, char *err,
+                                       size_t errlen);
 /* Fill the reporter-facing facts from a run record. */
 void p2pb_run_info_from_json(const void *cjson_obj, struct p2pb_run_info *ri);
 

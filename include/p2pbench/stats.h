@@ -25,7 +25,7 @@
 
 /* Summary of n samples. All values in the samples' unit. */
 struct p2pb_stats {
-    size_t n;        /* number of samples */
+    size_t n; /* number of samples */
     double min, p25, median, p75, p99, max;
     double mean;
     double stddev;   /* sample standard deviation (n - 1); 0 when n < 2 */

@@ -17,16 +17,16 @@
 #include "p2pbench/mpit.h"
 
 /* Two strings equal (NULL never equals), printing both on failure. */
-#define CHECK_STREQ(a, b)                                                                          \
-    do {                                                                                           \
-        const char *ca_ = (a), *cb_ = (b);                                                         \
-        if (ca_ && cb_ && strcmp(ca_, cb_) == 0)                                                   \
-            check_passed_++;                                                                       \
-        else {                                                                                     \
-            check_failed_++;                                                                       \
-            fprintf(stderr, "%s:%d: CHECK_STREQ failed: %s = '%s', expected '%s'\n", __FILE__,      \
-                    __LINE__, #a, ca_ ? ca_ : "(null)", cb_ ? cb_ : "(null)");                     \
-        }                                                                                          \
+#define CHECK_STREQ(a, b)                                                                      \
+    do {                                                                                       \
+        const char *ca_ = (a), *cb_ = (b);                                                     \
+        if (ca_ && cb_ && strcmp(ca_, cb_) == 0)                                               \
+            check_passed_++;                                                                   \
+        else {                                                                                 \
+            check_failed_++;                                                                   \
+            fprintf(stderr, "%s:%d: CHECK_STREQ failed: %s = '%s', expected '%s'\n", __FILE__, \
+                    __LINE__, #a, ca_ ? ca_ : "(null)", cb_ ? cb_ : "(null)");                 \
+        }                                                                                      \
     } while (0)
 
 static const char *data_dir;

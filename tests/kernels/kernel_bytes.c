@@ -231,7 +231,8 @@ int main(int argc, char **argv)
     int all = 0;
     PMPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("%s: %d cases on %d ranks, %d failures\n", all ? "FAIL" : "PASS", checks, nranks, all);
+        printf("%s: %d cases on %d ranks, %d failures\n", all ? "FAIL" : "PASS", checks, nranks,
+               all);
     MPI_Finalize();
     return all ? 1 : 0;
 }

@@ -75,9 +75,9 @@ int MPI_Sendrecv(const void *sb, int sc, MPI_Datatype st, int d, int stag, void 
 /* The definitions (KERNELS.md), per rank and iteration, in units of X. */
 struct expect {
     const char *name;
-    int pair_only;         /* only ranks 0 and 1 move bytes */
-    int sends, recvs;      /* messages of X bytes sent / received */
-    double bytes_factor;   /* throughput counts this many X per iteration */
+    int pair_only;       /* only ranks 0 and 1 move bytes */
+    int sends, recvs;    /* messages of X bytes sent / received */
+    double bytes_factor; /* throughput counts this many X per iteration */
     double time_scale;
 };
 static const struct expect expected[] = {
@@ -114,13 +114,15 @@ int main(int argc, char **argv)
             size_t x = sizes[s];
             sent_bytes = recv_bytes = n_sends = n_recvs = 0;
             struct p2pb_result r;
-            CHECK(p2pb_harness_run(MPI_COMM_WORLD, k, x, &pol, &ti, &r, err, sizeof err) == P2PB_OK);
+            CHECK(p2pb_harness_run(MPI_COMM_WORLD, k, x, &pol, &ti, &r, err, sizeof err) ==
+                  P2PB_OK);
             int moves = !expected[e].pair_only || rank < 2;
             unsigned long long want_s = moves ? (unsigned long long)expected[e].sends * x : 0;
             unsigned long long want_r = moves ? (unsigned long long)expected[e].recvs * x : 0;
             if (sent_bytes != want_s || recv_bytes != want_r)
-                fprintf(stderr, "rank %d %s X=%zu: sent %llu (want %llu) received %llu (want %llu)\n",
-                        rank, k->name, x, sent_bytes, want_s, recv_bytes, want_r);
+                fprintf(stderr,
+                        "rank %d %s X=%zu: sent %llu (want %llu) received %llu (want %llu)\n", rank,
+                        k->name, x, sent_bytes, want_s, recv_bytes, want_r);
             CHECK(sent_bytes == want_s);
             CHECK(recv_bytes == want_r);
             CHECK(n_sends == (moves ? (unsigned long long)expected[e].sends : 0));

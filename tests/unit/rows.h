@@ -34,13 +34,20 @@ static size_t test_rows(struct p2pb_result *rows)
         enum p2pb_row_status st;
         const char *note;
     } t[] = {
-        {"pingpong", "PingPong", 0, 2, 0, 1, 0.41, 0.40, 0.42, 0.61, 0.39, 0.9, 0.43, 0.43, 0.43, 40, 250, P2PB_ROW_OK, ""},
-        {"pingpong", "PingPong", 1, 2, 0, 1, 0.45, 0.44, 0.46, 0.70, 0.43, 1.1, 0.47, 0.47, 0.47, 30, 250, P2PB_ROW_OK, ""},
-        {"pingpong", "PingPong", 4194304, 2, 0, 1, 400.5, 398.0, 402.25, 450.0, 390.0, 500.0, 405.0, 405.0, 405.0, 12, 1, P2PB_ROW_OK, ""},
-        {"sendrecv", "Sendrecv", 1024, 3, 1, 2, 1.5, 1.4, 1.6, 2.5, 1.3, 3.0, 1.45, 1.62, 1.52, 20, 80, P2PB_ROW_OK, ""},
-        {"sendrecv", "Sendrecv", 2048, 3, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, P2PB_ROW_FAILED, "payload check failed"},
-        {"exchange", "Exchange", 0, 0, 1, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, P2PB_ROW_SKIPPED, "needs at least 4 ranks, have 3"},
-        {"pingping", "PingPing", 1, 2, 0, 1, 24.27, 24.0, 24.5, 30.0, 23.9, 31.0, 24.3, 24.4, 24.35, 5, 1, P2PB_ROW_OK, ""},
+        {"pingpong", "PingPong", 0, 2, 0, 1, 0.41, 0.40, 0.42, 0.61, 0.39, 0.9, 0.43, 0.43, 0.43,
+         40, 250, P2PB_ROW_OK, ""},
+        {"pingpong", "PingPong", 1, 2, 0, 1, 0.45, 0.44, 0.46, 0.70, 0.43, 1.1, 0.47, 0.47, 0.47,
+         30, 250, P2PB_ROW_OK, ""},
+        {"pingpong", "PingPong", 4194304, 2, 0, 1, 400.5, 398.0, 402.25, 450.0, 390.0, 500.0, 405.0,
+         405.0, 405.0, 12, 1, P2PB_ROW_OK, ""},
+        {"sendrecv", "Sendrecv", 1024, 3, 1, 2, 1.5, 1.4, 1.6, 2.5, 1.3, 3.0, 1.45, 1.62, 1.52, 20,
+         80, P2PB_ROW_OK, ""},
+        {"sendrecv", "Sendrecv", 2048, 3, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, P2PB_ROW_FAILED,
+         "payload check failed"},
+        {"exchange", "Exchange", 0, 0, 1, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, P2PB_ROW_SKIPPED,
+         "needs at least 4 ranks, have 3"},
+        {"pingping", "PingPing", 1, 2, 0, 1, 24.27, 24.0, 24.5, 30.0, 23.9, 31.0, 24.3, 24.4, 24.35,
+         5, 1, P2PB_ROW_OK, ""},
     };
     for (size_t i = 0; i < 7; i++) {
         struct p2pb_result *r = &rows[i];

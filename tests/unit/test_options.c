@@ -43,7 +43,8 @@ static void sizes(void)
 
     const size_t a[] = {0, 8, 1024, 65536, 1048576};
     CHECK(list_is("0,8,1K,64K,1M", a, 5));
-    const size_t b[] = {1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576};
+    const size_t b[] = {1024,  2048,   4096,   8192,   16384,  32768,
+                        65536, 131072, 262144, 524288, 1048576};
     CHECK(list_is("1K..1M", b, 11));
     const size_t c[] = {1024, 4096, 16384, 65536, 262144, 1048576};
     CHECK(list_is("1K..1M*4", c, 6));
@@ -61,7 +62,8 @@ static void sizes(void)
     CHECK(p2pb_parse_size_list("1..8*1", sz, P2PB_MAX_SIZES, &n, err, sizeof err) == P2PB_EUSAGE);
     CHECK(p2pb_parse_size_list("1,", sz, P2PB_MAX_SIZES, &n, err, sizeof err) == P2PB_EUSAGE);
     CHECK(p2pb_parse_size_list("", sz, P2PB_MAX_SIZES, &n, err, sizeof err) == P2PB_EUSAGE);
-    CHECK(p2pb_parse_size_list("1..100000+1", sz, P2PB_MAX_SIZES, &n, err, sizeof err) == P2PB_ERANGE);
+    CHECK(p2pb_parse_size_list("1..100000+1", sz, P2PB_MAX_SIZES, &n, err, sizeof err) ==
+          P2PB_ERANGE);
 
     /* IMB -msglog: 0 and 2^A .. 2^B */
     CHECK(p2pb_parse_msglog("0:22", sz, P2PB_MAX_SIZES, &n, err, sizeof err) == P2PB_OK && n == 24);
@@ -78,7 +80,8 @@ static void sizes(void)
     CHECK(n == 24 && def[0] == 0 && def[1] == 1 && def[23] == 4194304);
 }
 
-static enum p2pb_status parse(struct p2pb_options *o, const char *a1, const char *a2, const char *a3)
+static enum p2pb_status parse(struct p2pb_options *o, const char *a1, const char *a2,
+                              const char *a3)
 {
     char *argv[5] = {"p2pbench", (char *)a1, (char *)a2, (char *)a3, NULL};
     int argc = 1 + (a1 != NULL) + (a2 != NULL) + (a3 != NULL);
@@ -120,8 +123,8 @@ static void options(void)
           o.policy.mode == P2PB_POLICY_FIXED_IMB && o.reporter == &p2pb_reporter_imb);
     CHECK(parse(&o, "--no-results", NULL, NULL) == P2PB_OK && o.output[0] == '\0' &&
           !o.output_default);
-    CHECK(parse(&o, "-o", "x.jsonl", "--label=domU") == P2PB_OK && strcmp(o.output, "x.jsonl") == 0 &&
-          strcmp(o.label, "domU") == 0);
+    CHECK(parse(&o, "-o", "x.jsonl", "--label=domU") == P2PB_OK &&
+          strcmp(o.output, "x.jsonl") == 0 && strcmp(o.label, "domU") == 0);
 }
 
 static void imb_policy(void)

@@ -88,7 +88,8 @@ static void bad_files(void)
     CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_EFORMAT);
     CHECK_STR_CONTAINS(err, "unsupported schema 'p2pbench/2'");
 
-    write_text(path, "{\"type\":\"run\",\"schema\":\"p2pbench/1\"}\nnot json\n{\"type\":\"end\"}\n");
+    write_text(path,
+               "{\"type\":\"run\",\"schema\":\"p2pbench/1\"}\nnot json\n{\"type\":\"end\"}\n");
     CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_EFORMAT);
     CHECK_STR_CONTAINS(err, "bad.jsonl:2:");
 
@@ -110,12 +111,15 @@ static void bad_files(void)
     static const char *const bad_rows[] = {
         "{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":1e300,\"status\":\"skipped\"}",
         "{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":-1,\"status\":\"skipped\"}",
-        "{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"nranks\":-3,\"status\":\"skipped\"}",
-        "{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"samples\":2.5,\"status\":\"skipped\"}",
+        "{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"nranks\":-3,\"status\":"
+        "\"skipped\"}",
+        "{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"samples\":2.5,\"status\":"
+        "\"skipped\"}",
     };
     for (size_t i = 0; i < sizeof bad_rows / sizeof bad_rows[0]; i++) {
         char text[512];
-        snprintf(text, sizeof text, "{\"type\":\"run\",\"schema\":\"p2pbench/1\"}\n%s\n", bad_rows[i]);
+        snprintf(text, sizeof text, "{\"type\":\"run\",\"schema\":\"p2pbench/1\"}\n%s\n",
+                 bad_rows[i]);
         write_text(path, text);
         CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_EFORMAT);
         CHECK_STR_CONTAINS(err, "bad.jsonl:2:");
