@@ -18,11 +18,18 @@ extern const struct p2pb_kernel p2pb_kernel_multi_pingpong;
 extern const struct p2pb_kernel p2pb_kernel_multi_uniband;
 extern const struct p2pb_kernel p2pb_kernel_memcpy;
 
-/* clang-format off: one kernel per line */
+/* One kernel per line. */
+/* clang-format off */
 const struct p2pb_kernel *const p2pb_kernels[] = {
-    &p2pb_kernel_pingpong,       &p2pb_kernel_pingping,      &p2pb_kernel_sendrecv,
-    &p2pb_kernel_exchange,       &p2pb_kernel_uniband,       &p2pb_kernel_biband,
-    &p2pb_kernel_multi_pingpong, &p2pb_kernel_multi_uniband, &p2pb_kernel_memcpy,
+    &p2pb_kernel_pingpong,
+    &p2pb_kernel_pingping,
+    &p2pb_kernel_sendrecv,
+    &p2pb_kernel_exchange,
+    &p2pb_kernel_uniband,
+    &p2pb_kernel_biband,
+    &p2pb_kernel_multi_pingpong,
+    &p2pb_kernel_multi_uniband,
+    &p2pb_kernel_memcpy,
 };
 /* clang-format on */
 const size_t p2pb_nkernels = sizeof p2pb_kernels / sizeof p2pb_kernels[0];
