@@ -43,16 +43,6 @@ enum p2pb_status p2pb_mpi_error(const char *call, const char *file, int line, in
     return P2PB_EMPI;
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 enum p2pb_status p2pb_make_msg_type(size_t bytes, MPI_Datatype *dtype, int *count, char *err,
                                     size_t errlen)
 {
@@ -62,14 +52,16 @@ enum p2pb_status p2pb_make_msg_type(size_t bytes, MPI_Datatype *dtype, int *coun
         return P2PB_OK;
     }
     if (bytes % 1024 != 0 || bytes / 1024 > (size_t)INT_MAX) {
-        set_err(err, errlen, "message size %zu is above 2^31-1 bytes and not a multiple of 1 KiB",
-                bytes);
+        (void)p2pb_fail(P2PB_OK, err, errlen,
+                        "message size %zu is above 2^31-1 bytes and not a multiple of 1 KiB",
+                        bytes);
         return P2PB_ERANGE;
     }
     MPI_Datatype t;
     if (MPI_Type_contiguous(1024, MPI_BYTE, &t) != MPI_SUCCESS ||
         MPI_Type_commit(&t) != MPI_SUCCESS) {
-        set_err(err, errlen, "cannot build an MPI datatype for message size %zu", bytes);
+        (void)p2pb_fail(P2PB_OK, err, errlen, "cannot build an MPI datatype for message size %zu",
+                        bytes);
         return P2PB_EMPI;
     }
     *dtype = t;
@@ -355,7 +347,7 @@ enum p2pb_status p2pb_harness_run(MPI_Comm comm, const struct p2pb_kernel *k, si
     if (anybad) {
         free(rows);
         memset(out, 0, sizeof *out);
-        set_err(err, errlen, "out of memory for the rows of kernel %s", k->name);
+        (void)p2pb_fail(P2PB_OK, err, errlen, "out of memory for the rows of kernel %s", k->name);
         return P2PB_ENOMEM;
     }
     enum p2pb_status st =
@@ -403,8 +395,9 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
     const int per_group = (k->flags & P2PB_KF_PER_GROUP) && ngroups > 1;
     const size_t nout = per_group ? (size_t)ngroups + 1 : 1;
     if (cap < nout) {
-        set_err(err, errlen, "internal: %zu result rows needed for kernel %s, room for %zu", nout,
-                k->name, cap);
+        (void)p2pb_fail(P2PB_OK, err, errlen,
+                        "internal: %zu result rows needed for kernel %s, room for %zu", nout,
+                        k->name, cap);
         return P2PB_ERANGE;
     }
     struct p2pb_result *out = &rows[nout - 1]; /* the overall (or only) row */
@@ -427,8 +420,8 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
     const size_t rregions = p2pb_kernel_regions(k->rbuf_regions, c.window);
     if (sregions > SIZE_MAX / unit || rregions > SIZE_MAX / unit) {
         p2pb_free_msg_type(&c.dtype);
-        set_err(err, errlen, "buffers for kernel %s, size %zu bytes overflow size_t", k->name,
-                bytes);
+        (void)p2pb_fail(P2PB_OK, err, errlen,
+                        "buffers for kernel %s, size %zu bytes overflow size_t", k->name, bytes);
         return P2PB_ERANGE;
     }
     size_t sstride = unit * sregions;
@@ -459,9 +452,10 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
         free(sbase);
         free(rbase);
         p2pb_free_msg_type(&c.dtype);
-        set_err(err, errlen,
-                "cannot allocate buffers for kernel %s, size %zu bytes (%zu bytes per rank)",
-                k->name, bytes, (sstride + rstride) * nsets);
+        (void)p2pb_fail(
+            P2PB_OK, err, errlen,
+            "cannot allocate buffers for kernel %s, size %zu bytes (%zu bytes per rank)", k->name,
+            bytes, (sstride + rstride) * nsets);
         return P2PB_ENOMEM;
     }
     c.sbuf = sbase;
@@ -475,7 +469,8 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
         free(sbase);
         free(rbase);
         p2pb_free_msg_type(&c.dtype);
-        set_err(err, errlen, "setup of kernel %s failed at size %zu bytes", k->name, bytes);
+        (void)p2pb_fail(P2PB_OK, err, errlen, "setup of kernel %s failed at size %zu bytes",
+                        k->name, bytes);
         return P2PB_EMPI;
     }
     const double bf = p2pb_kernel_bytes_factor(k, &c);
@@ -505,7 +500,8 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
         free(sbase);
         free(rbase);
         p2pb_free_msg_type(&c.dtype);
-        set_err(err, errlen, "out of memory for per-group samples of kernel %s", k->name);
+        (void)p2pb_fail(P2PB_OK, err, errlen, "out of memory for per-group samples of kernel %s",
+                        k->name);
         return P2PB_ENOMEM;
     }
 
@@ -711,10 +707,10 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
             P2PB_MPI_CHECK(MPI_Allreduce(&lbad, &anyv, 1, MPI_INT, MPI_MAX, comm));
             if (anyv) {
                 verdict = P2PB_EVERIFY;
-                set_err(err, errlen,
-                        "payload check failed: kernel %s, size %zu bytes (see the "
-                        "rank messages above for the byte offset)",
-                        k->name, bytes);
+                (void)p2pb_fail(P2PB_OK, err, errlen,
+                                "payload check failed: kernel %s, size %zu bytes (see the "
+                                "rank messages above for the byte offset)",
+                                k->name, bytes);
             }
         }
     }
@@ -736,8 +732,8 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
         free(dall);
         free(mall);
         free(samples.v);
-        set_err(err, errlen, "out of memory storing samples for kernel %s, size %zu", k->name,
-                bytes);
+        (void)p2pb_fail(P2PB_OK, err, errlen,
+                        "out of memory storing samples for kernel %s, size %zu", k->name, bytes);
         return P2PB_ENOMEM;
     }
 

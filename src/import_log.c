@@ -32,14 +32,6 @@
 
 #define MIB_PER_MB (1048576.0 / 1e6) /* 2^20 B expressed in 10^6 B */
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 /* ---- parsed model ---- */
 
 struct irow {
@@ -767,7 +759,7 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
     }
     return P2PB_OK;
 nomem:
-    set_err(err, errlen, "%s: out of memory", lg->path);
+    (void)p2pb_fail(P2PB_OK, err, errlen, "%s: out of memory", lg->path);
     return P2PB_ENOMEM;
 }
 
@@ -886,7 +878,7 @@ static enum p2pb_status parse_columns(struct ilog *lg, char *err, size_t errlen)
                     c->v = nv;
                 if (!nb || !nv) {
                     st = P2PB_ENOMEM;
-                    set_err(err, errlen, "%s: out of memory", lg->path);
+                    (void)p2pb_fail(P2PB_OK, err, errlen, "%s: out of memory", lg->path);
                     goto done;
                 }
             }
@@ -971,7 +963,7 @@ static enum p2pb_status parse_columns(struct ilog *lg, char *err, size_t errlen)
         struct igroup *g = group_new(lg, label);
         if (!g) {
             st = P2PB_ENOMEM;
-            set_err(err, errlen, "%s: out of memory", lg->path);
+            (void)p2pb_fail(P2PB_OK, err, errlen, "%s: out of memory", lg->path);
             goto done;
         }
         if (memcpy_log) {
@@ -1055,7 +1047,7 @@ static enum p2pb_status read_lines(struct ilog *lg, char *err, size_t errlen)
 {
     FILE *fp = fopen(lg->path, "rb");
     if (!fp) {
-        set_err(err, errlen, "%s:0: cannot open: %s", lg->path, strerror(errno));
+        (void)p2pb_fail(P2PB_OK, err, errlen, "%s:0: cannot open: %s", lg->path, strerror(errno));
         return P2PB_EIO;
     }
     size_t cap = 0, len = 0;
@@ -1067,7 +1059,7 @@ static enum p2pb_status read_lines(struct ilog *lg, char *err, size_t errlen)
             char *nb = realloc(lg->buf, nc);
             if (!nb) {
                 fclose(fp);
-                set_err(err, errlen, "%s: out of memory", lg->path);
+                (void)p2pb_fail(P2PB_OK, err, errlen, "%s: out of memory", lg->path);
                 return P2PB_ENOMEM;
             }
             lg->buf = nb;
@@ -1077,18 +1069,19 @@ static enum p2pb_status read_lines(struct ilog *lg, char *err, size_t errlen)
         len += got;
         if (len > (size_t)256 << 20) {
             fclose(fp);
-            set_err(err, errlen, "%s:0: larger than 256 MiB, not a benchmark log", lg->path);
+            (void)p2pb_fail(P2PB_OK, err, errlen, "%s:0: larger than 256 MiB, not a benchmark log",
+                            lg->path);
             return P2PB_EFORMAT;
         }
     }
     int rerr = ferror(fp);
     fclose(fp);
     if (rerr) {
-        set_err(err, errlen, "%s:0: read error", lg->path);
+        (void)p2pb_fail(P2PB_OK, err, errlen, "%s:0: read error", lg->path);
         return P2PB_EIO;
     }
     if (!lg->buf) {
-        set_err(err, errlen, "%s:1: empty file", lg->path);
+        (void)p2pb_fail(P2PB_OK, err, errlen, "%s:1: empty file", lg->path);
         return P2PB_EFORMAT;
     }
     lg->buf[len] = '\0';
@@ -1099,8 +1092,8 @@ static enum p2pb_status read_lines(struct ilog *lg, char *err, size_t errlen)
         if (c == '\n')
             line++;
         else if (c == 0 || (c < 32 && c != '\t' && c != '\r' && c != '\f' && c != '\v')) {
-            set_err(err, errlen, "%s:%zu: binary data (byte 0x%02x), not a text log", lg->path,
-                    line, c);
+            (void)p2pb_fail(P2PB_OK, err, errlen,
+                            "%s:%zu: binary data (byte 0x%02x), not a text log", lg->path, line, c);
             return P2PB_EFORMAT;
         }
     }
@@ -1109,7 +1102,7 @@ static enum p2pb_status read_lines(struct ilog *lg, char *err, size_t errlen)
         n += lg->buf[i] == '\n';
     lg->lines = calloc(n, sizeof *lg->lines);
     if (!lg->lines) {
-        set_err(err, errlen, "%s: out of memory", lg->path);
+        (void)p2pb_fail(P2PB_OK, err, errlen, "%s: out of memory", lg->path);
         return P2PB_ENOMEM;
     }
     char *p = lg->buf;
@@ -1279,7 +1272,7 @@ static enum p2pb_status write_group(struct ilog *lg, struct igroup *g, const cha
     /* 0: the log does not say (e.g. a comparison table) */
     cJSON *run = run_record(lg, g, nranks);
     if (!run) {
-        set_err(err, errlen, "out of memory");
+        (void)p2pb_fail(P2PB_OK, err, errlen, "out of memory");
         return P2PB_ENOMEM;
     }
     struct p2pb_results_file *f;
@@ -1329,7 +1322,7 @@ static enum p2pb_status parse_log(struct ilog *lg, char *err, size_t errlen)
         return st;
     struct igroup *g = group_new(lg, "");
     if (!g) {
-        set_err(err, errlen, "%s: out of memory", lg->path);
+        (void)p2pb_fail(P2PB_OK, err, errlen, "%s: out of memory", lg->path);
         return P2PB_ENOMEM;
     }
     st = parse_imb_osu(lg, g, err, errlen);
@@ -1346,8 +1339,9 @@ static enum p2pb_status parse_log(struct ilog *lg, char *err, size_t errlen)
             size_t ln = 0;
             while (ln < lg->nlines && !*skip_ws(lg->lines[ln]))
                 ln++;
-            set_err(err, errlen, "%s:%zu: no IMB, PMB, OSU or size/value table found", lg->path,
-                    ln < lg->nlines ? ln + 1 : 1);
+            (void)p2pb_fail(P2PB_OK, err, errlen,
+                            "%s:%zu: no IMB, PMB, OSU or size/value table found", lg->path,
+                            ln < lg->nlines ? ln + 1 : 1);
             return P2PB_EFORMAT;
         }
     } else {
@@ -1370,12 +1364,12 @@ enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char 
 {
     struct stat sb;
     if (stat(outdir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-        set_err(err, errlen, "%s: not a directory", outdir);
+        (void)p2pb_fail(P2PB_OK, err, errlen, "%s: not a directory", outdir);
         return P2PB_EIO;
     }
     struct ilog *logs = calloc(npaths ? npaths : 1, sizeof *logs);
     if (!logs) {
-        set_err(err, errlen, "out of memory");
+        (void)p2pb_fail(P2PB_OK, err, errlen, "out of memory");
         return P2PB_ENOMEM;
     }
     enum p2pb_status st = P2PB_OK;

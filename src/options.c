@@ -12,27 +12,17 @@
 #include <string.h>
 #include <strings.h>
 
-static enum p2pb_status fail(enum p2pb_status st, char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
-
 enum p2pb_status p2pb_parse_size(const char *text, size_t *out, char *err, size_t errlen)
 {
     if (!text || !*text || !isdigit((unsigned char)text[0]))
-        return fail(P2PB_EUSAGE, err, errlen,
-                    "invalid message size '%s' (expected e.g. 0, 8, 1K, 4M)", text ? text : "");
+        return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                         "invalid message size '%s' (expected e.g. 0, 8, 1K, 4M)",
+                         text ? text : "");
     errno = 0;
     char *end;
     unsigned long long v = strtoull(text, &end, 10);
     if (errno == ERANGE)
-        return fail(P2PB_ERANGE, err, errlen, "message size '%s' is too large", text);
+        return p2pb_fail(P2PB_ERANGE, err, errlen, "message size '%s' is too large", text);
     unsigned shift = 0;
     if (*end) {
         switch (toupper((unsigned char)*end)) {
@@ -42,8 +32,9 @@ enum p2pb_status p2pb_parse_size(const char *text, size_t *out, char *err, size_
         case 'G': shift = 30; break;
         case 'T': shift = 40; break;
         default:
-            return fail(P2PB_EUSAGE, err, errlen,
-                        "invalid message size '%s' (suffixes: K=2^10, M=2^20, G=2^30 bytes)", text);
+            return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                             "invalid message size '%s' (suffixes: K=2^10, M=2^20, G=2^30 bytes)",
+                             text);
         }
         const char *rest = end + 1;
         if (shift && (strcasecmp(rest, "iB") == 0 || strcasecmp(rest, "B") == 0 || *rest == '\0'))
@@ -51,13 +42,14 @@ enum p2pb_status p2pb_parse_size(const char *text, size_t *out, char *err, size_
         else if (!shift && *rest == '\0')
             ;
         else
-            return fail(P2PB_EUSAGE, err, errlen,
-                        "invalid message size '%s' (suffixes: K=2^10, M=2^20, G=2^30 bytes)", text);
+            return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                             "invalid message size '%s' (suffixes: K=2^10, M=2^20, G=2^30 bytes)",
+                             text);
     }
     if (shift && v > (SIZE_MAX >> shift))
-        return fail(P2PB_ERANGE, err, errlen, "message size '%s' is too large", text);
+        return p2pb_fail(P2PB_ERANGE, err, errlen, "message size '%s' is too large", text);
     if ((unsigned long long)(size_t)v != v)
-        return fail(P2PB_ERANGE, err, errlen, "message size '%s' is too large", text);
+        return p2pb_fail(P2PB_ERANGE, err, errlen, "message size '%s' is too large", text);
     *out = (size_t)v << shift;
     return P2PB_OK;
 }
@@ -69,7 +61,7 @@ static enum p2pb_status push_size(size_t v, size_t *sizes, size_t cap, size_t *n
         if (sizes[i] == v)
             return P2PB_OK;
     if (*n >= cap)
-        return fail(P2PB_ERANGE, err, errlen, "too many message sizes (at most %zu)", cap);
+        return p2pb_fail(P2PB_ERANGE, err, errlen, "too many message sizes (at most %zu)", cap);
     sizes[(*n)++] = v;
     return P2PB_OK;
 }
@@ -93,17 +85,19 @@ static enum p2pb_status parse_range(char *elem, size_t *sizes, size_t cap, size_
     char sub[256];
     if ((st = p2pb_parse_size(elem, &lo, sub, sizeof sub)) != P2PB_OK ||
         (st = p2pb_parse_size(hi_txt, &hi, sub, sizeof sub)) != P2PB_OK)
-        return fail(st, err, errlen, "invalid size range '%s..%s': %s", elem, hi_txt, sub);
+        return p2pb_fail(st, err, errlen, "invalid size range '%s..%s': %s", elem, hi_txt, sub);
     if (step_txt && (st = p2pb_parse_size(step_txt, &step, sub, sizeof sub)) != P2PB_OK)
-        return fail(st, err, errlen, "invalid step '%s' in size range: %s", step_txt, sub);
+        return p2pb_fail(st, err, errlen, "invalid step '%s' in size range: %s", step_txt, sub);
     if (lo > hi)
-        return fail(P2PB_EUSAGE, err, errlen, "invalid size range '%s..%s': start above end", elem,
-                    hi_txt);
+        return p2pb_fail(P2PB_EUSAGE, err, errlen, "invalid size range '%s..%s': start above end",
+                         elem, hi_txt);
     if (geometric && step < 2)
-        return fail(P2PB_EUSAGE, err, errlen, "invalid step factor '%s' (need an integer >= 2)",
-                    step_txt ? step_txt : "");
+        return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                         "invalid step factor '%s' (need an integer >= 2)",
+                         step_txt ? step_txt : "");
     if (!geometric && step < 1)
-        return fail(P2PB_EUSAGE, err, errlen, "invalid step '%s' (need an integer >= 1)", step_txt);
+        return p2pb_fail(P2PB_EUSAGE, err, errlen, "invalid step '%s' (need an integer >= 1)",
+                         step_txt);
     if (geometric && lo == 0) {
         if ((st = push_size(0, sizes, cap, n, err, errlen)) != P2PB_OK)
             return st;
@@ -137,10 +131,10 @@ enum p2pb_status p2pb_parse_size_list(const char *spec, size_t *sizes, size_t ca
 {
     *n = 0;
     if (!spec || !*spec)
-        return fail(P2PB_EUSAGE, err, errlen, "empty message size list");
+        return p2pb_fail(P2PB_EUSAGE, err, errlen, "empty message size list");
     char *copy = strdup(spec);
     if (!copy)
-        return fail(P2PB_ENOMEM, err, errlen, "out of memory");
+        return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
     enum p2pb_status st = P2PB_OK;
     char *save = NULL;
     int elems = 0;
@@ -159,7 +153,8 @@ enum p2pb_status p2pb_parse_size_list(const char *spec, size_t *sizes, size_t ca
     }
     if (st == P2PB_OK &&
         (elems == 0 || spec[strlen(spec) - 1] == ',' || spec[0] == ',' || strstr(spec, ",,")))
-        st = fail(P2PB_EUSAGE, err, errlen, "invalid message size list '%s' (empty element)", spec);
+        st = p2pb_fail(P2PB_EUSAGE, err, errlen, "invalid message size list '%s' (empty element)",
+                       spec);
     free(copy);
     return st;
 }
@@ -175,21 +170,21 @@ enum p2pb_status p2pb_parse_msglog(const char *spec, size_t *sizes, size_t cap, 
     if (colon) {
         a = strtol(spec, &end, 10);
         if (end != colon || colon == spec)
-            return fail(P2PB_EUSAGE, err, errlen, "invalid --msglog '%s' (expected A:B, e.g. 0:22)",
-                        spec);
+            return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                             "invalid --msglog '%s' (expected A:B, e.g. 0:22)", spec);
         b = strtol(colon + 1, &end, 10);
         if (*end || end == colon + 1)
-            return fail(P2PB_EUSAGE, err, errlen, "invalid --msglog '%s' (expected A:B, e.g. 0:22)",
-                        spec);
+            return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                             "invalid --msglog '%s' (expected A:B, e.g. 0:22)", spec);
     } else {
         b = strtol(spec, &end, 10);
         if (*end || end == spec)
-            return fail(P2PB_EUSAGE, err, errlen, "invalid --msglog '%s' (expected A:B, e.g. 0:22)",
-                        spec);
+            return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                             "invalid --msglog '%s' (expected A:B, e.g. 0:22)", spec);
     }
     if (errno || a < 0 || b < a || b > 62)
-        return fail(P2PB_ERANGE, err, errlen, "invalid --msglog '%s' (need 0 <= A <= B <= 62)",
-                    spec);
+        return p2pb_fail(P2PB_ERANGE, err, errlen, "invalid --msglog '%s' (need 0 <= A <= B <= 62)",
+                         spec);
     enum p2pb_status st = push_size(0, sizes, cap, n, err, errlen);
     for (long e = a; st == P2PB_OK && e <= b; e++)
         st = push_size((size_t)1 << e, sizes, cap, n, err, errlen);
@@ -383,15 +378,15 @@ static enum p2pb_status parse_count(const char *opt, const char *val, size_t min
     char *end;
     errno = 0;
     if (!val || !isdigit((unsigned char)val[0]))
-        return fail(P2PB_EUSAGE, err, errlen, "invalid value '%s' for --%s (expected an integer)",
-                    val ? val : "", opt);
+        return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                         "invalid value '%s' for --%s (expected an integer)", val ? val : "", opt);
     unsigned long long v = strtoull(val, &end, 10);
     if (*end)
-        return fail(P2PB_EUSAGE, err, errlen, "invalid value '%s' for --%s (expected an integer)",
-                    val, opt);
+        return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                         "invalid value '%s' for --%s (expected an integer)", val, opt);
     if (errno == ERANGE || v < min || v > max)
-        return fail(P2PB_ERANGE, err, errlen, "value '%s' for --%s is out of range (%zu..%zu)", val,
-                    opt, min, max);
+        return p2pb_fail(P2PB_ERANGE, err, errlen, "value '%s' for --%s is out of range (%zu..%zu)",
+                         val, opt, min, max);
     *out = (size_t)v;
     return P2PB_OK;
 }
@@ -403,11 +398,11 @@ static enum p2pb_status parse_real(const char *opt, const char *val, double min,
     errno = 0;
     double v = strtod(val, &end);
     if (end == val || *end || v != v)
-        return fail(P2PB_EUSAGE, err, errlen, "invalid value '%s' for --%s (expected a number)",
-                    val, opt);
+        return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                         "invalid value '%s' for --%s (expected a number)", val, opt);
     if (errno == ERANGE || v < min || v > max)
-        return fail(P2PB_ERANGE, err, errlen, "value '%s' for --%s is out of range (%g..%g)", val,
-                    opt, min, max);
+        return p2pb_fail(P2PB_ERANGE, err, errlen, "value '%s' for --%s is out of range (%g..%g)",
+                         val, opt, min, max);
     *out = v;
     return P2PB_OK;
 }
@@ -417,7 +412,7 @@ static enum p2pb_status add_kernels(struct p2pb_options *o, const char *list, ch
 {
     char *copy = strdup(list);
     if (!copy)
-        return fail(P2PB_ENOMEM, err, errlen, "out of memory");
+        return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
     enum p2pb_status st = P2PB_OK;
     char *save = NULL;
     int any = 0;
@@ -425,7 +420,8 @@ static enum p2pb_status add_kernels(struct p2pb_options *o, const char *list, ch
         any = 1;
         const struct p2pb_kernel *k = p2pb_kernel_find(e);
         if (!k) {
-            st = fail(P2PB_EUSAGE, err, errlen, "unknown kernel '%s' (see p2pbench --list)", e);
+            st =
+                p2pb_fail(P2PB_EUSAGE, err, errlen, "unknown kernel '%s' (see p2pbench --list)", e);
             break;
         }
         int dup = 0;
@@ -434,14 +430,14 @@ static enum p2pb_status add_kernels(struct p2pb_options *o, const char *list, ch
         if (dup)
             continue;
         if (o->nkernels >= P2PB_MAX_KERNELS) {
-            st = fail(P2PB_ERANGE, err, errlen, "too many kernels");
+            st = p2pb_fail(P2PB_ERANGE, err, errlen, "too many kernels");
             break;
         }
         o->kernels[o->nkernels++] = k;
     }
     if (st == P2PB_OK &&
         (!any || list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,")))
-        st = fail(P2PB_EUSAGE, err, errlen, "invalid kernel list '%s' (empty element)", list);
+        st = p2pb_fail(P2PB_EUSAGE, err, errlen, "invalid kernel list '%s' (empty element)", list);
     free(copy);
     return st;
 }
@@ -480,15 +476,15 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
         case 'k': st = add_kernels(o, optarg, err, errlen); break;
         case 's':
             if (sizes_given)
-                return fail(P2PB_EUSAGE, err, errlen,
-                            "message sizes given twice (--sizes / --msglog)");
+                return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                                 "message sizes given twice (--sizes / --msglog)");
             sizes_given = 1;
             st = p2pb_parse_size_list(optarg, o->sizes, P2PB_MAX_SIZES, &o->nsizes, err, errlen);
             break;
         case 'm':
             if (sizes_given)
-                return fail(P2PB_EUSAGE, err, errlen,
-                            "message sizes given twice (--sizes / --msglog)");
+                return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                                 "message sizes given twice (--sizes / --msglog)");
             sizes_given = 1;
             st = p2pb_parse_msglog(optarg, o->sizes, P2PB_MAX_SIZES, &o->nsizes, err, errlen);
             break;
@@ -501,14 +497,14 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
             o->reporter = optarg[i] ? NULL : p2pb_reporter_find(lower);
         }
             if (!o->reporter)
-                st = fail(P2PB_EUSAGE, err, errlen,
-                          "unknown format '%s' (text, imb, csv, markdown)", optarg);
+                st = p2pb_fail(P2PB_EUSAGE, err, errlen,
+                               "unknown format '%s' (text, imb, csv, markdown)", optarg);
             break;
         case 'o':
             if (!*optarg)
-                return fail(P2PB_EUSAGE, err, errlen, "empty results file name for --output");
+                return p2pb_fail(P2PB_EUSAGE, err, errlen, "empty results file name for --output");
             if (strlen(optarg) >= sizeof o->output)
-                return fail(P2PB_ERANGE, err, errlen, "results file name too long");
+                return p2pb_fail(P2PB_ERANGE, err, errlen, "results file name too long");
             strcpy(o->output, optarg);
             o->output_default = 0;
             break;
@@ -518,12 +514,12 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
             break;
         case 'l':
             if (strlen(optarg) >= sizeof o->label)
-                return fail(P2PB_ERANGE, err, errlen,
-                            "label '%.40s...' too long (at most %zu bytes)", optarg,
-                            sizeof o->label - 1);
+                return p2pb_fail(P2PB_ERANGE, err, errlen,
+                                 "label '%.40s...' too long (at most %zu bytes)", optarg,
+                                 sizeof o->label - 1);
             if (!p2pb_text_is_clean(optarg))
-                return fail(P2PB_EUSAGE, err, errlen,
-                            "invalid label (control characters or bytes that are not UTF-8)");
+                return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                                 "invalid label (control characters or bytes that are not UTF-8)");
             strcpy(o->label, optarg);
             break;
         case OPT_CHECK: o->policy.check = 1; break;
@@ -572,7 +568,7 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
         case OPT_MEMCPY_BUFFER:
             st = p2pb_parse_size(optarg, &o->policy.copy_bytes, err, errlen);
             if (st == P2PB_OK && o->policy.copy_bytes == 0)
-                st = fail(P2PB_ERANGE, err, errlen, "--memcpy-buffer must be at least 1 byte");
+                st = p2pb_fail(P2PB_ERANGE, err, errlen, "--memcpy-buffer must be at least 1 byte");
             break;
         case OPT_MEMCPY_RANKS:
             if (strcmp(optarg, "one") == 0)
@@ -580,22 +576,23 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
             else if (strcmp(optarg, "all") == 0)
                 o->policy.self_all = 1;
             else
-                st = fail(P2PB_EUSAGE, err, errlen,
-                          "invalid value '%s' for --memcpy-ranks (one, all)", optarg);
+                st = p2pb_fail(P2PB_EUSAGE, err, errlen,
+                               "invalid value '%s' for --memcpy-ranks (one, all)", optarg);
             break;
         case OPT_LIST: o->do_list = 1; break;
         case OPT_INFO: o->do_info = 1; break;
         case 'h': o->do_help = 1; break;
         case 'V': o->do_version = 1; break;
         case ':':
-            return fail(P2PB_EUSAGE, err, errlen, "option '%s' needs a value", argv[optind - 1]);
+            return p2pb_fail(P2PB_EUSAGE, err, errlen, "option '%s' needs a value",
+                             argv[optind - 1]);
         case '?':
         default:
             if (optopt && optopt < 256)
-                return fail(P2PB_EUSAGE, err, errlen, "unknown option '-%c' (see p2pbench --help)",
-                            optopt);
-            return fail(P2PB_EUSAGE, err, errlen, "unknown option '%s' (see p2pbench --help)",
-                        argv[optind - 1]);
+                return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                                 "unknown option '-%c' (see p2pbench --help)", optopt);
+            return p2pb_fail(P2PB_EUSAGE, err, errlen, "unknown option '%s' (see p2pbench --help)",
+                             argv[optind - 1]);
         }
     }
     if (st != P2PB_OK)
@@ -605,14 +602,15 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
             return st;
 
     if (samples_given && fixed_imb)
-        return fail(P2PB_EUSAGE, err, errlen, "--samples and --fixed-imb exclude each other");
+        return p2pb_fail(P2PB_EUSAGE, err, errlen, "--samples and --fixed-imb exclude each other");
     if (samples_given && minmax_given)
-        return fail(P2PB_EUSAGE, err, errlen, "--samples excludes --min-samples / --max-samples");
+        return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                         "--samples excludes --min-samples / --max-samples");
     if (!min_given && o->policy.min_samples > o->policy.max_samples)
         o->policy.min_samples = o->policy.max_samples;
     if (o->policy.min_samples > o->policy.max_samples)
-        return fail(P2PB_EUSAGE, err, errlen, "--min-samples %zu is above --max-samples %zu",
-                    o->policy.min_samples, o->policy.max_samples);
+        return p2pb_fail(P2PB_EUSAGE, err, errlen, "--min-samples %zu is above --max-samples %zu",
+                         o->policy.min_samples, o->policy.max_samples);
     if (samples_given)
         o->policy.mode = P2PB_POLICY_FIXED;
     if (fixed_imb)
@@ -625,10 +623,10 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
     for (size_t i = 0; i < o->nsizes; i++) {
         size_t b = o->sizes[i];
         if (b > (size_t)INT_MAX && (b % 1024 != 0 || b / 1024 > (size_t)INT_MAX))
-            return fail(P2PB_ERANGE, err, errlen,
-                        "message size %zu is above 2^31-1 bytes and not a multiple of 1 KiB "
-                        "(cannot be sent as one MPI message)",
-                        b);
+            return p2pb_fail(P2PB_ERANGE, err, errlen,
+                             "message size %zu is above 2^31-1 bytes and not a multiple of 1 KiB "
+                             "(cannot be sent as one MPI message)",
+                             b);
     }
     if (o->nkernels == 0)
         for (size_t i = 0; i < p2pb_nkernels; i++)

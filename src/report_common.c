@@ -56,3 +56,15 @@ char *p2pb_fmt_size(char *buf, size_t len, size_t bytes)
         snprintf(buf, len, "%.3g%c", v, suffix[i]);
     return buf;
 }
+
+int p2pb_report_new_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
+{
+    if (ctx->section_open && strcmp(ctx->cur_kernel, r->kernel) == 0 &&
+        strcmp(ctx->cur_variant, r->variant) == 0 && ctx->cur_nranks == r->nranks)
+        return 0;
+    snprintf(ctx->cur_kernel, sizeof ctx->cur_kernel, "%s", r->kernel);
+    snprintf(ctx->cur_variant, sizeof ctx->cur_variant, "%s", r->variant);
+    ctx->cur_nranks = r->nranks;
+    ctx->section_open = 1;
+    return 1;
+}

@@ -456,16 +456,7 @@ static void csv_num(FILE *o, double v)
 static void csv_str(FILE *o, const char *s)
 {
     fputc(',', o);
-    if (strpbrk(s, ",\"\n\r")) {
-        fputc('"', o);
-        for (; *s; s++) {
-            if (*s == '"')
-                fputc('"', o);
-            fputc(*s, o);
-        }
-        fputc('"', o);
-    } else
-        fputs(s, o);
+    p2pb_csv_field(o, s);
 }
 
 static void print_csv(FILE *o, const struct p2pb_side *a, const struct p2pb_side *b,

@@ -10,7 +10,7 @@
 
 #include "p2pbench/report.h"
 
-static void csv_field_str(FILE *o, const char *s)
+void p2pb_csv_field(FILE *o, const char *s)
 {
     if (strpbrk(s, ",\"\n\r")) {
         fputc('"', o);
@@ -45,11 +45,11 @@ static void csv_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
 {
     FILE *o = ctx->out;
     fputs(P2PB_SCHEMA ",", o);
-    csv_field_str(o, ctx->run ? ctx->run->label : "");
+    p2pb_csv_field(o, ctx->run ? ctx->run->label : "");
     fputc(',', o);
-    csv_field_str(o, r->kernel);
+    p2pb_csv_field(o, r->kernel);
     fputc(',', o);
-    csv_field_str(o, r->variant);
+    p2pb_csv_field(o, r->variant);
     fprintf(o, ",%zu,%d,%d,%s", r->bytes, r->nranks, r->active_ranks,
             p2pb_row_status_str(r->status));
     if (r->status != P2PB_ROW_OK) {

@@ -20,13 +20,8 @@ static void md_begin(struct p2pb_report_ctx *ctx)
 static void md_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
 {
     FILE *o = ctx->out;
-    int new_section = !ctx->section_open || strcmp(ctx->cur_kernel, r->kernel) != 0 ||
-                      strcmp(ctx->cur_variant, r->variant) != 0 || ctx->cur_nranks != r->nranks;
+    int new_section = p2pb_report_new_section(ctx, r);
     if (new_section) {
-        snprintf(ctx->cur_kernel, sizeof ctx->cur_kernel, "%s", r->kernel);
-        snprintf(ctx->cur_variant, sizeof ctx->cur_variant, "%s", r->variant);
-        ctx->cur_nranks = r->nranks;
-        ctx->section_open = 1;
         if (r->status == P2PB_ROW_SKIPPED) {
             fprintf(o, "\n### %s%s%s (%d ranks)\n\nSkipped: %s\n", r->display_name,
                     r->variant[0] ? " " : "", r->variant, r->nranks, r->note);

@@ -16,14 +16,6 @@
 
 #include "report_internal.h"
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 /* Write s as a single-quoted gnuplot string ('' stands for '). Newlines,
  * which gnuplot cannot take inside a string, become spaces. */
 static void gp_quote(FILE *o, const char *s)
@@ -124,11 +116,11 @@ enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *o
 {
     int svg = ends_with(out, ".svg");
     if (!svg && !ends_with(out, ".png")) {
-        set_err(err, errlen, "plot output '%s' must end in .png or .svg", out);
+        (void)p2pb_fail(P2PB_OK, err, errlen, "plot output '%s' must end in .png or .svg", out);
         return P2PB_EUSAGE;
     }
     if (!nsides || !sides[0].nfiles || !sides[0].files[0].nrows) {
-        set_err(err, errlen, "nothing to plot");
+        (void)p2pb_fail(P2PB_OK, err, errlen, "nothing to plot");
         return P2PB_EFORMAT;
     }
     /* the kernel asked for, or the first kernel of the first file */
@@ -141,13 +133,13 @@ enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *o
                     break;
                 }
     if (!first) {
-        set_err(err, errlen, "kernel '%s' is not in the files to plot", kernel);
+        (void)p2pb_fail(P2PB_OK, err, errlen, "kernel '%s' is not in the files to plot", kernel);
         return P2PB_EFORMAT;
     }
     const char *prog = gnuplot ? gnuplot : "gnuplot";
     int pfd[2];
     if (pipe(pfd) != 0) {
-        set_err(err, errlen, "pipe: %s", strerror(errno));
+        (void)p2pb_fail(P2PB_OK, err, errlen, "pipe: %s", strerror(errno));
         return P2PB_EIO;
     }
     fflush(NULL);
@@ -155,7 +147,7 @@ enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *o
     if (pid < 0) {
         close(pfd[0]);
         close(pfd[1]);
-        set_err(err, errlen, "fork: %s", strerror(errno));
+        (void)p2pb_fail(P2PB_OK, err, errlen, "fork: %s", strerror(errno));
         return P2PB_EIO;
     }
     if (pid == 0) {
@@ -181,8 +173,8 @@ enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *o
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        set_err(err, errlen, "gnuplot ('%s') failed (exit %d) writing '%s'", prog,
-                WIFEXITED(status) ? WEXITSTATUS(status) : -1, out);
+        (void)p2pb_fail(P2PB_OK, err, errlen, "gnuplot ('%s') failed (exit %d) writing '%s'", prog,
+                        WIFEXITED(status) ? WEXITSTATUS(status) : -1, out);
         return P2PB_EIO;
     }
     return P2PB_OK;

@@ -62,12 +62,6 @@ static void print_title(struct p2pb_report_ctx *ctx, const struct p2pb_result *r
 
 static void open_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
 {
-    if (ctx->section_open)
-        close_section(ctx);
-    snprintf(ctx->cur_kernel, sizeof ctx->cur_kernel, "%s", r->kernel);
-    snprintf(ctx->cur_variant, sizeof ctx->cur_variant, "%s", r->variant);
-    ctx->cur_nranks = r->nranks;
-    ctx->section_open = 1;
     ctx->header_done = 0;
     ctx->title_done = 0;
     ctx->cur_asym = 0;
@@ -87,8 +81,7 @@ static void print_header(struct p2pb_report_ctx *ctx)
 static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
 {
     FILE *o = ctx->out;
-    int new_section = !ctx->section_open || strcmp(ctx->cur_kernel, r->kernel) != 0 ||
-                      strcmp(ctx->cur_variant, r->variant) != 0 || ctx->cur_nranks != r->nranks;
+    int new_section = p2pb_report_new_section(ctx, r);
     if (new_section) {
         open_section(ctx, r);
         if (r->status == P2PB_ROW_SKIPPED)

@@ -15,16 +15,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 static const char *const row_status_names[] = {"ok", "skipped", "failed", "timeout"};
 
 const char *p2pb_row_status_str(enum p2pb_row_status st)
@@ -68,15 +58,15 @@ enum p2pb_status p2pb_results_open(const char *path, struct p2pb_results_file **
     *out = NULL;
     struct p2pb_results_file *f = calloc(1, sizeof *f);
     if (!f) {
-        set_err(err, errlen, "out of memory");
+        (void)p2pb_fail(P2PB_OK, err, errlen, "out of memory");
         return P2PB_ENOMEM;
     }
     /* O_NONBLOCK: a FIFO without a reader fails at once (ENXIO) instead of
      * blocking rank 0 while the other ranks wait; cleared right after. */
     f->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0644);
     if (f->fd < 0) {
-        set_err(err, errlen, "cannot write results file '%s': %s", path,
-                errno == ENXIO ? "a FIFO with no reader" : strerror(errno));
+        (void)p2pb_fail(P2PB_OK, err, errlen, "cannot write results file '%s': %s", path,
+                        errno == ENXIO ? "a FIFO with no reader" : strerror(errno));
         free(f);
         return P2PB_EIO;
     }
@@ -93,16 +83,17 @@ enum p2pb_status p2pb_results_open(const char *path, struct p2pb_results_file **
         lk.l_type = F_WRLCK;
         lk.l_whence = SEEK_SET;
         if (fcntl(f->fd, F_SETLK, &lk) != 0) {
-            set_err(err, errlen, "cannot write results file '%s': %s", path,
-                    (errno == EACCES || errno == EAGAIN) ? "another run is writing it"
-                                                         : strerror(errno));
+            (void)p2pb_fail(P2PB_OK, err, errlen, "cannot write results file '%s': %s", path,
+                            (errno == EACCES || errno == EAGAIN) ? "another run is writing it"
+                                                                 : strerror(errno));
             close(f->fd);
             free(f);
             return P2PB_EIO;
         }
         f->regular = 1;
         if (ftruncate(f->fd, 0) != 0) {
-            set_err(err, errlen, "cannot write results file '%s': %s", path, strerror(errno));
+            (void)p2pb_fail(P2PB_OK, err, errlen, "cannot write results file '%s': %s", path,
+                            strerror(errno));
             close(f->fd);
             free(f);
             return P2PB_EIO;
@@ -130,7 +121,7 @@ static enum p2pb_status write_line(struct p2pb_results_file *f, const char *text
     size_t len = strlen(text);
     char *buf = malloc(len + 2);
     if (!buf) {
-        set_err(err, errlen, "out of memory");
+        (void)p2pb_fail(P2PB_OK, err, errlen, "out of memory");
         return P2PB_ENOMEM;
     }
     memcpy(buf, text, len);
@@ -141,15 +132,15 @@ static enum p2pb_status write_line(struct p2pb_results_file *f, const char *text
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
-            set_err(err, errlen, "cannot write results file '%s': %s", f->path,
-                    w < 0 ? strerror(errno) : "short write");
+            (void)p2pb_fail(P2PB_OK, err, errlen, "cannot write results file '%s': %s", f->path,
+                            w < 0 ? strerror(errno) : "short write");
             free(buf);
             /* never leave half a line: cut back to the last complete one */
             if (f->regular && done > 0 && ftruncate(f->fd, f->good_size) != 0)
-                set_err(err, errlen,
-                        "cannot write results file '%s' (and cannot cut back a "
-                        "partial line): %s",
-                        f->path, strerror(errno));
+                (void)p2pb_fail(P2PB_OK, err, errlen,
+                                "cannot write results file '%s' (and cannot cut back a "
+                                "partial line): %s",
+                                f->path, strerror(errno));
             return P2PB_EIO;
         }
         done += (size_t)w;
@@ -164,7 +155,7 @@ enum p2pb_status p2pb_results_write_json(struct p2pb_results_file *f, const void
 {
     char *text = cJSON_PrintUnformatted((const cJSON *)obj);
     if (!text) {
-        set_err(err, errlen, "out of memory formatting JSON");
+        (void)p2pb_fail(P2PB_OK, err, errlen, "out of memory formatting JSON");
         return P2PB_ENOMEM;
     }
     enum p2pb_status st = write_line(f, text, err, errlen);
@@ -246,7 +237,7 @@ enum p2pb_status p2pb_results_write_result(struct p2pb_results_file *f, const st
 {
     cJSON *o = p2pb_result_to_json(r);
     if (!o) {
-        set_err(err, errlen, "out of memory");
+        (void)p2pb_fail(P2PB_OK, err, errlen, "out of memory");
         return P2PB_ENOMEM;
     }
     enum p2pb_status st = p2pb_results_write_json(f, o, err, errlen);
@@ -267,11 +258,13 @@ enum p2pb_status p2pb_results_close(struct p2pb_results_file *f, const char *sta
         cJSON_Delete(o);
     }
     if (fsync(f->fd) != 0 && errno != EINVAL && st == P2PB_OK) {
-        set_err(err, errlen, "cannot sync results file '%s': %s", f->path, strerror(errno));
+        (void)p2pb_fail(P2PB_OK, err, errlen, "cannot sync results file '%s': %s", f->path,
+                        strerror(errno));
         st = P2PB_EIO;
     }
     if (close(f->fd) != 0 && st == P2PB_OK) {
-        set_err(err, errlen, "cannot close results file '%s': %s", f->path, strerror(errno));
+        (void)p2pb_fail(P2PB_OK, err, errlen, "cannot close results file '%s': %s", f->path,
+                        strerror(errno));
         st = P2PB_EIO;
     }
     free(f);
@@ -317,7 +310,8 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
     const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(o, "kernel");
     const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(o, "bytes");
     if (!cJSON_IsString(kernel) || !cJSON_IsNumber(bytes)) {
-        set_err(err, errlen, "result record without a valid \"kernel\" and \"bytes\"");
+        (void)p2pb_fail(P2PB_OK, err, errlen,
+                        "result record without a valid \"kernel\" and \"bytes\"");
         return P2PB_EFORMAT;
     }
     /* every integer field checked before it is converted */
@@ -333,8 +327,8 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
     double cv[sizeof counts / sizeof counts[0]];
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
         if (get_count(o, counts[i].name, counts[i].dflt, counts[i].max, &cv[i]) != 0) {
-            set_err(err, errlen, "field \"%s\" is not an integer in 0..%.0f", counts[i].name,
-                    counts[i].max);
+            (void)p2pb_fail(P2PB_OK, err, errlen, "field \"%s\" is not an integer in 0..%.0f",
+                            counts[i].name, counts[i].max);
             return P2PB_EFORMAT;
         }
     get_str(o, "kernel", r->kernel, sizeof r->kernel);
@@ -354,7 +348,7 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
     get_str(o, "status", status, sizeof status);
     int s = p2pb_row_status_parse(status);
     if (s < 0) {
-        set_err(err, errlen, "unknown row status '%s'", status);
+        (void)p2pb_fail(P2PB_OK, err, errlen, "unknown row status '%s'", status);
         return P2PB_EFORMAT;
     }
     r->status = (enum p2pb_row_status)s;
@@ -380,7 +374,7 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
             r->t.ci95_high = hi->valuedouble;
         }
     } else if (r->status == P2PB_ROW_OK) {
-        set_err(err, errlen, "result record with status ok but no \"t_usec\"");
+        (void)p2pb_fail(P2PB_OK, err, errlen, "result record with status ok but no \"t_usec\"");
         return P2PB_EFORMAT;
     }
     r->t.outliers = (size_t)cv[6];
@@ -440,7 +434,7 @@ enum p2pb_status p2pb_results_read(const char *path, struct p2pb_results_data *o
     snprintf(out->path, sizeof out->path, "%s", path);
     FILE *fp = fopen(path, "r");
     if (!fp) {
-        set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        (void)p2pb_fail(P2PB_OK, err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return P2PB_EIO;
     }
     char *line = NULL;
@@ -462,13 +456,14 @@ enum p2pb_status p2pb_results_read(const char *path, struct p2pb_results_data *o
                 out->truncated_line = 1;
                 break;
             }
-            set_err(err, errlen, "%s:%ld: not a JSON object", path, lineno);
+            (void)p2pb_fail(P2PB_OK, err, errlen, "%s:%ld: not a JSON object", path, lineno);
             st = P2PB_EFORMAT;
             break;
         }
         const cJSON *type = cJSON_GetObjectItemCaseSensitive(o, "type");
         if (!cJSON_IsString(type)) {
-            set_err(err, errlen, "%s:%ld: record without a \"type\"", path, lineno);
+            (void)p2pb_fail(P2PB_OK, err, errlen, "%s:%ld: record without a \"type\"", path,
+                            lineno);
             cJSON_Delete(o);
             st = P2PB_EFORMAT;
             break;
@@ -479,15 +474,17 @@ enum p2pb_status p2pb_results_read(const char *path, struct p2pb_results_data *o
             if (cJSON_IsString(schema) && strncmp(schema->valuestring, "p2pbench/", 9) == 0)
                 major = atoi(schema->valuestring + 9);
             if (major != P2PB_SCHEMA_MAJOR) {
-                set_err(err, errlen, "%s:%ld: unsupported schema '%s' (this reader knows %s)", path,
-                        lineno, cJSON_IsString(schema) ? schema->valuestring : "(none)",
-                        P2PB_SCHEMA);
+                (void)p2pb_fail(P2PB_OK, err, errlen,
+                                "%s:%ld: unsupported schema '%s' (this reader knows %s)", path,
+                                lineno, cJSON_IsString(schema) ? schema->valuestring : "(none)",
+                                P2PB_SCHEMA);
                 cJSON_Delete(o);
                 st = P2PB_EFORMAT;
                 break;
             }
             if (out->run || records != 1) {
-                set_err(err, errlen, "%s:%ld: run record is not the first line", path, lineno);
+                (void)p2pb_fail(P2PB_OK, err, errlen, "%s:%ld: run record is not the first line",
+                                path, lineno);
                 cJSON_Delete(o);
                 st = P2PB_EFORMAT;
                 break;
@@ -497,7 +494,8 @@ enum p2pb_status p2pb_results_read(const char *path, struct p2pb_results_data *o
             continue;
         }
         if (!out->run) {
-            set_err(err, errlen, "%s:%ld: no run record before this line", path, lineno);
+            (void)p2pb_fail(P2PB_OK, err, errlen, "%s:%ld: no run record before this line", path,
+                            lineno);
             cJSON_Delete(o);
             st = P2PB_EFORMAT;
             break;
@@ -508,7 +506,7 @@ enum p2pb_status p2pb_results_read(const char *path, struct p2pb_results_data *o
                 struct p2pb_result *nr = realloc(out->rows, nc * sizeof *nr);
                 if (!nr) {
                     cJSON_Delete(o);
-                    set_err(err, errlen, "%s: out of memory", path);
+                    (void)p2pb_fail(P2PB_OK, err, errlen, "%s: out of memory", path);
                     st = P2PB_ENOMEM;
                     break;
                 }
@@ -517,7 +515,7 @@ enum p2pb_status p2pb_results_read(const char *path, struct p2pb_results_data *o
             }
             char sub[256];
             if (p2pb_result_from_json(o, &out->rows[out->nrows], sub, sizeof sub) != P2PB_OK) {
-                set_err(err, errlen, "%s:%ld: %s", path, lineno, sub);
+                (void)p2pb_fail(P2PB_OK, err, errlen, "%s:%ld: %s", path, lineno, sub);
                 cJSON_Delete(o);
                 st = P2PB_EFORMAT;
                 break;
@@ -533,7 +531,8 @@ enum p2pb_status p2pb_results_read(const char *path, struct p2pb_results_data *o
     free(line);
     fclose(fp);
     if (st == P2PB_OK && !out->run) {
-        set_err(err, errlen, "%s: no run record (not a p2pbench results file)", path);
+        (void)p2pb_fail(P2PB_OK, err, errlen, "%s: no run record (not a p2pbench results file)",
+                        path);
         st = P2PB_EFORMAT;
     }
     if (st != P2PB_OK)

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "p2pbench/status.h"
 
+#include <stdarg.h>
+#include <stdio.h>
+
 static const char *const status_msg[P2PB_STATUS_COUNT] = {
     [P2PB_OK] = "success",
     [P2PB_EUSAGE] = "usage error",
@@ -30,4 +33,15 @@ int p2pb_status_exit_code(enum p2pb_status st)
     case P2PB_ESKIP: return 77;
     default: return 1;
     }
+}
+
+enum p2pb_status p2pb_fail(enum p2pb_status st, char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return st;
 }

@@ -58,6 +58,16 @@ const struct p2pb_reporter *p2pb_reporter_find(const char *name);
  */
 char *p2pb_fmt_sig(char *buf, size_t len, double v);
 
+/* Write s as one CSV field (RFC 4180: quoted when it holds , " CR or LF). */
+void p2pb_csv_field(FILE *o, const char *s);
+
+/*
+ * For reporters that print one table per (kernel, variant, rank count):
+ * returns 1 when r starts a new table (and records it as the open one in
+ * ctx), 0 when r continues the open table.
+ */
+int p2pb_report_new_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *r);
+
 /* Message size in short form: 0, 1, ..., 512, 1K, 1.5K, 4M, 1G (powers of 1024). */
 char *p2pb_fmt_size(char *buf, size_t len, size_t bytes);
 

@@ -13,6 +13,8 @@
 #ifndef P2PBENCH_STATUS_H
 #define P2PBENCH_STATUS_H
 
+#include <stddef.h>
+
 enum p2pb_status {
     P2PB_OK = 0,
     P2PB_EUSAGE,   /* bad option or option value (exit 2) */
@@ -29,6 +31,15 @@ enum p2pb_status {
 
 /* Short, static, human-readable description of a status code. Never NULL. */
 const char *p2pb_status_str(enum p2pb_status st);
+
+/*
+ * Format a one-line message into err (errlen bytes, always terminated;
+ * nothing is written when err is NULL or errlen is 0) and return st, so that
+ * `return p2pb_fail(P2PB_EUSAGE, err, errlen, "bad '%s'", v);` reports and
+ * fails in one step.
+ */
+enum p2pb_status p2pb_fail(enum p2pb_status st, char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* Process exit code for a status: 0, 1, 2 or 77 as documented above. */
 int p2pb_status_exit_code(enum p2pb_status st);
