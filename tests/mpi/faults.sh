@@ -62,6 +62,12 @@ if [ -n "$victim" ]; then
     fi
     wait $launcher 2>/dev/null
     "$verify" "$out" 2 incomplete 3 >/dev/null && ok || bad "killed: results file does not read back as incomplete"
+    report="$(dirname "$bin")/p2pbench-report"
+    if [ -x "$report" ]; then
+        "$report" show "$out" >/dev/null 2>"$outdir/killed-show.err"
+        grep -qF "warning: $out: no end record (run cut short?); read " "$outdir/killed-show.err" && ok \
+            || bad "killed: p2pbench-report show does not say the run is incomplete"
+    fi
 else
     bad "killed: no rank process found"
     wait $launcher
