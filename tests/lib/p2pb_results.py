@@ -14,7 +14,8 @@ Queries:
   hosts              the ranks' host names, ordered by rank, comma-separated
   profile            the run record's "link_profile" as JSON text
   status K B         status of the result for kernel K and B bytes, or "missing"
-  mbps K B           its mbytes_per_sec (MB/s, 10^6 B/s)
+  mbps K B           its mbytes_per_sec (MB/s, 10^6 B/s, from the median time)
+  mbps-best K B      its rate from the fastest sample: bytes_factor x B / t_usec.min
   result-nranks K B  its nranks
   kernels-ok K,K B,B ... "ok" if every (kernel, bytes) pair has status ok,
                      otherwise the first pair that does not, as K:B=STATUS
@@ -91,6 +92,15 @@ def main(argv):
             print(",".join(str(r.get("host", "")) for r in ranks))
         elif query == "profile":
             print(json.dumps(run.get("link_profile")))
+        elif query == "mbps-best":
+            if len(args) != 2:
+                return 2
+            rec = find_result(records, args[0], int(args[1]))
+            t = (rec or {}).get("t_usec", {}).get("min")
+            if not t:
+                print(f"no t_usec.min for {args[0]} {args[1]} bytes", file=sys.stderr)
+                return 1
+            print(rec.get("bytes_factor", 1) * int(args[1]) / t)
         elif query in ("status", "mbps", "result-nranks"):
             if len(args) != 2:
                 return 2

@@ -130,9 +130,12 @@ contract_tests() {
     local shaped='' native='' v
     rm -f -- "$f_shaped" "$f_native" "$f_four"
 
-    # (a) shaped 100mbit vs native, 2 hosts. tbf caps the rate; a loaded
-    # machine can only slow a run, so one second attempt is allowed (both
-    # attempts are printed); a wrong rate formula fails both.
+    # (a) shaped 100mbit vs native, 2 hosts. The link's capacity is what the
+    # fastest sample shows: tbf caps the rate (no sample beats the line by more
+    # than the 64 KiB burst, +1.6% at 1 MiB), while CPU load on a 2-core
+    # machine only slows samples down. So the rates compared are those of the
+    # fastest sample (bytes / t_usec.min); the medians are printed too. One
+    # second attempt is allowed; a wrong rate formula fails both.
     local attempt
     for attempt in 1 2; do
         rc=0
@@ -140,7 +143,8 @@ contract_tests() {
             "$BIN" pingpong --sizes 1M --samples 9 --label shaped -o "$f_shaped" || rc=$?
         shaped=''
         if [[ $rc -eq 0 ]]; then
-            shaped=$(q "$f_shaped" mbps pingpong "$MIB") || shaped=''
+            shaped=$(q "$f_shaped" mbps-best pingpong "$MIB") || shaped=''
+            say "shaped 1 MiB: fastest sample $shaped MB/s, median $(q "$f_shaped" mbps pingpong "$MIB" 2>&1) MB/s"
         fi
         if [[ -n $shaped ]] && float_test 'abs(m - r) <= 0.05 * r' "m=$shaped" "r=$SHAPED_MBPS"; then
             break
@@ -160,7 +164,8 @@ contract_tests() {
     tb native 60 2 --profile native -- \
         "$BIN" pingpong --sizes 1M --samples 20 --label native -o "$f_native" || rc=$?
     if run_ok "a: native pingpong" "$rc" "$f_native"; then
-        native=$(q "$f_native" mbps pingpong "$MIB") || native=''
+        native=$(q "$f_native" mbps-best pingpong "$MIB") || native=''
+        say "native 1 MiB: fastest sample $native MB/s, median $(q "$f_native" mbps pingpong "$MIB" 2>&1) MB/s"
         if [[ -n $shaped && -n $native ]] && float_test 'n > 10 * s' "n=$native" "s=$shaped"; then
             pass "a: native pingpong 1 MiB: $native MB/s > 10 x shaped ($shaped MB/s)"
         else
