@@ -198,6 +198,33 @@ enum p2pb_status p2pb_compare_build(const struct p2pb_side *a, const struct p2pb
     st = holm ? p2pb_p_adjust_holm(p, ntested, adj) : p2pb_p_adjust_bh(p, ntested, adj);
     if (st != P2PB_OK)
         goto done;
+    /* Power check: the exact two-sided Mann-Whitney p cannot go below
+     * 2 / C(na + nb, na); Holm multiplies the smallest p by the row count
+     * (BH leaves a uniform floor unchanged). If even that floor is >= 0.05,
+     * no row can ever be "changed": say so rather than pass silently. */
+    out->ntested = ntested;
+    out->best_p_adj = NAN;
+    for (size_t i = 0; i < out->nrows; i++) {
+        const struct p2pb_cmp_row *r = &out->rows[i];
+        if (!r->tested)
+            continue;
+        double floor_p = 2.0 * exp(lgamma((double)r->na + 1) + lgamma((double)r->nb + 1) -
+                                   lgamma((double)(r->na + r->nb) + 1));
+        if (floor_p > 1.0)
+            floor_p = 1.0;
+        if (!(out->best_p_adj <= floor_p))
+            out->best_p_adj = floor_p;
+    }
+    if (holm && isfinite(out->best_p_adj))
+        out->best_p_adj = fmin(1.0, out->best_p_adj * (double)ntested);
+    out->launches_needed = 0;
+    for (size_t n = 2; n <= 64 && ntested; n++) {
+        double f = 2.0 * exp(2 * lgamma((double)n + 1) - lgamma((double)(2 * n) + 1));
+        if ((holm ? f * (double)ntested : f) < 0.05) {
+            out->launches_needed = n;
+            break;
+        }
+    }
     size_t t = 0;
     for (size_t i = 0; i < out->nrows; i++) {
         struct p2pb_cmp_row *r = &out->rows[i];
@@ -434,6 +461,15 @@ static void print_text(FILE *o, int md, const struct p2pb_cmp_print *opt, const 
             1.0 + opt->threshold, P2PB_COMPARE_MIN_LAUNCHES);
     print_table_text(o, md, a, b, lat);
     print_table_text(o, md, a, b, thr);
+    const struct p2pb_cmp_table *tabs[2] = {lat, thr};
+    for (int i = 0; i < 2; i++)
+        if (tabs[i]->ntested && tabs[i]->best_p_adj >= 0.05)
+            fprintf(o,
+                    "%swarning: %s: with these launch counts the smallest reachable p_adj is "
+                    "%.3g (>= 0.05), so no row can be 'changed'; use at least %zu launches per "
+                    "side%s\n",
+                    pfx, metric_name(tabs[i]->metric), tabs[i]->best_p_adj,
+                    tabs[i]->launches_needed, opt->holm ? " or compare fewer sizes" : "");
     print_only_rows(o, md, a, b, lat);
     print_only_rows(o, md, a, b, thr);
     if (md)

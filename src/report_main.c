@@ -495,7 +495,21 @@ static int cmd_compare(int argc, char **argv)
                 worse += (size_t)lat.rows[i].worse;
             for (size_t i = 0; i < thr.nrows; i++)
                 worse += (size_t)thr.rows[i].worse;
-            if (a.fail) {
+            const struct p2pb_cmp_table *blind = NULL;
+            if (lat.ntested && lat.best_p_adj >= 0.05)
+                blind = &lat;
+            else if (thr.ntested && thr.best_p_adj >= 0.05)
+                blind = &thr;
+            if (a.fail && !worse && blind) {
+                /* a gate that cannot fail must not pass silently */
+                fprintf(stderr,
+                        "p2pbench-report: error: --fail-on-regression cannot detect a regression "
+                        "here: with these launch counts and %zu rows (Holm) the smallest "
+                        "reachable p_adj is %.3g; use at least %zu launches per side or compare "
+                        "fewer sizes\n",
+                        blind->ntested, blind->best_p_adj, blind->launches_needed);
+                rc = 2;
+            } else if (a.fail) {
                 fprintf(stderr,
                         "p2pbench-report: %zu row%s changed for the worse (Holm-adjusted)\n", worse,
                         worse == 1 ? "" : "s");

@@ -95,10 +95,21 @@ synthetic)
     eq "$(grep -c 'changed (better)' out.txt)" 14 "20% faster: changed (better) rows"
     expect 0 "$bin" compare a --vs same --fail-on-regression
     # 3 launches per side: ratio shown, no verdict
-    expect 0 "$bin" compare three3 --vs slow3 --fail-on-regression
+    expect 2 "$bin" compare three3 --vs slow3 --fail-on-regression
+    grep -q "error: --fail-on-regression cannot detect a regression" err.txt \
+        || fail "3 launches: the gate must refuse to pass blind: $(cat err.txt)"
     eq "$(grep -c 'no verdict (< 4 launches)' out.txt)" 14 "3 launches: no verdict rows"
     grep -q "changed (" out.txt && fail "3 launches gave a verdict"
     grep -q " 1.200 " out.txt || fail "3 launches: ratio not shown"
+    # 4 vs 4 launches, 8 latency rows, Holm: the floor is 8 x 2/70 = 0.229, so the
+    # gate cannot fail: exit 2 with the launch count it needs (6: 8 x 2/924 = 0.017)
+    gen four4 four4 f4 4 1.0
+    gen slow4 slow4 s4 4 1.2
+    expect 2 "$bin" compare four4 --vs slow4 --fail-on-regression
+    grep -q "smallest reachable p_adj is 0.229; use at least 6 launches per side" err.txt \
+        || fail "4 vs 4 gate: $(cat err.txt)"
+    expect 0 "$bin" compare four4 --vs slow4
+    grep -q "changed (worse)" out.txt || fail "4 vs 4 with BH should still find the 20% slowdown"
     # threshold: 25% makes the 20% slowdown inconclusive
     expect 0 "$bin" compare a --vs slow -t 25
     grep -q "changed (" out.txt && fail "-t 25 still says changed"
