@@ -168,7 +168,8 @@ long p2pb_mpit_pick_eager_limit(const void *eager_limits, int shm, const char *m
         }
         if (best > 0)
             return (long)best;
-        if (!key)
-            return -1;
+        if (!key) /* one host but no shared-memory transport loaded (e.g. --mca btl
+                     tcp,self): the network transport carries the messages */
+            return shm ? p2pb_mpit_pick_eager_limit(eager_limits, 0, mpi_library) : -1;
     }
 }
