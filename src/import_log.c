@@ -1252,10 +1252,14 @@ static void fill_result(const struct itable *t, const struct irow *r, double uf,
         o->t_min_usec = o->t_max_usec = o->t_avg_usec = tv;
     }
     double rate = isfinite(r->mbps) ? r->mbps * uf : NAN;
-    if (!isfinite(rate) && tv > 0)
+    /* A logged rate below 1 has at most 2 significant digits (IMB and PMB print
+     * 2 decimals: 0.01 for 0.0064): where the log has the time, the rate follows
+     * from the definition, bytes_factor x X / t, with the time's precision. */
+    if (tv > 0 && !r->t_derived && (!isfinite(rate) || r->mbps < 1.0))
         rate = p2pb_mbytes_per_sec(t->bytes_factor, r->bytes, tv);
     o->mbytes_per_sec = rate;
     o->mbytes_per_sec_imb = rate;
+    o->ci_target_met = -1; /* no sampling policy behind an imported value */
     if (r->t_derived)
         snprintf(o->note, sizeof o->note, "t derived from the logged rate: bytes / MB/s");
 }
