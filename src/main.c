@@ -26,6 +26,8 @@
 #include "p2pbench/result.h"
 #include "p2pbench/version.h"
 
+extern char **environ;
+
 #define ERRLEN 512
 
 struct verdict {
@@ -145,6 +147,42 @@ static cJSON *dedup_hosts(cJSON *host_arr)
  * once) to dst; returns the eager limit to mark in tables (bytes, -1 unknown)
  * for the transport in use: shared memory when all ranks share one host.
  */
+/* The MPI library's settings from rank 0's environment (mpirun --mca X Y
+ * arrives as OMPI_MCA_X): a transport choice is a confounder in a comparison. */
+static void add_mpi_env(cJSON *dst)
+{
+    static const char *const prefixes[] = {"OMPI_MCA_", "MPIR_CVAR_", "MPICH_", "UCX_", "FI_",
+                                           "I_MPI_",    "PSM2_",      "HCOLL_", NULL};
+    /* the launcher's own per-launch plumbing (job ids, URIs, session dirs) */
+    static const char *const launch_internal[] = {"OMPI_MCA_orte_",
+                                                  "OMPI_MCA_ess",
+                                                  "OMPI_MCA_pmix",
+                                                  "OMPI_MCA_initial_wdir",
+                                                  "OMPI_MCA_shmem_RUNTIME_QUERY_hint",
+                                                  "OMPI_MCA_mca_base_component_show_load_errors",
+                                                  NULL};
+    cJSON *menv = cJSON_AddObjectToObject(dst, "mpi_env");
+    for (char **e = environ; e && *e; e++)
+        for (size_t pi = 0; prefixes[pi]; pi++) {
+            if (strncmp(*e, prefixes[pi], strlen(prefixes[pi])) != 0)
+                continue;
+            int internal = 0;
+            for (size_t li = 0; launch_internal[li]; li++)
+                internal |= strncmp(*e, launch_internal[li], strlen(launch_internal[li])) == 0;
+            const char *eq = internal ? NULL : strchr(*e, '=');
+            if (eq && eq - *e < 128) {
+                char name[128], val[256];
+                snprintf(name, sizeof name, "%.*s", (int)(eq - *e), *e);
+                snprintf(val, sizeof val, "%s", eq + 1);
+                p2pb_text_sanitize(name);
+                p2pb_text_sanitize(val);
+                if (!cJSON_GetObjectItemCaseSensitive(menv, name))
+                    cJSON_AddStringToObject(menv, name, val);
+            }
+            break;
+        }
+}
+
 static long add_host_context(cJSON *dst, cJSON **ranks, cJSON *host_arr, const char *mpi_lib)
 {
     cJSON *hosts = dedup_hosts(host_arr);
@@ -168,6 +206,7 @@ static long add_host_context(cJSON *dst, cJSON **ranks, cJSON *host_arr, const c
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(*ranks, 0), "transport");
     long eager = p2pb_mpit_pick_eager_limit(cJSON_GetObjectItemCaseSensitive(t, "eager_limits"),
                                             cJSON_GetArraySize(hosts) == 1, mpi_lib);
+    add_mpi_env(dst);
     cJSON_AddItemToObject(dst, "ranks", *ranks);
     *ranks = NULL;
     cJSON_AddItemToObject(dst, "hosts", hosts);
