@@ -26,6 +26,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "p2pbench/version.h"
 #include "report_internal.h"
@@ -1367,6 +1368,11 @@ enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char 
                                   char *err, size_t errlen)
 {
     struct stat sb;
+    if (stat(outdir, &sb) != 0 && errno == ENOENT && mkdir(outdir, 0755) != 0) {
+        (void)p2pb_fail(P2PB_OK, err, errlen, "%s: cannot create directory: %s", outdir,
+                        strerror(errno));
+        return P2PB_EIO;
+    }
     if (stat(outdir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
         (void)p2pb_fail(P2PB_OK, err, errlen, "%s: not a directory", outdir);
         return P2PB_EIO;
@@ -1382,21 +1388,31 @@ enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char 
         logs[i].msg = msg;
         st = parse_log(&logs[i], err, errlen);
     }
-    /* all parsed: now write */
-    char **written = calloc(npaths * 8 + 8, sizeof *written);
+    /* All parsed: now write, each file first under a temporary name in the
+     * same directory; only when every file is complete are they renamed into
+     * place. A failure (bad path, full disk) removes the temporaries and leaves
+     * every existing file as it was: a failed import writes nothing. */
+    size_t cap = npaths * 8 + 8;
+    char **written = calloc(cap, sizeof *written); /* final names */
+    char **tmps = calloc(cap, sizeof *tmps);       /* temporary names */
+    char **notes = calloc(cap, sizeof *notes);     /* "wrote ..." lines */
     size_t nwritten = 0;
+    if (!written || !tmps || !notes) {
+        (void)p2pb_fail(P2PB_OK, err, errlen, "out of memory");
+        st = P2PB_ENOMEM;
+    }
     for (size_t i = 0; i < npaths && st == P2PB_OK; i++) {
         char base[256];
         base_name(paths[i], base, sizeof base);
         for (size_t k = 0; k < logs[i].ngroups && st == P2PB_OK; k++) {
             struct igroup *g = &logs[i].groups[k];
-            char path[4096];
+            char path[4096], tmp[4200];
             if (logs[i].ngroups > 1)
                 snprintf(path, sizeof path, "%s/%s-%s.jsonl", outdir, base, g->label);
             else
                 snprintf(path, sizeof path, "%s/%s.jsonl", outdir, base);
             /* two inputs with the same base name: add a counter */
-            for (int n = 2; written; n++) {
+            for (int n = 2;; n++) {
                 int dup = 0;
                 for (size_t w = 0; w < nwritten; w++)
                     dup |= strcmp(written[w], path) == 0;
@@ -1407,26 +1423,63 @@ enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char 
                 else
                     snprintf(path, sizeof path, "%s/%s-%d.jsonl", outdir, base, n);
             }
-            st = write_group(&logs[i], g, path, err, errlen);
+            if (nwritten >= cap) {
+                (void)p2pb_fail(P2PB_OK, err, errlen, "too many output files");
+                st = P2PB_ERANGE;
+                break;
+            }
+            snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
+            tmps[nwritten] = strdup(tmp);
+            written[nwritten] = strdup(path);
+            nwritten++;
+            st = write_group(&logs[i], g, tmp, err, errlen);
             if (st == P2PB_OK) {
                 size_t rows = 0;
                 for (size_t t = 0; t < g->ntabs; t++)
                     rows += g->tabs[t].nrows;
-                if (msg)
-                    fprintf(msg, "%s: wrote %s (%s, label %s, %zu table%s, %zu rows)\n", paths[i],
-                            path, g->source, g->label, g->ntabs, g->ntabs == 1 ? "" : "s", rows);
-                if (written && nwritten < npaths * 8 + 8)
-                    written[nwritten++] = strdup(path);
+                char line[4600];
+                snprintf(line, sizeof line, "%s: wrote %s (%s, label %s, %zu table%s, %zu rows)\n",
+                         paths[i], path, g->source, g->label, g->ntabs, g->ntabs == 1 ? "" : "s",
+                         rows);
+                notes[nwritten - 1] = strdup(line);
+            } else {
+                /* the message names the temporary file: name the real one */
+                char *at = strstr(err, tmp);
+                if (at) {
+                    char rest[1024];
+                    snprintf(rest, sizeof rest, "%s", at + strlen(tmp));
+                    snprintf(at, errlen - (size_t)(at - err), "%s%s", path, rest);
+                }
             }
         }
     }
-    if (st != P2PB_OK) /* nothing written: remove what this call wrote */
+    for (size_t w = 0; w < nwritten && st == P2PB_OK; w++) {
+        struct stat ts;
+        if (stat(written[w], &ts) == 0 && S_ISDIR(ts.st_mode)) {
+            (void)p2pb_fail(P2PB_OK, err, errlen, "cannot write results file '%s': Is a directory",
+                            written[w]);
+            st = P2PB_EIO;
+        }
+    }
+    for (size_t w = 0; w < nwritten && st == P2PB_OK; w++)
+        if (rename(tmps[w], written[w]) != 0) {
+            (void)p2pb_fail(P2PB_OK, err, errlen, "cannot write results file '%s': %s",
+                            written[w], strerror(errno));
+            st = P2PB_EIO;
+        } else if (msg && notes[w])
+            fputs(notes[w], msg);
+    if (st != P2PB_OK)
         for (size_t w = 0; w < nwritten; w++)
-            if (written[w])
-                remove(written[w]);
-    for (size_t w = 0; w < nwritten; w++)
+            if (tmps[w])
+                remove(tmps[w]);
+    for (size_t w = 0; w < nwritten; w++) {
         free(written[w]);
+        free(tmps[w]);
+        free(notes[w]);
+    }
     free(written);
+    free(tmps);
+    free(notes);
     for (size_t i = 0; i < npaths; i++)
         ilog_free(&logs[i]);
     free(logs);
