@@ -460,18 +460,20 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
     }
     c.sbuf = sbase;
     c.rbuf = rbase;
+    int code = 0; /* the setup's status, agreed as the maximum over ranks */
     if (c.active && k->setup && (st = k->setup(&c)) != P2PB_OK)
-        bad = 1;
-    P2PB_MPI_CHECK(MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, comm));
-    if (anybad) {
+        code = (int)st;
+    int anycode = 0;
+    P2PB_MPI_CHECK(MPI_Allreduce(&code, &anycode, 1, MPI_INT, MPI_MAX, comm));
+    if (anycode) {
         if (c.active && k->teardown)
             k->teardown(&c);
         free(sbase);
         free(rbase);
         p2pb_free_msg_type(&c.dtype);
-        (void)p2pb_fail(P2PB_OK, err, errlen, "setup of kernel %s failed at size %zu bytes",
-                        k->name, bytes);
-        return P2PB_EMPI;
+        (void)p2pb_fail(P2PB_OK, err, errlen, "setup of kernel %s failed at size %zu bytes: %s",
+                        k->name, bytes, p2pb_status_str((enum p2pb_status)anycode));
+        return (enum p2pb_status)anycode;
     }
     const double bf = p2pb_kernel_bytes_factor(k, &c);
     for (size_t i = 0; i < nout; i++) {

@@ -293,7 +293,22 @@ int main(int argc, char **argv)
         double need = (double)maxb * regions * local_ranks;
         if (opt.policy.off_cache)
             need += 2.0 * (double)opt.policy.llc_bytes * local_ranks;
-        if (mem > 0 && need > 0.9 * (double)mem) {
+        /* kernels with fixed bytes per iteration (memcpy) own a source and a
+         * destination of that many bytes, on rank 0 or on every rank */
+        double copy = 0;
+        for (size_t i = 0; i < opt.nkernels; i++)
+            if (opt.kernels[i]->flags & P2PB_KF_FIXED_BYTES) {
+                double cb = (double)(opt.policy.copy_bytes ? opt.policy.copy_bytes
+                                                           : P2PB_DEFAULT_COPY_BYTES);
+                copy = 2.0 * cb * (opt.policy.self_all ? local_ranks : 1);
+            }
+        if (mem > 0 && copy > 0.9 * (double)mem) {
+            v.status = P2PB_ENOMEM;
+            snprintf(v.msg, sizeof v.msg,
+                     "--memcpy-buffer %zu needs %.3g GB of copy buffers on this host, more than "
+                     "its %.3g GB of memory",
+                     opt.policy.copy_bytes, copy / 1e9, (double)mem / 1e9);
+        } else if (mem > 0 && need > 0.9 * (double)mem) {
             char sz[32];
             v.status = P2PB_ENOMEM;
             snprintf(v.msg, sizeof v.msg,
