@@ -452,6 +452,36 @@ out:
 
 /* ---- compare ---- */
 
+/* One launch counts once: the same file (by device and inode) given twice,
+ * on one side or on both, would fake replicates. Returns 0, or 2 after an
+ * error naming the file. */
+static int check_distinct_files(struct args *a)
+{
+    size_t n = a->nfiles[0] + a->nfiles[1];
+    struct stat *st = calloc(n ? n : 1, sizeof *st);
+    if (!st)
+        return 0;
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        const char *pi = i < a->nfiles[0] ? a->files[0][i] : a->files[1][i - a->nfiles[0]];
+        if (stat(pi, &st[i]) != 0)
+            continue; /* load_side reports it */
+        for (size_t j = 0; j < i; j++) {
+            const char *pj = j < a->nfiles[0] ? a->files[0][j] : a->files[1][j - a->nfiles[0]];
+            if (st[j].st_ino == st[i].st_ino && st[j].st_dev == st[i].st_dev && st[i].st_ino) {
+                fprintf(stderr,
+                        "p2pbench-report: '%s' is the same file as '%s': each launch may be "
+                        "given once\nTry 'p2pbench-report --help'.\n",
+                        pi, pj);
+                rc = 2;
+                break;
+            }
+        }
+    }
+    free(st);
+    return rc;
+}
+
 static int cmd_compare(int argc, char **argv)
 {
     struct args a = {.metric = -1, .threshold = 0.05};
@@ -472,7 +502,9 @@ static int cmd_compare(int argc, char **argv)
         rc = usage_error("%s", "compare prints both metrics; --metric and --output do not apply");
         goto out;
     }
-    rc = load_side(a.files[0], a.nfiles[0], &sa, "A");
+    rc = check_distinct_files(&a);
+    if (!rc)
+        rc = load_side(a.files[0], a.nfiles[0], &sa, "A");
     if (!rc)
         rc = load_side(a.files[1], a.nfiles[1], &sb, "B");
     if (!rc && strcmp(sa.name, sb.name) == 0) {
