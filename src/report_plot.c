@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "report_internal.h"
@@ -119,9 +120,28 @@ enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *o
         (void)p2pb_fail(P2PB_OK, err, errlen, "plot output '%s' must end in .png or .svg", out);
         return P2PB_EUSAGE;
     }
+    if (strpbrk(out, "\n\r")) {
+        (void)p2pb_fail(P2PB_OK, err, errlen,
+                        "plot output name contains a line break (gnuplot cannot write it)");
+        return P2PB_EUSAGE;
+    }
     if (!nsides || !sides[0].nfiles || !sides[0].files[0].nrows) {
         (void)p2pb_fail(P2PB_OK, err, errlen, "nothing to plot");
         return P2PB_EFORMAT;
+    }
+    /* gnuplot falls back to stdout when it cannot open the file: check first */
+    {
+        struct stat ost;
+        int existed = stat(out, &ost) == 0;
+        FILE *probe = fopen(out, "ab");
+        if (!probe) {
+            (void)p2pb_fail(P2PB_OK, err, errlen, "cannot write plot '%s': %s", out,
+                            strerror(errno));
+            return P2PB_EIO;
+        }
+        fclose(probe);
+        if (!existed)
+            remove(out);
     }
     /* the kernel asked for, or the first kernel of the first file */
     const struct p2pb_result *first = kernel ? NULL : &sides[0].files[0].rows[0];
@@ -134,6 +154,22 @@ enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *o
                 }
     if (!first) {
         (void)p2pb_fail(P2PB_OK, err, errlen, "kernel '%s' is not in the files to plot", kernel);
+        return P2PB_EFORMAT;
+    }
+    /* log-log axes: a size of 0 bytes has no place on them */
+    size_t points = 0;
+    for (size_t s2 = 0; s2 < nsides; s2++)
+        for (size_t f = 0; f < sides[s2].nfiles; f++)
+            for (size_t i = 0; i < sides[s2].files[f].nrows; i++) {
+                const struct p2pb_result *r = &sides[s2].files[f].rows[i];
+                points += r->bytes > 0 && r->status == P2PB_ROW_OK &&
+                          strcmp(r->kernel, first->kernel) == 0;
+            }
+    if (!points) {
+        (void)p2pb_fail(P2PB_OK, err, errlen,
+                        "nothing to plot: kernel %s has no measured size above 0 bytes (the "
+                        "axes are logarithmic)",
+                        first->kernel);
         return P2PB_EFORMAT;
     }
     const char *prog = gnuplot ? gnuplot : "gnuplot";
