@@ -385,6 +385,19 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
     r->t_avg_usec = get_num(o, "t_avg_usec", NAN);
     r->mbytes_per_sec = get_num(o, "mbytes_per_sec", NAN);
     r->mbytes_per_sec_imb = get_num(o, "mbytes_per_sec_imb", r->mbytes_per_sec);
+    /* a measured time or rate is never negative (METHODOLOGY: a failed size is
+     * a status, not a number) */
+    if (r->status == P2PB_ROW_OK) {
+        const double v[] = {r->t.min, r->t.median, r->t.max, r->mbytes_per_sec};
+        static const char *const nm[] = {"t_usec.min", "t_usec.median", "t_usec.max",
+                                         "mbytes_per_sec"};
+        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+            if (v[i] < 0) {
+                (void)p2pb_fail(P2PB_OK, err, errlen, "field \"%s\" is negative (%g)", nm[i],
+                                v[i]);
+                return P2PB_EFORMAT;
+            }
+    }
     r->asymmetry = NAN;
     r->fixed_bytes = get_num(o, "fixed_bytes", 0.0);
     const cJSON *asym = cJSON_GetObjectItemCaseSensitive(o, "asymmetry");
@@ -471,8 +484,15 @@ enum p2pb_status p2pb_results_read(const char *path, struct p2pb_results_data *o
         if (strcmp(type->valuestring, "run") == 0) {
             const cJSON *schema = cJSON_GetObjectItemCaseSensitive(o, "schema");
             int major = -1;
-            if (cJSON_IsString(schema) && strncmp(schema->valuestring, "p2pbench/", 9) == 0)
-                major = atoi(schema->valuestring + 9);
+            /* "p2pbench/MAJOR" or "p2pbench/MAJOR.MINOR", digits only */
+            if (cJSON_IsString(schema) && strncmp(schema->valuestring, "p2pbench/", 9) == 0) {
+                const char *v = schema->valuestring + 9;
+                size_t d1 = strspn(v, "0123456789"), d2 = 0;
+                if (d1 && v[d1] == '.')
+                    d2 = strspn(v + d1 + 1, "0123456789");
+                if (d1 && d1 < 6 && (v[d1] == '\0' || (v[d1] == '.' && d2 && !v[d1 + 1 + d2])))
+                    major = atoi(v);
+            }
             if (major != P2PB_SCHEMA_MAJOR) {
                 (void)p2pb_fail(P2PB_OK, err, errlen,
                                 "%s:%ld: unsupported schema '%s' (this reader knows %s)", path,
