@@ -88,6 +88,13 @@ static void bad_files(void)
     CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_EFORMAT);
     CHECK_STR_CONTAINS(err, "unsupported schema 'p2pbench/2'");
 
+    write_text(path, "{\"type\":\"run\",\"schema\":\"p2pbench/1x\"}\n");
+    CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_EFORMAT);
+    CHECK_STR_CONTAINS(err, "unsupported schema 'p2pbench/1x'");
+    write_text(path, "{\"type\":\"run\",\"schema\":\"p2pbench/1.3\"}\n");
+    CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_OK); /* a minor version */
+    p2pb_results_data_free(&d);
+
     write_text(path,
                "{\"type\":\"run\",\"schema\":\"p2pbench/1\"}\nnot json\n{\"type\":\"end\"}\n");
     CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_EFORMAT);
@@ -115,6 +122,8 @@ static void bad_files(void)
         "\"skipped\"}",
         "{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"samples\":2.5,\"status\":"
         "\"skipped\"}",
+        "{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"status\":\"ok\",\"t_usec\":{"
+        "\"min\":-1,\"median\":2,\"max\":3}}",
     };
     for (size_t i = 0; i < sizeof bad_rows / sizeof bad_rows[0]; i++) {
         char text[512];
