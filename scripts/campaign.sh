@@ -15,15 +15,17 @@
 # Resuming: run the same command again. A launch counts as finished only if its file
 # ends with an end record with status "complete"; other launches are run again (an
 # unfinished file is kept as *.jsonl.incomplete). Another command line for the same
-# directory is refused (the campaign would mix configurations).
+# directory is refused (the campaign would mix configurations); the same commands with
+# a larger -n add launches to a finished campaign.
 # Progress on stderr: launch i of 2N, elapsed time, estimated time left.
 # Exit status: 0 all launches finished, 1 a launch failed (rerun to resume), 2 usage error.
 set -u
 
 usage() {
     sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//' >&2
-    exit 2
+    exit "${1:-2}"
 }
+case "${1:-}" in --help) usage 0 ;; esac
 
 n=10 dir='' la=A lb=B ca='' cb=''
 while getopts "n:o:a:b:A:B:h" opt; do
@@ -60,10 +62,13 @@ manifest="$dir/campaign.txt"
 want=$(printf 'A label: %s\nA command: %s\nB label: %s\nB command: %s\nlaunches per side: %s\n' \
     "$la" "$ca" "$lb" "$cb" "$n")
 if [ -f "$manifest" ]; then
-    if [ "$(cat "$manifest")" != "$want" ]; then
+    # the same configurations with another -n: grow (or cap) the campaign
+    if [ "$(grep -v '^launches per side:' "$manifest")" != \
+        "$(printf '%s\n' "$want" | grep -v '^launches per side:')" ]; then
         echo "campaign.sh: $manifest records another campaign; use a new directory" >&2
         exit 2
     fi
+    printf '%s\n' "$want" >"$manifest" || exit 1
 else
     printf '%s\n' "$want" >"$manifest" || exit 1
 fi
