@@ -323,7 +323,12 @@ campaign)
     expect 0 sh "$c" -n 3 -o camp -a native -b domU -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.2"
     eq "$(cat log | tr '\n' ' ')" "camp/domU-02.jsonl camp/native-03.jsonl camp/domU-03.jsonl " "resume redoes only unfinished launches"
     [ -f camp/domU-02.jsonl.incomplete ] || fail "unfinished file not kept aside"
-    expect 2 sh "$c" -n 4 -o camp -a native -b domU -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.2"
+    # a larger -n with the same commands grows the campaign by the missing launches
+    : >log
+    expect 0 sh "$c" -n 4 -o camp -a native -b domU -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.2"
+    eq "$(cat log | tr '\n' ' ')" "camp/native-04.jsonl camp/domU-04.jsonl " "a larger -n adds launches"
+    # other commands for the same directory are refused
+    expect 2 sh "$c" -n 4 -o camp -a native -b domU -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.3"
     expect 2 sh "$c" -n x -o camp2 -A true -B true
     expect 0 "$bin" compare camp/native-*.jsonl --vs camp/domU-*.jsonl
     grep -q "ratio domU/native" out.txt || fail "campaign output not comparable"
