@@ -454,7 +454,8 @@ static void print_text(FILE *o, int md, const struct p2pb_cmp_print *opt, const 
     if (md)
         fprintf(o, "\n");
     fprintf(o,
-            "%sp_adj = %s over the rows of each table; verdict: changed if p_adj < 0.05 and CI "
+            "%sp_adj = %s over all rows of a metric (every kernel and size of the latency tables "
+            "together, and of the throughput tables); verdict: changed if p_adj < 0.05 and CI "
             "outside [%.3g, %.3g], equivalent if CI inside, else inconclusive; "
             "no verdict below %d launches per side\n",
             pfx, opt->holm ? "Holm" : "Benjamini-Hochberg", 1.0 - opt->threshold,
