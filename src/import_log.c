@@ -1463,8 +1463,8 @@ enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char 
     }
     for (size_t w = 0; w < nwritten && st == P2PB_OK; w++)
         if (rename(tmps[w], written[w]) != 0) {
-            (void)p2pb_fail(P2PB_OK, err, errlen, "cannot write results file '%s': %s",
-                            written[w], strerror(errno));
+            (void)p2pb_fail(P2PB_OK, err, errlen, "cannot write results file '%s': %s", written[w],
+                            strerror(errno));
             st = P2PB_EIO;
         } else if (msg && notes[w])
             fputs(notes[w], msg);

@@ -578,7 +578,7 @@ int main(int argc, char **argv)
                     r->status = P2PB_ROW_SKIPPED;
                     snprintf(r->note, sizeof r->note, "%s", note);
                     nrows = 1;
-                    if (rank == 0 && (skip ? si == 0 : 1))
+                    if (rank == 0 && skip && si == 0) /* a size below a minimum: table only */
                         fprintf(stderr, "p2pbench: skipping %s: %s\n", k->name, note);
                 } else {
                     err[0] = '\0';

@@ -84,14 +84,22 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     int new_section = p2pb_report_new_section(ctx, r);
     if (new_section) {
         open_section(ctx, r);
-        if (r->status == P2PB_ROW_SKIPPED)
-            fprintf(o, "# %s skipped: %s\n", r->display_name, r->note[0] ? r->note : "not run");
+        ctx->last_skip[0] = '\0';
     }
     if (r->status == P2PB_ROW_SKIPPED) {
-        if (!new_section) /* one size skipped inside a table */
-            fprintf(o, "%12zu skipped: %s\n", r->bytes, r->note[0] ? r->note : "not run");
+        /* one line per reason: a kernel skipped at every size says so once */
+        const char *why = r->note[0] ? r->note : "not run";
+        if (strcmp(ctx->last_skip, why) != 0) {
+            if (new_section)
+                fprintf(o, "# %s%s%s: %s (skipped)\n", r->display_name, r->variant[0] ? " " : "",
+                        r->variant, why);
+            else
+                fprintf(o, "%12zu skipped: %s\n", r->bytes, why);
+            snprintf(ctx->last_skip, sizeof ctx->last_skip, "%s", why);
+        }
         return;
     }
+    ctx->last_skip[0] = '\0';
     if (!ctx->title_done) /* the section began with skipped sizes */
         print_title(ctx, r);
     if (!ctx->header_done)

@@ -393,8 +393,7 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
                                          "mbytes_per_sec"};
         for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
             if (v[i] < 0) {
-                (void)p2pb_fail(P2PB_OK, err, errlen, "field \"%s\" is negative (%g)", nm[i],
-                                v[i]);
+                (void)p2pb_fail(P2PB_OK, err, errlen, "field \"%s\" is negative (%g)", nm[i], v[i]);
                 return P2PB_EFORMAT;
             }
     }
