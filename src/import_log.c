@@ -1386,6 +1386,13 @@ enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char 
     for (size_t i = 0; i < npaths && st == P2PB_OK; i++) {
         logs[i].path = paths[i];
         logs[i].msg = msg;
+        struct stat ps;
+        if (stat(paths[i], &ps) == 0 && S_ISDIR(ps.st_mode)) {
+            (void)p2pb_fail(P2PB_OK, err, errlen, "%s: is a directory (import reads text logs)",
+                            paths[i]);
+            st = P2PB_EIO;
+            break;
+        }
         st = parse_log(&logs[i], err, errlen);
     }
     /* All parsed: now write, each file first under a temporary name in the

@@ -400,7 +400,7 @@ static void show_rows(const struct p2pb_reporter *rep, struct p2pb_report_ctx *c
 static int cmd_show(int argc, char **argv)
 {
     struct args a = {.metric = -1};
-    int rc = parse(argc, argv, &a, 0);
+    int rc = parse(argc, argv, &a, 1); /* a directory stands for its *.jsonl files */
     enum p2pb_outfmt fmt;
     if (rc)
         goto out;
