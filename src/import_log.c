@@ -727,6 +727,19 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
                 j = k - 1;
                 continue;
             }
+            /* IMB/PMB/OSU tables ascend in message size (per group in -multi
+             * tables): a size that does not is a swapped column or not a table */
+            for (size_t q = t->nrows; q-- > 0;)
+                if (strcmp(t->rows[q].variant, tmp.variant) == 0) {
+                    if (tmp.bytes <= t->rows[q].bytes) {
+                        (void)p2pb_fail(P2PB_OK, err, errlen,
+                                        "%s:%zu: message size %zu after %zu in the %s table: sizes "
+                                        "must ascend (columns swapped?)",
+                                        lg->path, j + 1, tmp.bytes, t->rows[q].bytes, t->display);
+                        return P2PB_EFORMAT;
+                    }
+                    break;
+                }
             struct irow *r = row_new(t);
             if (!r)
                 goto nomem;

@@ -243,6 +243,17 @@ errors)
     expect 1 "$bin" import "$cases/case04.txt" junk.bin -o .
     grep -q "junk.bin:1: binary data" err.txt || fail "junk message: $(cat err.txt)"
     [ -e case04.jsonl ] && fail "import wrote a file although one input was bad"
+    # bytes and repetitions swapped: sizes stop ascending at line 36
+    awk 'NR>=34 && NR<=60 && $1 ~ /^[0-9]+$/ {t=$1; $1=$2; $2=t} {print}' "$cases/case04.txt" >swap.txt
+    expect 1 "$bin" import swap.txt -o .
+    grep -q "swap.txt:36: message size 1000 after 1000 in the PingPong table: sizes must ascend" err.txt \
+        || fail "swapped columns: $(cat err.txt)"
+    [ -e swap.jsonl ] && fail "import of a swapped table wrote a file"
+    # a file that exists is left as it was when an import fails
+    echo keep >case06.jsonl
+    expect 1 "$bin" import "$cases/case06.txt" junk.bin -o .
+    eq "$(cat case06.jsonl)" keep "existing file untouched by a failed import"
+    rm -f case06.jsonl
     expect 1 "$bin" import prose.txt -o .
     grep -q "prose.txt:1: no IMB, PMB, OSU" err.txt || fail "prose message"
     eq "$(wc -l <err.txt)" 1 "one error line"
