@@ -32,6 +32,21 @@ enum p2pb_status p2pb_load_results(const char *path, struct p2pb_results_data *d
                     d->nrows, d->nrows == 1 ? "" : "s",
                     d->truncated_line ? ", last line cut off and ignored" : "");
     }
+    /* a (kernel, variant, size) twice in one launch: compare uses the first */
+    size_t dups = 0;
+    for (size_t i = 0; i < d->nrows && warn; i++)
+        for (size_t j = 0; j < i; j++)
+            if (d->rows[j].bytes == d->rows[i].bytes &&
+                strcmp(d->rows[j].kernel, d->rows[i].kernel) == 0 &&
+                strcmp(d->rows[j].variant, d->rows[i].variant) == 0) {
+                dups++;
+                break;
+            }
+    if (dups)
+        fprintf(warn,
+                "warning: %s: %zu row%s repeat a kernel and size of an earlier row; compare "
+                "uses the first of each\n",
+                path, dups, dups == 1 ? "" : "s");
     return P2PB_OK;
 }
 
