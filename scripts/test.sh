@@ -18,12 +18,24 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 jobs=$(nproc)
 status=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+broken=0 # test runs that failed before ctest could count (e.g. a build error)
 run() {
     echo "== $*"
-    if ! "$@"; then
+    local before
+    before=$(grep -c 'tests failed out of' "$log" || true)
+    if ! "$@" 2>&1 | tee -a "$log"; then
         status=1
         echo "== FAILED: $*"
+        [ "$(grep -c 'tests failed out of' "$log" || true)" != "$before" ] || broken=$((broken + 1))
     fi
+}
+# One closing line over every ctest run: "N passed, N failed".
+summary() {
+    awk -v broken="$broken" '
+        / tests failed out of / { failed += $4; total += $NF }
+        END { printf "%d passed, %d failed\n", total - failed, failed + broken }' "$log"
 }
 
 build_and_test() {
@@ -35,6 +47,7 @@ build_and_test() {
 
 if [ $fast = 1 ]; then
     run build_and_test ci -L 'unit|mpi'
+    summary
     exit $status
 fi
 run build_and_test ci
@@ -46,4 +59,5 @@ run env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktra
 run env ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     bash -c "cd '$root/build-asan' && ctest --output-on-failure -L mpi"
 if [ $status = 0 ]; then echo "== all test runs passed"; else echo "== some test runs FAILED"; fi
+summary
 exit $status
