@@ -37,7 +37,7 @@ static void csv_begin(struct p2pb_report_ctx *ctx)
           "iterations_per_sample,repetitions,t_median_usec,t_ci95_low_usec,t_ci95_high_usec,"
           "t_min_usec,t_p25_usec,t_p75_usec,t_p99_usec,t_max_usec,t_mean_usec,t_stddev_usec,"
           "outliers,imb_t_min_usec,imb_t_max_usec,imb_t_avg_usec,mbytes_per_sec,"
-          "mbytes_per_sec_imb\n",
+          "mbytes_per_sec_imb,asymmetry,asymmetry_vs\n",
           ctx->out);
 }
 
@@ -53,7 +53,7 @@ static void csv_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     fprintf(o, ",%zu,%d,%d,%s", r->bytes, r->nranks, r->active_ranks,
             p2pb_row_status_str(r->status));
     if (r->status != P2PB_ROW_OK) {
-        fputs(",,,,,,,,,,,,,,,,,,,\n", o);
+        fputs(",,,,,,,,,,,,,,,,,,,,,\n", o);
         return;
     }
     fprintf(o, ",%zu,%zu,%zu", r->samples, r->iterations_per_sample, p2pb_result_repetitions(r));
@@ -73,6 +73,10 @@ static void csv_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     csv_num(o, r->t_avg_usec);
     csv_num(o, r->mbytes_per_sec);
     csv_num(o, r->mbytes_per_sec_imb);
+    /* directional kernels, second direction: MB/s of this row / MB/s of asym_ref */
+    csv_num(o, r->asym_ref[0] ? r->asymmetry : NAN);
+    fputc(',', o);
+    p2pb_csv_field(o, r->asym_ref);
     fputc('\n', o);
 }
 
