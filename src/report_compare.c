@@ -267,6 +267,17 @@ static const char *metric_unit(enum p2pb_metric m)
 }
 
 /* "12.34" or "12.34 [11.9 .. 13.1]" (the launch range) */
+/* About 4 significant digits, so that "median [min..max]" fits its column:
+ * 10655, 398.5, 12.15, 0.412 (p2pb_fmt_sig below 1). */
+static char *fmt_cmp(char *buf, size_t len, double v)
+{
+    double a = fabs(v);
+    if (!isfinite(v) || a < 1.0)
+        return p2pb_fmt_sig(buf, len, v);
+    snprintf(buf, len, a >= 1000 ? "%.0f" : a >= 100 ? "%.1f" : "%.2f", v);
+    return buf;
+}
+
 static void fmt_side(char *buf, size_t len, size_t n, double med, double mn, double mx)
 {
     char a[32], b[32], c[32];
@@ -274,13 +285,15 @@ static void fmt_side(char *buf, size_t len, size_t n, double med, double mn, dou
         snprintf(buf, len, "-");
         return;
     }
-    p2pb_fmt_sig(a, sizeof a, med);
+    fmt_cmp(a, sizeof a, med);
     if (n == 1 || mn == mx) {
         snprintf(buf, len, "%s", a);
         return;
     }
-    snprintf(buf, len, "%s [%s..%s]", a, p2pb_fmt_sig(b, sizeof b, mn),
-             p2pb_fmt_sig(c, sizeof c, mx));
+    char whole[128];
+    snprintf(whole, sizeof whole, "%s [%s..%s]", a, fmt_cmp(b, sizeof b, mn),
+             fmt_cmp(c, sizeof c, mx));
+    snprintf(buf, len, "%.*s", (int)(len - 1), whole);
 }
 
 /* 3 decimals, or 3 significant digits below 0.1 */
