@@ -20,6 +20,10 @@
 # Progress on stderr: launch i of 2N, elapsed time, estimated time left.
 # Exit status: 0 all launches finished, 1 a launch failed (rerun to resume), 2 usage error.
 set -u
+# Open MPI refuses root without these; set only when running as root.
+if [ "$(id -u)" -eq 0 ]; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
 
 usage() {
     sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//' >&2

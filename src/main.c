@@ -253,6 +253,23 @@ int main(int argc, char **argv)
     int rank, nranks;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &nranks);
+    if (nranks == 1) {
+        /* A binary started by another MPI library's launcher runs as N separate
+         * 1-rank jobs: the launcher's own variables still say N. */
+        static const char *const size_vars[] = {"PMI_SIZE", "OMPI_COMM_WORLD_SIZE", "PMIX_SIZE",
+                                                NULL};
+        for (size_t i = 0; size_vars[i]; i++) {
+            const char *v = getenv(size_vars[i]);
+            if (v && atoi(v) > 1) {
+                fprintf(stderr,
+                        "p2pbench: warning: this is a 1-rank MPI job, but the launcher started "
+                        "%d processes (%s=%s): is p2pbench built with another MPI library than "
+                        "this launcher's?\n",
+                        atoi(v), size_vars[i], v);
+                break;
+            }
+        }
+    }
 
     /* getopt_long permutes argv: keep the command line as typed */
     char *cmdline = join_args(argc, argv);
@@ -669,7 +686,7 @@ int main(int argc, char **argv)
                     run_status = P2PB_EIO;
             }
             FILE *note = opt.reporter == &p2pb_reporter_text ? stdout : stderr;
-            fprintf(note, "%sresults file: %s (%.1f s)\n",
+            fprintf(note, "%sresults file: %s (run time %.1f s)\n",
                     note == stdout ? "\n# " : "p2pbench: ", pathcopy, wall);
             fflush(note);
         }
