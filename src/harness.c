@@ -569,8 +569,7 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
         /* IMB's rule is about the bytes an iteration moves: for kernels with
          * fixed bytes per iteration (memcpy copies its whole buffer) that is
          * the buffer, not the chunk size */
-        size_t reps =
-            p2pb_imb_repetitions((k->flags & P2PB_KF_FIXED_BYTES) ? c.copy_bytes : bytes);
+        size_t reps = p2pb_imb_repetitions((k->flags & P2PB_KF_FIXED_BYTES) ? c.copy_bytes : bytes);
         if (kb > reps)
             kb = reps;
         while (reps % kb)

@@ -65,12 +65,12 @@ struct p2pb_cmp_table {
     enum p2pb_metric metric;
     struct p2pb_cmp_row *rows;
     size_t nrows;
-    size_t ntested;        /* rows with a test (both sides have launches) */
-    double best_p_adj;     /* smallest p_adj any row could reach with these launch
-                              counts: min over rows of 2 / C(na + nb, na) (the exact
-                              two-sided Mann-Whitney floor), times ntested for Holm;
-                              NAN when no row is tested */
-    size_t launches_needed;/* launches per side (equal sides) for best_p_adj < 0.05 */
+    size_t ntested;         /* rows with a test (both sides have launches) */
+    double best_p_adj;      /* smallest p_adj any row could reach with these launch
+                               counts: min over rows of 2 / C(na + nb, na) (the exact
+                               two-sided Mann-Whitney floor), times ntested for Holm;
+                               NAN when no row is tested */
+    size_t launches_needed; /* launches per side (equal sides) for best_p_adj < 0.05 */
 };
 
 /*

@@ -281,10 +281,26 @@ static void show_json(const struct p2pb_side *s)
     cJSON_Delete(root);
 }
 
-/* Column name of a file in a side-by-side table: its label, else its path. */
-static const char *file_name(const struct p2pb_results_data *d)
+/* Column name of file f in a side-by-side table: its label, else its path;
+ * "label#2" etc. when several files share the label. Returns buf. */
+static const char *file_name_in(const struct p2pb_side *s, size_t f, char *buf, size_t len)
 {
-    return d->info.label[0] ? d->info.label : d->path;
+    const struct p2pb_results_data *d = &s->files[f];
+    const char *base = d->info.label[0] ? d->info.label : d->path;
+    size_t same = 0, idx = 0;
+    for (size_t i = 0; i < s->nfiles; i++) {
+        const struct p2pb_results_data *e = &s->files[i];
+        if (strcmp(e->info.label[0] ? e->info.label : e->path, base) == 0) {
+            if (i < f)
+                idx++;
+            same++;
+        }
+    }
+    if (same > 1)
+        snprintf(buf, len, "%s#%zu", base, idx + 1);
+    else
+        snprintf(buf, len, "%s", base);
+    return buf;
 }
 
 static void show_metric(const struct p2pb_side *s, enum p2pb_metric m, enum p2pb_outfmt fmt)
@@ -299,10 +315,11 @@ static void show_metric(const struct p2pb_side *s, enum p2pb_metric m, enum p2pb
     }
     const char *unit = m == P2PB_METRIC_LATENCY ? "t_median[usec]" : "MB/s";
     const char *prev_k = NULL, *prev_v = NULL;
+    char colname[600];
     if (fmt == P2PB_OUT_CSV) {
         printf("metric,kernel,variant,bytes");
         for (size_t f = 0; f < s->nfiles; f++)
-            printf(",%s", file_name(&s->files[f]));
+            printf(",%s", file_name_in(s, f, colname, sizeof colname));
         printf("\n");
     } else {
         printf("%s %s; MB/s = 10^6 bytes/s\n", fmt == P2PB_OUT_MARKDOWN ? "" : "#",
@@ -319,7 +336,7 @@ static void show_metric(const struct p2pb_side *s, enum p2pb_metric m, enum p2pb
                 printf("\n### %s%s%s (%s)\n\n| bytes | size |", r->display_name,
                        r->variant[0] ? " " : "", r->variant, unit);
                 for (size_t f = 0; f < s->nfiles; f++)
-                    printf(" %s |", file_name(&s->files[f]));
+                    printf(" %s |", file_name_in(s, f, colname, sizeof colname));
                 printf("\n|---:|---:|");
                 for (size_t f = 0; f < s->nfiles; f++)
                     printf("---:|");
@@ -328,7 +345,7 @@ static void show_metric(const struct p2pb_side *s, enum p2pb_metric m, enum p2pb
                 printf("\n# %s%s%s: %s\n%12s %6s", r->display_name, r->variant[0] ? " " : "",
                        r->variant, unit, "bytes", "size");
                 for (size_t f = 0; f < s->nfiles; f++)
-                    printf(" %14.14s", file_name(&s->files[f]));
+                    printf(" %14.14s", file_name_in(s, f, colname, sizeof colname));
                 printf("\n");
             }
         }
