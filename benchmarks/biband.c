@@ -28,16 +28,7 @@ static enum p2pb_status biband_iter(struct p2pb_kernel_ctx *c)
 
 static enum p2pb_status biband_verify(const struct p2pb_kernel_ctx *c, size_t *bad)
 {
-    for (size_t i = 0; i < c->window; i++) {
-        size_t off = 0;
-        if (p2pb_pattern_check(c->rbuf + i * c->bytes, c->bytes, c->peer, c->iter, &off) !=
-            P2PB_OK) {
-            if (bad)
-                *bad = i * c->bytes + off;
-            return P2PB_EVERIFY;
-        }
-    }
-    return P2PB_OK;
+    return p2pb_window_check_regions(c, bad); /* both ranks receive W messages */
 }
 
 static double biband_factor(const struct p2pb_kernel_ctx *c)

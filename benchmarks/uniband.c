@@ -76,10 +76,8 @@ enum p2pb_status p2pb_window_uni_iter(struct p2pb_kernel_ctx *c)
     return P2PB_OK;
 }
 
-enum p2pb_status p2pb_window_uni_verify(const struct p2pb_kernel_ctx *c, size_t *bad)
+enum p2pb_status p2pb_window_check_regions(const struct p2pb_kernel_ctx *c, size_t *bad)
 {
-    if (p2pb_window_is_sender(c))
-        return P2PB_OK;
     for (size_t i = 0; i < c->window; i++) {
         size_t off = 0;
         if (p2pb_pattern_check(c->rbuf + i * c->bytes, c->bytes, c->peer, c->iter, &off) !=
@@ -90,6 +88,13 @@ enum p2pb_status p2pb_window_uni_verify(const struct p2pb_kernel_ctx *c, size_t 
         }
     }
     return P2PB_OK;
+}
+
+enum p2pb_status p2pb_window_uni_verify(const struct p2pb_kernel_ctx *c, size_t *bad)
+{
+    if (p2pb_window_is_sender(c))
+        return P2PB_OK;
+    return p2pb_window_check_regions(c, bad);
 }
 
 const struct p2pb_kernel p2pb_kernel_uniband = {

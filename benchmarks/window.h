@@ -46,6 +46,11 @@ int p2pb_window_is_sender(const struct p2pb_kernel_ctx *ctx);
  */
 enum p2pb_status p2pb_window_uni_iter(struct p2pb_kernel_ctx *ctx);
 
+/* Check the W receive regions against the pattern of the peer at c->iter.
+ * Returns P2PB_OK or P2PB_EVERIFY with the byte offset in the whole receive
+ * buffer in *bad. */
+enum p2pb_status p2pb_window_check_regions(const struct p2pb_kernel_ctx *c, size_t *bad);
+
 /*
  * --check of a unidirectional iteration: on the receiver, each of the W
  * regions of rbuf holds the peer's pattern for ctx->iter; the sender has
