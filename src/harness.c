@@ -406,7 +406,8 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
         /* the only row of a one-group kernel is labelled as that group */
         row_label(label, sizeof label, k, per_group ? (int)i : 0, per_group ? ngroups : 1,
                   c.direction);
-        fill_row(&rows[i], k, bytes, c.nranks, nactive, k->bytes_factor, label);
+        /* the factor of this run (window, copy buffer), also for a row that fails */
+        fill_row(&rows[i], k, bytes, c.nranks, nactive, p2pb_kernel_bytes_factor(k, &c), label);
     }
     *nrows = nout; /* labelled rows, also when an error is returned */
 
