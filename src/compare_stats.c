@@ -179,54 +179,42 @@ static size_t *order_by_p(const double *p, size_t k)
     return idx;
 }
 
-enum p2pb_status p2pb_p_adjust_holm(const double *p, size_t k, double *adj)
+/* Holm (step-down, running maximum from the smallest p) or Benjamini-Hochberg
+ * (step-up, running minimum from the largest p) on p[0..k-1] into adj[0..k-1].
+ * Each p[idx[r]] is read before adj[idx[r]] is written, so adj may be p. */
+static enum p2pb_status p_adjust(const double *p, size_t k, double *adj, int holm)
 {
     if ((!p || !adj) && k)
         return P2PB_EUSAGE;
     size_t *idx = order_by_p(p, k);
-    double *tmp = malloc((k ? k : 1) * sizeof *tmp);
-    if (!idx || !tmp) {
-        free(idx);
-        free(tmp);
+    if (!idx)
         return P2PB_ENOMEM;
+    if (holm) {
+        double run = 0.0;
+        for (size_t r = 0; r < k; r++) {
+            double v = fmin(1.0, (double)(k - r) * p[idx[r]]);
+            run = fmax(run, v);
+            adj[idx[r]] = run;
+        }
+    } else {
+        double run = 1.0;
+        for (size_t r = k; r-- > 0;) {
+            run = fmin(run, (double)k / (double)(r + 1) * p[idx[r]]);
+            adj[idx[r]] = run;
+        }
     }
-    double run = 0.0;
-    for (size_t r = 0; r < k; r++) {
-        double v = (double)(k - r) * p[idx[r]];
-        if (v > 1.0)
-            v = 1.0;
-        if (v > run)
-            run = v;
-        tmp[idx[r]] = run;
-    }
-    memcpy(adj, tmp, k * sizeof *tmp);
     free(idx);
-    free(tmp);
     return P2PB_OK;
+}
+
+enum p2pb_status p2pb_p_adjust_holm(const double *p, size_t k, double *adj)
+{
+    return p_adjust(p, k, adj, 1);
 }
 
 enum p2pb_status p2pb_p_adjust_bh(const double *p, size_t k, double *adj)
 {
-    if ((!p || !adj) && k)
-        return P2PB_EUSAGE;
-    size_t *idx = order_by_p(p, k);
-    double *tmp = malloc((k ? k : 1) * sizeof *tmp);
-    if (!idx || !tmp) {
-        free(idx);
-        free(tmp);
-        return P2PB_ENOMEM;
-    }
-    double run = 1.0;
-    for (size_t r = k; r-- > 0;) {
-        double v = (double)k / (double)(r + 1) * p[idx[r]];
-        if (v < run)
-            run = v;
-        tmp[idx[r]] = run;
-    }
-    memcpy(adj, tmp, k * sizeof *tmp);
-    free(idx);
-    free(tmp);
-    return P2PB_OK;
+    return p_adjust(p, k, adj, 0);
 }
 
 static const char *const verdict_names[] = {"no verdict", "changed", "equivalent", "inconclusive"};

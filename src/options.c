@@ -126,6 +126,14 @@ static enum p2pb_status parse_range(char *elem, size_t *sizes, size_t cap, size_
     return P2PB_OK;
 }
 
+/* A comma list with an empty element: leading, trailing or doubled comma
+ * (strtok_r would skip it silently). */
+static int has_empty_element(const char *list)
+{
+    size_t n = strlen(list);
+    return n == 0 || list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,") != NULL;
+}
+
 enum p2pb_status p2pb_parse_size_list(const char *spec, size_t *sizes, size_t cap, size_t *n,
                                       char *err, size_t errlen)
 {
@@ -151,8 +159,7 @@ enum p2pb_status p2pb_parse_size_list(const char *spec, size_t *sizes, size_t ca
         if (st != P2PB_OK)
             break;
     }
-    if (st == P2PB_OK &&
-        (elems == 0 || spec[strlen(spec) - 1] == ',' || spec[0] == ',' || strstr(spec, ",,")))
+    if (st == P2PB_OK && (elems == 0 || has_empty_element(spec)))
         st = p2pb_fail(P2PB_EUSAGE, err, errlen, "invalid message size list '%s' (empty element)",
                        spec);
     free(copy);
@@ -435,8 +442,7 @@ static enum p2pb_status add_kernels(struct p2pb_options *o, const char *list, ch
         }
         o->kernels[o->nkernels++] = k;
     }
-    if (st == P2PB_OK &&
-        (!any || list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,")))
+    if (st == P2PB_OK && (!any || has_empty_element(list)))
         st = p2pb_fail(P2PB_EUSAGE, err, errlen, "invalid kernel list '%s' (empty element)", list);
     free(copy);
     return st;
