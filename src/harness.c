@@ -728,10 +728,9 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
     free(rbase);
     p2pb_free_msg_type(&c.dtype);
 
-    int anyoom = 0;
+    /* only rank 0 stores samples: it tells the others whether that failed */
     P2PB_MPI_CHECK(MPI_Bcast(&oom, 1, MPI_INT, 0, comm));
-    anyoom = oom;
-    if (anyoom) {
+    if (oom) {
         for (int g = 0; gsamples && g < ngroups; g++)
             free(gsamples[g].v);
         free(gsamples);

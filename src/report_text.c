@@ -30,11 +30,6 @@ static void text_begin(struct p2pb_report_ctx *ctx)
                       "iterations; ci95 = 95%% CI of the median; MB/s = 10^6 bytes/s\n");
 }
 
-static void close_section(struct p2pb_report_ctx *ctx)
-{
-    ctx->section_open = 0;
-}
-
 static void print_title(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
 {
     FILE *o = ctx->out;
@@ -150,8 +145,7 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
 
 static void text_end(struct p2pb_report_ctx *ctx)
 {
-    if (ctx->section_open)
-        close_section(ctx);
+    ctx->section_open = 0;
     if (ctx->marked)
         fprintf(ctx->out,
                 "\n# n*: %zu row%s did not reach the CI target within the time budget "
