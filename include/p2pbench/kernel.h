@@ -2,16 +2,17 @@
 /*
  * kernel.h - the kernel contract.
  *
- * A kernel is one `static const struct p2pb_kernel` in its own file under
- * benchmarks/, listed in the one table in benchmarks/registry.c. The harness
- * (src/harness.c) alone reads clocks, synchronizes, repeats, agrees on
+ * A kernel is one `const struct p2pb_kernel` in its own file under
+ * kernels/, listed in the one table in kernels/registry.c. The harness
+ * (src/bench/harness.c) alone reads clocks, synchronizes, repeats, agrees on
  * iteration counts, reduces across ranks and computes statistics; a kernel
  * only moves bytes.
  *
- * Adding a kernel: one file in benchmarks/, one line in registry.c, one row in
- * docs/kernels.md, one line in tests (tests/mpi/CMakeLists.txt and the byte
- * accounting table in tests/mpi/bytecount.c; kernels beyond IMB's four:
- * tests/kernels/). docs/kernels.md, section "Adding a kernel", walks through it.
+ * Adding a kernel: one file in kernels/ (the build picks up every .c file
+ * there), one line in kernels/registry.c, one row in docs/kernels.md, one
+ * line in tests (the byte accounting table in tests/bench/bytecount.c for
+ * IMB's four; tests/kernels/ for the others). docs/kernels.md, section
+ * "Adding a kernel", walks through it.
  */
 #ifndef P2PBENCH_KERNEL_H
 #define P2PBENCH_KERNEL_H
@@ -100,6 +101,11 @@ struct p2pb_kernel_ctx {
     unsigned char *rbuf; /* receive buffer, rbuf_regions * bytes (page aligned) */
     uint64_t iter;       /* iteration index, used by --check patterns */
     void *priv;          /* kernel-private state */
+    /* Binds [addr, addr + bytes) to the run's buffer NUMA node (--numa-node)
+     * as the harness does for sbuf / rbuf; a kernel that allocates buffers of
+     * its own calls it before first touch. Returns 0, or -1 with errno set
+     * (the run record shows where buffers really are). Never NULL. */
+    int (*membind)(void *addr, size_t bytes);
 };
 
 /*
@@ -178,7 +184,7 @@ struct p2pb_kernel {
  */
 double p2pb_kernel_bytes_factor(const struct p2pb_kernel *k, const struct p2pb_kernel_ctx *c);
 
-/* The table of kernels (benchmarks/registry.c), in default run order. */
+/* The table of kernels (kernels/registry.c), in default run order. */
 extern const struct p2pb_kernel *const p2pb_kernels[];
 extern const size_t p2pb_nkernels;
 

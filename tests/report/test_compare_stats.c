@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of src/compare_stats.c against values computed by hand.
+ * Unit tests of src/report/compare_stats.c against values computed by hand.
  * The hand computation is written next to each CHECK.
  */
 #include <math.h>
 #include <stdio.h>
 
-#include "p2pbench/compare.h"
+#include "compare.h"
 
 static int failures;
 

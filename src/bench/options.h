@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * options.h - command line of p2pbench: option table, size lists, validation.
+ * Parsing is pure (no MPI): main.c parses on every rank, rank 0's verdict is
+ * broadcast so every rank exits with the same message and code.
+ */
+#ifndef P2PBENCH_OPTIONS_H
+#define P2PBENCH_OPTIONS_H
+
+#include <stddef.h>
+
+#include "harness.h"
+#include "p2pbench/kernel.h"
+#include "output/output.h"
+#include "p2pbench/status.h"
+
+#define P2PB_MAX_SIZES 4096
+#define P2PB_MAX_KERNELS 64
+
+struct p2pb_options {
+    const struct p2pb_kernel *kernels[P2PB_MAX_KERNELS];
+    size_t nkernels;
+    size_t sizes[P2PB_MAX_SIZES]; /* message sizes in bytes, ascending, no duplicates */
+    size_t nsizes;
+    int sizes_given; /* 1 if --sizes / --msglog was given; else sizes
+                      * holds the global default and kernels with
+                      * their own default_sizes use those */
+    const struct p2pb_reporter *reporter;
+    char output[1024];  /* results file path; "" = none (--no-results) */
+    int output_default; /* 1 if output was not given (default name) */
+    char label[64];
+    struct p2pb_policy policy;
+    int numa_node; /* --numa-node: buffers on this NUMA node (OS index); -1 = first touch */
+    int do_list, do_info, do_help, do_version;
+};
+
+/*
+ * Parse one size with an optional binary suffix: "0", "8", "1K" (1024),
+ * "64k", "1M" (2^20), "2G" (2^30), "1KiB", "3B". Whitespace is not allowed.
+ * Returns P2PB_OK, P2PB_EUSAGE (not a size) or P2PB_ERANGE (overflows
+ * size_t), with a message in err naming the text.
+ */
+enum p2pb_status p2pb_parse_size(const char *text, size_t *out, char *err, size_t errlen);
+
+/*
+ * Parse a size list into sizes[0..*n-1] (at most cap entries), in the given
+ * order, duplicates removed. Forms, comma separated and mixable:
+ *   "0,8,1K,64K,1M"   explicit sizes
+ *   "1K..1M"          powers of 2 from 1K to 1M (step factor 2)
+ *   "1K..1M*4"        step factor 4 (any integer >= 2)
+ *   "100..1000+100"   arithmetic step 100
+ * Returns P2PB_OK, P2PB_EUSAGE or P2PB_ERANGE with a message naming the bad
+ * element.
+ */
+enum p2pb_status p2pb_parse_size_list(const char *spec, size_t *sizes, size_t cap, size_t *n,
+                                      char *err, size_t errlen);
+
+/*
+ * IMB's -msglog "A:B" (or "B"): 0 and 2^A .. 2^B. 0 <= A <= B <= 62.
+ * Returns P2PB_OK, P2PB_EUSAGE or P2PB_ERANGE.
+ */
+enum p2pb_status p2pb_parse_msglog(const char *spec, size_t *sizes, size_t cap, size_t *n,
+                                   char *err, size_t errlen);
+
+/* Default sizes: 0 and 2^0 .. 2^22 (24 sizes). */
+void p2pb_default_sizes(size_t *sizes, size_t *n);
+
+/*
+ * Parse argv into o. Never prints, never exits. Returns P2PB_OK or
+ * P2PB_EUSAGE / P2PB_ERANGE with a one-line message in err naming the bad
+ * option or value. Kernels may be given as positional arguments or with -k.
+ */
+enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *o, char *err,
+                                    size_t errlen);
+
+/* 1 if s is valid UTF-8 without control characters (labels, names). */
+int p2pb_text_is_clean(const char *s);
+
+/* In place: replace control characters and bytes that are not valid UTF-8
+ * by '?', so text from the command line or environment can go into JSON and
+ * one-line messages. */
+void p2pb_text_sanitize(char *s);
+
+/* Print --help to f. */
+void p2pb_options_usage(FILE *f);
+
+#endif /* P2PBENCH_OPTIONS_H */

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * CSV: one header row, then one row per (kernel, size). The first column
+ * carries the schema version. Times in usec, rates in MB/s (10^6 B/s).
+ * Fields that are not numbers for a row (failed, skipped) are empty.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "output/output.h"
+
+void p2pb_csv_field(FILE *o, const char *s)
+{
+    if (strpbrk(s, ",\"\n\r")) {
+        fputc('"', o);
+        for (; *s; s++) {
+            if (*s == '"')
+                fputc('"', o);
+            fputc(*s, o);
+        }
+        fputc('"', o);
+    } else
+        fputs(s, o);
+}
+
+static void csv_num(FILE *o, double v)
+{
+    fputc(',', o);
+    if (isfinite(v))
+        fprintf(o, "%.9g", v);
+}
+
+static void csv_begin(struct p2pb_report_ctx *ctx)
+{
+    fputs("schema,label,kernel,variant,bytes,nranks,active_ranks,status,samples,"
+          "iterations_per_sample,repetitions,t_median_usec,t_ci95_low_usec,t_ci95_high_usec,"
+          "t_min_usec,t_p25_usec,t_p75_usec,t_p99_usec,t_max_usec,t_mean_usec,t_stddev_usec,"
+          "outliers,imb_t_min_usec,imb_t_max_usec,imb_t_avg_usec,mbytes_per_sec,"
+          "mbytes_per_sec_imb,asymmetry,asymmetry_vs\n",
+          ctx->out);
+}
+
+static void csv_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
+{
+    FILE *o = ctx->out;
+    fputs(P2PB_SCHEMA ",", o);
+    p2pb_csv_field(o, ctx->run ? ctx->run->label : "");
+    fputc(',', o);
+    p2pb_csv_field(o, r->kernel);
+    fputc(',', o);
+    p2pb_csv_field(o, r->variant);
+    fprintf(o, ",%zu,%d,%d,%s", r->bytes, r->nranks, r->active_ranks,
+            p2pb_row_status_str(r->status));
+    if (r->status != P2PB_ROW_OK) {
+        fputs(",,,,,,,,,,,,,,,,,,,,,\n", o);
+        return;
+    }
+    fprintf(o, ",%zu,%zu,%zu", r->samples, r->iterations_per_sample, p2pb_result_repetitions(r));
+    csv_num(o, r->t.median);
+    csv_num(o, r->t.ci_valid ? r->t.ci95_low : NAN);
+    csv_num(o, r->t.ci_valid ? r->t.ci95_high : NAN);
+    csv_num(o, r->t.min);
+    csv_num(o, r->t.p25);
+    csv_num(o, r->t.p75);
+    csv_num(o, r->t.p99);
+    csv_num(o, r->t.max);
+    csv_num(o, r->t.mean);
+    csv_num(o, r->t.stddev);
+    fprintf(o, ",%zu", r->t.outliers);
+    csv_num(o, r->t_min_usec);
+    csv_num(o, r->t_max_usec);
+    csv_num(o, r->t_avg_usec);
+    csv_num(o, r->mbytes_per_sec);
+    csv_num(o, r->mbytes_per_sec_imb);
+    /* directional kernels, second direction: MB/s of this row / MB/s of asym_ref */
+    csv_num(o, r->asym_ref[0] ? r->asymmetry : NAN);
+    fputc(',', o);
+    p2pb_csv_field(o, r->asym_ref);
+    fputc('\n', o);
+}
+
+static void csv_end(struct p2pb_report_ctx *ctx)
+{
+    fflush(ctx->out);
+}
+
+const struct p2pb_reporter p2pb_reporter_csv = {
+    .name = "csv",
+    .summary = "CSV with a header row; first column is the schema version",
+    .begin = csv_begin,
+    .row = csv_row,
+    .end = csv_end,
+};

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/* Markdown: one table per kernel, units in the header row. */
+#include <stdio.h>
+#include <string.h>
+
+#include "output/output.h"
+
+static void md_begin(struct p2pb_report_ctx *ctx)
+{
+    const struct p2pb_run_info *ri = ctx->run;
+    if (!ri)
+        return;
+    fprintf(ctx->out, "## p2pbench %s%s%s, %d ranks, %s\n\n", ri->version, ri->label[0] ? ": " : "",
+            ri->label, ri->nranks, ri->start_utc);
+    if (ri->mpi_library[0])
+        fprintf(ctx->out, "MPI: %s\n\n", ri->mpi_library);
+    fprintf(ctx->out, "t = time per iteration (median of samples), usec; MB/s = 10^6 bytes/s.\n");
+}
+
+static void md_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
+{
+    FILE *o = ctx->out;
+    int new_section = p2pb_report_new_section(ctx, r);
+    if (new_section) {
+        if (r->status == P2PB_ROW_SKIPPED) {
+            fprintf(o, "\n### %s%s%s (%d ranks)\n\nSkipped: %s\n", r->display_name,
+                    r->variant[0] ? " " : "", r->variant, r->nranks, r->note);
+            return;
+        }
+        fprintf(o, "\n### %s%s%s (%d of %d ranks)\n\n", r->display_name, r->variant[0] ? " " : "",
+                r->variant, r->active_ranks, r->nranks);
+        fprintf(o, "| bytes | n | t median [usec] | 95%% CI [usec] | p99 [usec] | MB/s |\n"
+                   "|------:|--:|----------------:|:-------------:|-----------:|-----:|\n");
+    }
+    if (r->status == P2PB_ROW_SKIPPED)
+        return;
+    if (r->status != P2PB_ROW_OK) {
+        fprintf(o, "| %zu | | %s%s%s | | | |\n", r->bytes, p2pb_row_status_str(r->status),
+                r->note[0] ? ": " : "", r->note);
+        return;
+    }
+    char med[32], lo[32], hi[32], p99[32], bw[32];
+    p2pb_fmt_sig(med, sizeof med, r->t.median);
+    p2pb_fmt_sig(lo, sizeof lo, r->t.ci95_low);
+    p2pb_fmt_sig(hi, sizeof hi, r->t.ci95_high);
+    p2pb_fmt_sig(p99, sizeof p99, r->t.p99);
+    p2pb_fmt_sig(bw, sizeof bw, r->mbytes_per_sec);
+    if (r->t.ci_valid)
+        fprintf(o, "| %zu | %zu | %s | %s .. %s | %s | %s |\n", r->bytes, r->samples, med, lo, hi,
+                p99, bw);
+    else
+        fprintf(o, "| %zu | %zu | %s | - | %s | %s |\n", r->bytes, r->samples, med, p99, bw);
+}
+
+static void md_end(struct p2pb_report_ctx *ctx)
+{
+    fflush(ctx->out);
+}
+
+const struct p2pb_reporter p2pb_reporter_markdown = {
+    .name = "markdown",
+    .summary = "Markdown tables, one per kernel",
+    .begin = md_begin,
+    .row = md_row,
+    .end = md_end,
+};

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "output/output.h"
+
+const struct p2pb_reporter *const p2pb_reporters[] = {
+    &p2pb_reporter_text, &p2pb_reporter_imb, &p2pb_reporter_csv, &p2pb_reporter_markdown, NULL};
+
+const struct p2pb_reporter *p2pb_reporter_find(const char *name)
+{
+    for (size_t i = 0; p2pb_reporters[i]; i++)
+        if (strcmp(p2pb_reporters[i]->name, name) == 0)
+            return p2pb_reporters[i];
+    return NULL;
+}
+
+char *p2pb_fmt_sig(char *buf, size_t len, double v)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, len, "-");
+        return buf;
+    }
+    double a = fabs(v);
+    if (a == 0.0)
+        snprintf(buf, len, "0");
+    else if (a >= 1.0)
+        snprintf(buf, len, "%.2f", v);
+    else {
+        /* three significant digits below 1: 0.0412, 0.500, 0.000123 */
+        int dec = 2 - (int)floor(log10(a));
+        if (dec > 12)
+            dec = 12;
+        snprintf(buf, len, "%.*f", dec, v);
+    }
+    return buf;
+}
+
+char *p2pb_fmt_size(char *buf, size_t len, size_t bytes)
+{
+    static const char suffix[] = "KMGTPE";
+    if (bytes < 1024) {
+        snprintf(buf, len, "%zu", bytes);
+        return buf;
+    }
+    double v = (double)bytes;
+    int i = -1;
+    while (v >= 1024.0 && i < 5) {
+        v /= 1024.0;
+        i++;
+    }
+    if (v == floor(v))
+        snprintf(buf, len, "%.0f%c", v, suffix[i]);
+    else
+        snprintf(buf, len, "%.3g%c", v, suffix[i]);
+    return buf;
+}
+
+int p2pb_report_new_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
+{
+    if (ctx->section_open && strcmp(ctx->cur_kernel, r->kernel) == 0 &&
+        strcmp(ctx->cur_variant, r->variant) == 0 && ctx->cur_nranks == r->nranks)
+        return 0;
+    snprintf(ctx->cur_kernel, sizeof ctx->cur_kernel, "%s", r->kernel);
+    snprintf(ctx->cur_variant, sizeof ctx->cur_variant, "%s", r->variant);
+    ctx->cur_nranks = r->nranks;
+    ctx->section_open = 1;
+    return 1;
+}

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The default human table: one section per kernel; median time with its 95%
+ * CI, p99, min, sample count and throughput from the median. Units in every
+ * header; a positive rate is never printed as 0.00.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "output/output.h"
+
+static void text_begin(struct p2pb_report_ctx *ctx)
+{
+    const struct p2pb_run_info *ri = ctx->run;
+    if (!ri)
+        return;
+    fprintf(ctx->out, "# p2pbench %s%s%s | %d rank%s | %s\n", ri->version,
+            ri->label[0] ? " | label " : "", ri->label, ri->nranks, ri->nranks == 1 ? "" : "s",
+            ri->start_utc);
+    if (ri->mpi_library[0])
+        fprintf(ctx->out, "# MPI: %s\n", ri->mpi_library);
+    if (ri->imported)
+        fprintf(ctx->out, "# imported from %s: one averaged value per size, no spread\n",
+                ri->source[0] ? ri->source : "a text log");
+    if (ri->check)
+        fprintf(ctx->out,
+                "# --check: every received payload byte verified after timing each size\n");
+    fprintf(ctx->out, "# t = time per iteration in usec: median of n samples, each the mean of k "
+                      "iterations; ci95 = 95%% CI of the median; MB/s = 10^6 bytes/s\n");
+}
+
+static void print_title(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
+{
+    FILE *o = ctx->out;
+    fprintf(o, "# %s%s%s: ", r->display_name, r->variant[0] ? " " : "", r->variant);
+    if (r->active_ranks < r->nranks)
+        fprintf(o, "%d of %d ranks take part, %d waiting in MPI_Barrier", r->active_ranks,
+                r->nranks, r->nranks - r->active_ranks);
+    else
+        fprintf(o, "%d ranks", r->nranks);
+    if (r->time_scale == 0.5)
+        fprintf(o, "; t = half round trip");
+    else if (r->time_scale != 1.0)
+        fprintf(o, "; t = %g x iteration time", r->time_scale);
+    if (strncmp(r->variant, "aggregate", 9) == 0)
+        fprintf(o, "; t = max over groups, MB/s = sum of the groups' MB/s\n");
+    else if (r->fixed_bytes > 0)
+        fprintf(o, "; MB/s = %.0f bytes / t, whatever the size\n", r->fixed_bytes);
+    else
+        fprintf(o, "; MB/s = %g x bytes / t\n", r->bytes_factor);
+    ctx->cur_asym = r->asym_ref[0] != 0;
+    if (ctx->cur_asym)
+        fprintf(o, "# asym = MB/s of %s / MB/s of %s at the same size\n", r->variant, r->asym_ref);
+    ctx->title_done = 1;
+}
+
+static void open_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
+{
+    ctx->header_done = 0;
+    ctx->title_done = 0;
+    ctx->cur_asym = 0;
+    fprintf(ctx->out, "\n");
+    if (r->status != P2PB_ROW_SKIPPED)
+        print_title(ctx, r);
+}
+
+static void print_header(struct p2pb_report_ctx *ctx)
+{
+    fprintf(ctx->out, "%12s %7s %7s %14s %14s %14s %12s %12s %12s%s\n", "bytes", "n", "k",
+            "t_median[usec]", "ci95_lo[usec]", "ci95_hi[usec]", "p99[usec]", "min[usec]", "MB/s",
+            ctx->cur_asym ? "         asym" : "");
+    ctx->header_done = 1;
+}
+
+static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
+{
+    FILE *o = ctx->out;
+    int new_section = p2pb_report_new_section(ctx, r);
+    if (new_section) {
+        open_section(ctx, r);
+        ctx->last_skip[0] = '\0';
+    }
+    if (r->status == P2PB_ROW_SKIPPED) {
+        /* one line per reason: a kernel skipped at every size says so once */
+        const char *why = r->note[0] ? r->note : "not run";
+        if (strcmp(ctx->last_skip, why) != 0) {
+            if (new_section)
+                fprintf(o, "# %s%s%s: %s (skipped)\n", r->display_name, r->variant[0] ? " " : "",
+                        r->variant, why);
+            else
+                fprintf(o, "%12zu skipped: %s\n", r->bytes, why);
+            snprintf(ctx->last_skip, sizeof ctx->last_skip, "%s", why);
+        }
+        return;
+    }
+    ctx->last_skip[0] = '\0';
+    if (!ctx->title_done) /* the section began with skipped sizes */
+        print_title(ctx, r);
+    if (!ctx->header_done)
+        print_header(ctx);
+    /* the eager limit concerns messages: not kernels with fixed bytes (memcpy).
+     * MPI libraries count their own header against it (Open MPI's vader:
+     * 4096 bytes with the header), so the step shows at the first size that
+     * reaches the limit: the marker goes before that row. */
+    if (ctx->eager_limit >= 0 && ctx->rows > 0 && r->fixed_bytes <= 0 &&
+        r->bytes >= (size_t)ctx->eager_limit && ctx->prev_bytes < (size_t)ctx->eager_limit &&
+        !new_section)
+        fprintf(o,
+                "%12s --- eager limit %ld bytes (library setting, may include its header): "
+                "rendezvous from about here ---\n",
+                "", ctx->eager_limit);
+    ctx->rows++;
+    ctx->prev_bytes = r->bytes;
+    if (r->status != P2PB_ROW_OK) {
+        fprintf(o, "%12zu %s%s%s\n", r->bytes, p2pb_row_status_str(r->status),
+                r->note[0] ? ": " : "", r->note);
+        return;
+    }
+    char med[32], lo[32], hi[32], p99[32], mn[32], bw[32];
+    p2pb_fmt_sig(med, sizeof med, r->t.median);
+    if (r->t.ci_valid) {
+        p2pb_fmt_sig(lo, sizeof lo, r->t.ci95_low);
+        p2pb_fmt_sig(hi, sizeof hi, r->t.ci95_high);
+    } else {
+        snprintf(lo, sizeof lo, "-");
+        snprintf(hi, sizeof hi, "-");
+    }
+    p2pb_fmt_sig(p99, sizeof p99, r->t.p99);
+    p2pb_fmt_sig(mn, sizeof mn, r->t.min);
+    p2pb_fmt_sig(bw, sizeof bw, r->mbytes_per_sec);
+    char n[32];
+    snprintf(n, sizeof n, "%zu%s", r->samples, r->ci_target_met == 0 ? "*" : "");
+    if (r->ci_target_met == 0)
+        ctx->marked++;
+    fprintf(o, "%12zu %7s %7zu %14s %14s %14s %12s %12s %12s", r->bytes, n,
+            r->iterations_per_sample, med, lo, hi, p99, mn, bw);
+    if (ctx->cur_asym) {
+        char as[32];
+        p2pb_fmt_sig(as, sizeof as, r->asym_ref[0] ? r->asymmetry : NAN);
+        fprintf(o, " %12s", as);
+    }
+    fputc('\n', o);
+}
+
+static void text_end(struct p2pb_report_ctx *ctx)
+{
+    ctx->section_open = 0;
+    if (ctx->marked)
+        fprintf(ctx->out,
+                "\n# n*: %zu row%s did not reach the CI target within the time budget "
+                "(see --time-per-size, --max-samples)\n",
+                ctx->marked, ctx->marked == 1 ? "" : "s");
+    fflush(ctx->out);
+}
+
+const struct p2pb_reporter p2pb_reporter_text = {
+    .name = "text",
+    .summary = "human table: median, 95% CI, p99, min, n, MB/s",
+    .begin = text_begin,
+    .row = text_row,
+    .end = text_end,
+};

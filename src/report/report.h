@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.h - private interfaces of p2pbench-report (no MPI).
+ * Not installed. Errors follow status.h: a p2pb_status and a message in a
+ * caller-owned buffer.
+ */
+#ifndef P2PBENCH_REPORT_INTERNAL_H
+#define P2PBENCH_REPORT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "compare.h"
+#include "p2pbench/result.h"
+
+/* Which per-launch number a table uses. */
+enum p2pb_metric {
+    P2PB_METRIC_LATENCY,   /* t_usec.median of the launch, usec (lower is better) */
+    P2PB_METRIC_THROUGHPUT /* mbytes_per_sec of the launch, MB/s = 10^6 B/s (higher is better) */
+};
+
+enum p2pb_outfmt { P2PB_OUT_TEXT, P2PB_OUT_MARKDOWN, P2PB_OUT_CSV, P2PB_OUT_JSON, P2PB_OUT_IMB };
+
+/* Value of metric for row r; NAN if the row has no number (status not ok). */
+double p2pb_metric_value(const struct p2pb_result *r, enum p2pb_metric metric);
+
+/*
+ * Read a results file for show/compare/plot. A file without an end record is
+ * read as far as it goes with a warning on warn (file and row count).
+ * Returns the status of p2pb_results_read.
+ */
+enum p2pb_status p2pb_load_results(const char *path, struct p2pb_results_data *d, FILE *warn,
+                                   char *err, size_t errlen);
+
+/* One side of a comparison: the launches (results files) of one configuration. */
+struct p2pb_side {
+    char name[64];                   /* label of its files (or "A"/"B") */
+    struct p2pb_results_data *files; /* nfiles entries */
+    size_t nfiles;
+};
+
+/* Name a side from its files' labels: the common label, or "A"/"B" fallback. */
+void p2pb_side_name(struct p2pb_side *s, const char *fallback);
+
+/* One (kernel, variant, size) row of a comparison table. */
+struct p2pb_cmp_row {
+    char kernel[32];
+    char display_name[32];
+    char variant[32];
+    size_t bytes;
+    size_t na, nb;              /* launches with a number on each side */
+    double med_a, min_a, max_a; /* median and range of launch values, side A */
+    double med_b, min_b, max_b;
+    double ci_a[2], ci_b[2]; /* 95% CI of each median (order statistics, stats.h);
+                                NAN when a side has < 6 launches */
+    int tested;              /* 1 when u, p, hl are set (both sides > 0) */
+    double u, p, p_adj;
+    struct p2pb_hl_ratio hl; /* ratio B/A */
+    enum p2pb_verdict verdict;
+    int worse;        /* 1 if changed for the worse */
+    const char *only; /* NULL, or "A"/"B": the row exists on one side only */
+};
+
+struct p2pb_cmp_table {
+    enum p2pb_metric metric;
+    struct p2pb_cmp_row *rows;
+    size_t nrows;
+    size_t ntested;         /* rows with a test (both sides have launches) */
+    double best_p_adj;      /* smallest p_adj any row could reach with these launch
+                               counts: min over rows of 2 / C(na + nb, na) (the exact
+                               two-sided Mann-Whitney floor), times ntested for Holm;
+                               NAN when no row is tested */
+    size_t launches_needed; /* launches per side (equal sides) for best_p_adj < 0.05 */
+};
+
+/*
+ * Build the comparison table of metric for sides a, b: rows sorted by kernel
+ * (first-seen order), variant, bytes. holm selects Holm (else BH) for p_adj;
+ * threshold d is a fraction (0.05). Returns P2PB_OK or P2PB_ENOMEM.
+ */
+enum p2pb_status p2pb_compare_build(const struct p2pb_side *a, const struct p2pb_side *b,
+                                    enum p2pb_metric metric, int holm, double d,
+                                    struct p2pb_cmp_table *out);
+void p2pb_compare_free(struct p2pb_cmp_table *t);
+
+/* Host-context differences between two sides: "key: A = x | B = y" lines. */
+struct p2pb_ctx_diff {
+    char **lines;
+    size_t n;
+};
+enum p2pb_status p2pb_context_diff(const struct p2pb_side *a, const struct p2pb_side *b,
+                                   struct p2pb_ctx_diff *out);
+void p2pb_ctx_diff_free(struct p2pb_ctx_diff *d);
+
+/* Print a full comparison (both tables, context, one-sided rows). */
+struct p2pb_cmp_print {
+    enum p2pb_outfmt fmt;
+    int holm;
+    double threshold;
+};
+void p2pb_compare_print(FILE *o, const struct p2pb_cmp_print *opt, const struct p2pb_side *a,
+                        const struct p2pb_side *b, const struct p2pb_cmp_table *lat,
+                        const struct p2pb_cmp_table *thr, const struct p2pb_ctx_diff *diff);
+
+/*
+ * Plot latency and throughput against size (log-log) through gnuplot, one
+ * line per side, the CI (or the launch range) as a band. out ends in .png or
+ * .svg. kernel: the kernel to draw, NULL for the first row's kernel. gnuplot is fork/exec'd with
+ * the script on its stdin; no shell. Returns P2PB_OK, P2PB_EUSAGE (bad extension), P2PB_EFORMAT
+ * (nothing to plot, unknown kernel), P2PB_EIO (gnuplot failed).
+ */
+enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *out,
+                           const char *kernel, const char *gnuplot, char *err, size_t errlen);
+
+/*
+ * Import text logs (IMB/PMB/OSU, two-column comparison tables) into results
+ * files in outdir, one per table group. Messages go to msg (notes, warnings).
+ * Nothing is written if any input fails; err then holds "file:line: reason".
+ * Returns P2PB_OK, P2PB_EIO, P2PB_EFORMAT.
+ */
+enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char *outdir, FILE *msg,
+                                  char *err, size_t errlen);
+
+#endif /* P2PBENCH_REPORT_INTERNAL_H */

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Each output format against its golden file in tests/golden/.
+ * Usage: test_report_golden GOLDEN_DIR [--update]
+ */
+#include <stdlib.h>
+
+#include "../lib/check.h"
+#include "output/output.h"
+#include "rows.h"
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s GOLDEN_DIR [--update]\n", argv[0]);
+        return 2;
+    }
+    int update = argc > 2 && strcmp(argv[2], "--update") == 0;
+    struct p2pb_result rows[7];
+    size_t n = test_rows(rows);
+    for (size_t i = 0; p2pb_reporters[i]; i++) {
+        const struct p2pb_reporter *rep = p2pb_reporters[i];
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&buf, &len);
+        struct p2pb_report_ctx ctx;
+        memset(&ctx, 0, sizeof ctx);
+        ctx.out = mem;
+        ctx.run = &test_run;
+        ctx.eager_limit = 4096;
+        rep->begin(&ctx);
+        for (size_t r = 0; r < n; r++)
+            rep->row(&ctx, &rows[r]);
+        rep->end(&ctx);
+        fclose(mem);
+        char path[1024];
+        snprintf(path, sizeof path, "%s/report.%s.txt", argv[1], rep->name);
+        if (update) {
+            FILE *g = fopen(path, "wb");
+            CHECK(g != NULL);
+            if (g) {
+                fwrite(buf, 1, len, g);
+                fclose(g);
+            }
+        } else {
+            size_t glen = 0;
+            char *gold = slurp(path, &glen);
+            CHECK(gold != NULL);
+            int same = gold && glen == len && memcmp(gold, buf, len) == 0;
+            if (!same)
+                fprintf(stderr, "format %s differs from %s; got:\n%s\n", rep->name, path, buf);
+            CHECK(same);
+            free(gold);
+        }
+        free(buf);
+    }
+    /* significant digits: a positive rate never prints as 0.00 */
+    char b[32];
+    CHECK(strcmp(p2pb_fmt_sig(b, sizeof b, 0.04123), "0.0412") == 0);
+    CHECK(strcmp(p2pb_fmt_sig(b, sizeof b, 0.000123456), "0.000123") == 0);
+    CHECK(strcmp(p2pb_fmt_sig(b, sizeof b, 1234.5), "1234.50") == 0);
+    CHECK(strcmp(p2pb_fmt_sig(b, sizeof b, 0.0), "0") == 0);
+    CHECK(strcmp(p2pb_fmt_size(b, sizeof b, 16384), "16K") == 0);
+    CHECK(strcmp(p2pb_fmt_size(b, sizeof b, 4194304), "4M") == 0);
+    CHECK(strcmp(p2pb_fmt_size(b, sizeof b, 1536), "1.5K") == 0);
+    CHECK(strcmp(p2pb_fmt_size(b, sizeof b, 1000), "1000") == 0);
+    return CHECK_DONE();
+}

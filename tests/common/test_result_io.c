@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/* Results file: write, read back, truncated files, schema versions. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../lib/check.h"
+#include "rows.h"
+
+static char dir[] = "/tmp/p2pb_test_io_XXXXXX";
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+static void roundtrip(void)
+{
+    char path[256], err[512];
+    snprintf(path, sizeof path, "%s/run.jsonl", dir);
+    struct p2pb_results_file *f;
+    CHECK(p2pb_results_open(path, &f, err, sizeof err) == P2PB_OK);
+    cJSON *run = cJSON_CreateObject();
+    cJSON_AddStringToObject(run, "type", "run");
+    cJSON_AddStringToObject(run, "schema", P2PB_SCHEMA);
+    cJSON_AddStringToObject(run, "label", "domU");
+    cJSON_AddNumberToObject(run, "nranks", 3);
+    CHECK(p2pb_results_write_json(f, run, err, sizeof err) == P2PB_OK);
+    cJSON_Delete(run);
+    struct p2pb_result rows[7];
+    size_t n = test_rows(rows);
+    for (size_t i = 0; i < n; i++)
+        CHECK(p2pb_results_write_result(f, &rows[i], err, sizeof err) == P2PB_OK);
+    CHECK(p2pb_results_close(f, "complete", 1.5, err, sizeof err) == P2PB_OK);
+
+    struct p2pb_results_data d;
+    CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_OK);
+    CHECK(d.nrows == n && d.complete && !d.truncated_line);
+    CHECK(strcmp(d.info.label, "domU") == 0 && d.info.nranks == 3);
+    for (size_t i = 0; i < n && i < d.nrows; i++) {
+        const struct p2pb_result *a = &rows[i], *b = &d.rows[i];
+        CHECK(strcmp(a->kernel, b->kernel) == 0 && a->bytes == b->bytes);
+        CHECK(a->status == b->status && a->active_ranks == b->active_ranks);
+        if (a->status == P2PB_ROW_OK) {
+            CHECK_NEAR(a->t.median, b->t.median, 0);
+            if (a->t.ci_valid)
+                CHECK_NEAR(a->t.ci95_high, b->t.ci95_high, 0);
+            CHECK_NEAR(a->mbytes_per_sec, b->mbytes_per_sec, 0);
+            CHECK_NEAR(a->t_max_usec, b->t_max_usec, 0);
+            CHECK(a->samples == b->samples && a->iterations_per_sample == b->iterations_per_sample);
+            CHECK(a->t.ci_valid == b->t.ci_valid);
+        } else
+            CHECK(strcmp(a->note, b->note) == 0);
+    }
+    p2pb_results_data_free(&d);
+
+    /* Killed mid-write: the last line is cut; finished rows still read. */
+    FILE *fp = fopen(path, "r");
+    char *all = calloc(1, 1 << 16);
+    size_t len = fread(all, 1, (1 << 16) - 1, fp);
+    fclose(fp);
+    char *end_rec = strstr(all, "{\"type\":\"end\"");
+    CHECK(end_rec != NULL);
+    if (end_rec) {
+        end_rec[0] = '\0';
+        char *last_nl = strrchr(all, '\n');
+        *last_nl = '\0';
+        char *cut = strrchr(all, '\n') + 1 + 30; /* 30 bytes into the last row */
+        *cut = '\0';
+        write_text(path, all);
+        CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_OK);
+        CHECK(d.nrows == n - 1 && !d.complete && d.truncated_line && d.end_status[0] == '\0');
+        p2pb_results_data_free(&d);
+    }
+    (void)len;
+    free(all);
+}
+
+static void bad_files(void)
+{
+    char path[256], err[512];
+    struct p2pb_results_data d;
+    snprintf(path, sizeof path, "%s/bad.jsonl", dir);
+
+    write_text(path, "{\"type\":\"run\",\"schema\":\"p2pbench/2\"}\n");
+    CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_EFORMAT);
+    CHECK_STR_CONTAINS(err, "unsupported schema 'p2pbench/2'");
+
+    write_text(path, "{\"type\":\"run\",\"schema\":\"p2pbench/1x\"}\n");
+    CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_EFORMAT);
+    CHECK_STR_CONTAINS(err, "unsupported schema 'p2pbench/1x'");
+    write_text(path, "{\"type\":\"run\",\"schema\":\"p2pbench/1.3\"}\n");
+    CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_OK); /* a minor version */
+    p2pb_results_data_free(&d);
+
+    write_text(path,
+               "{\"type\":\"run\",\"schema\":\"p2pbench/1\"}\nnot json\n{\"type\":\"end\"}\n");
+    CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_EFORMAT);
+    CHECK_STR_CONTAINS(err, "bad.jsonl:2:");
+
+    write_text(path, "{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":1}\n");
+    CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_EFORMAT);
+    CHECK_STR_CONTAINS(err, "no run record");
+
+    write_text(path, "");
+    CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_EFORMAT);
+
+    /* blank lines are skipped, also before the run record */
+    write_text(path, "\n{\"type\":\"run\",\"schema\":\"p2pbench/1\"}\n\n"
+                     "{\"type\":\"end\",\"status\":\"complete\"}\n");
+    CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_OK);
+    CHECK(d.complete && d.nrows == 0);
+    p2pb_results_data_free(&d);
+
+    /* integers out of range are format errors, not undefined casts */
+    static const char *const bad_rows[] = {
+        "{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":1e300,\"status\":\"skipped\"}",
+        "{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":-1,\"status\":\"skipped\"}",
+        "{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"nranks\":-3,\"status\":"
+        "\"skipped\"}",
+        "{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"samples\":2.5,\"status\":"
+        "\"skipped\"}",
+        "{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"status\":\"ok\",\"t_usec\":{"
+        "\"min\":-1,\"median\":2,\"max\":3}}",
+    };
+    for (size_t i = 0; i < sizeof bad_rows / sizeof bad_rows[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "{\"type\":\"run\",\"schema\":\"p2pbench/1\"}\n%s\n",
+                 bad_rows[i]);
+        write_text(path, text);
+        CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_EFORMAT);
+        CHECK_STR_CONTAINS(err, "bad.jsonl:2:");
+    }
+
+    CHECK(p2pb_results_read("/nonexistent/x.jsonl", &d, err, sizeof err) == P2PB_EIO);
+    CHECK_STR_CONTAINS(err, "/nonexistent/x.jsonl");
+
+    struct p2pb_results_file *f;
+    CHECK(p2pb_results_open("/nonexistent/dir/x.jsonl", &f, err, sizeof err) == P2PB_EIO);
+    CHECK_STR_CONTAINS(err, "cannot write results file '/nonexistent/dir/x.jsonl'");
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    roundtrip();
+    bad_files();
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "cleanup of %s failed\n", dir);
+    return CHECK_DONE();
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/* Statistics against values computed by hand (see the comments). */
+#include "../lib/check.h"
+#include "p2pbench/result.h"
+#include "p2pbench/stats.h"
+
+static void ci_ranks(void)
+{
+    size_t lo, hi;
+    /* n = 5: P(all 5 on one side) = 2/32 = 0.0625 > 0.05: no 95% CI */
+    CHECK(p2pb_median_ci_ranks(5, &lo, &hi) == P2PB_ERANGE);
+    /* n = 6: P(B <= 0) = 1/64 = 0.0156 <= 0.025, P(B <= 1) = 7/64 = 0.109: j = 1 */
+    CHECK(p2pb_median_ci_ranks(6, &lo, &hi) == P2PB_OK);
+    CHECK(lo == 1 && hi == 6);
+    /* n = 10: P(B <= 1) = 11/1024 = 0.0107, P(B <= 2) = 56/1024 = 0.0547: j = 2 */
+    CHECK(p2pb_median_ci_ranks(10, &lo, &hi) == P2PB_OK);
+    CHECK(lo == 2 && hi == 9);
+    /* n = 20: P(B <= 5) = 21700/2^20 = 0.0207, P(B <= 6) = 60460/2^20 = 0.0577: j = 6 */
+    CHECK(p2pb_median_ci_ranks(20, &lo, &hi) == P2PB_OK);
+    CHECK(lo == 6 && hi == 15);
+    /* n = 50 (normal approximation): 1.96 sqrt(50) = 13.859;
+     * lo = floor((50 - 13.859) / 2) = floor(18.07) = 18;
+     * hi = ceil(1 + (50 + 13.859) / 2) = ceil(32.93) = 33 */
+    CHECK(p2pb_median_ci_ranks(50, &lo, &hi) == P2PB_OK);
+    CHECK(lo == 18 && hi == 33);
+    /* n = 100: 1.96 * 10 = 19.6; lo = floor(40.2) = 40; hi = ceil(60.8) = 61 */
+    CHECK(p2pb_median_ci_ranks(100, &lo, &hi) == P2PB_OK);
+    CHECK(lo == 40 && hi == 61);
+}
+
+static void summary(void)
+{
+    struct p2pb_stats s;
+    /* 1..6 shuffled. Type 7 quantiles: h = 5p; p25: h = 1.25 -> 2 + 0.25 = 2.25;
+     * median 3.5; p75: h = 3.75 -> 4.75; p99: h = 4.95 -> 5.95.
+     * mean 3.5; sum of squared deviations 17.5; stddev sqrt(17.5 / 5) = 1.8708287.
+     * CI ranks (1, 6) -> [1, 6]. IQR 2.5; fences -1.5 and 8.5: no outlier. */
+    const double x[] = {4, 1, 6, 3, 5, 2};
+    CHECK(p2pb_stats_compute(x, 6, NULL, &s) == P2PB_OK);
+    CHECK(s.n == 6);
+    CHECK_NEAR(s.min, 1, 1e-12);
+    CHECK_NEAR(s.max, 6, 1e-12);
+    CHECK_NEAR(s.p25, 2.25, 1e-12);
+    CHECK_NEAR(s.median, 3.5, 1e-12);
+    CHECK_NEAR(s.p75, 4.75, 1e-12);
+    CHECK_NEAR(s.p99, 5.95, 1e-12);
+    CHECK_NEAR(s.mean, 3.5, 1e-12);
+    CHECK_NEAR(s.stddev, 1.8708286933869707, 1e-12);
+    CHECK(s.ci_valid);
+    CHECK_NEAR(s.ci95_low, 1, 1e-12);
+    CHECK_NEAR(s.ci95_high, 6, 1e-12);
+    CHECK(s.outliers == 0);
+    CHECK(x[0] == 4); /* input untouched */
+
+    /* {1,2,3,4,5,100}: p25 2.25, p75 4.75, upper fence 8.5: 100 is an outlier. */
+    const double y[] = {1, 2, 3, 4, 5, 100};
+    CHECK(p2pb_stats_compute(y, 6, NULL, &s) == P2PB_OK);
+    CHECK(s.outliers == 1);
+    CHECK_NEAR(s.median, 3.5, 1e-12);
+
+    /* n = 10, values 10..100: CI ranks (2, 9) -> [20, 90]; relative
+     * half-width (90 - 20) / 2 / 55 = 0.636363... */
+    double z[10];
+    for (int i = 0; i < 10; i++)
+        z[i] = 10.0 * (10 - i);
+    double scratch[10];
+    CHECK(p2pb_stats_compute(z, 10, scratch, &s) == P2PB_OK);
+    CHECK_NEAR(s.median, 55, 1e-12);
+    CHECK_NEAR(s.ci95_low, 20, 1e-12);
+    CHECK_NEAR(s.ci95_high, 90, 1e-12);
+    CHECK_NEAR(p2pb_stats_ci_rel_halfwidth(&s), 35.0 / 55.0, 1e-12);
+
+    /* A single sample: everything equals it; no CI; stddev 0. */
+    const double one[] = {7.5};
+    CHECK(p2pb_stats_compute(one, 1, NULL, &s) == P2PB_OK);
+    CHECK(s.min == 7.5 && s.median == 7.5 && s.p99 == 7.5 && s.max == 7.5 && s.stddev == 0);
+    CHECK(!s.ci_valid);
+    CHECK(p2pb_stats_ci_rel_halfwidth(&s) < 0);
+
+    CHECK(p2pb_stats_compute(one, 0, NULL, &s) == P2PB_EUSAGE);
+}
+
+static void throughput(void)
+{
+    /* 1 MiB in 100 usec, PingPong (factor 1): 1048576 / 100 = 10485.76 MB/s */
+    CHECK_NEAR(p2pb_mbytes_per_sec(1.0, 1048576, 100.0), 10485.76, 1e-9);
+    /* Exchange (factor 4), 1000 B in 8 usec: 4000 / 8 = 500 MB/s */
+    CHECK_NEAR(p2pb_mbytes_per_sec(4.0, 1000, 8.0), 500.0, 1e-12);
+    CHECK(p2pb_mbytes_per_sec(1.0, 0, 1.0) == 0.0);
+    CHECK(p2pb_mbytes_per_sec(1.0, 10, 0.0) == 0.0);
+}
+
+int main(void)
+{
+    ci_ranks();
+    summary();
+    throughput();
+    return CHECK_DONE();
+}

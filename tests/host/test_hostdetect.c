@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests (no MPI) for hostdetect.c: hypervisor signals and verdicts from
+ * fixture directories (tests/data/hostinfo/<case>/), cpufreq and container
+ * markers, the topology summary of a synthetic hwloc XML topology, the
+ * environment overrides, and placement warnings from hand-made rank records.
+ * Usage: test_hostdetect DATA_DIR
+ */
+#include <cjson/cJSON.h>
+#include <hwloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/check.h"
+#include "host/hostdetect.h"
+#include "host/mpit.h"
+
+/* Two strings equal (NULL never equals), printing both on failure. */
+#define CHECK_STREQ(a, b)                                                                      \
+    do {                                                                                       \
+        const char *ca_ = (a), *cb_ = (b);                                                     \
+        if (ca_ && cb_ && strcmp(ca_, cb_) == 0)                                               \
+            check_passed_++;                                                                   \
+        else {                                                                                 \
+            check_failed_++;                                                                   \
+            fprintf(stderr, "%s:%d: CHECK_STREQ failed: %s = '%s', expected '%s'\n", __FILE__, \
+                    __LINE__, #a, ca_ ? ca_ : "(null)", cb_ ? cb_ : "(null)");                 \
+        }                                                                                      \
+    } while (0)
+
+static const char *data_dir;
+
+static cJSON *hv_case(const char *name, struct p2pb_hv_signals *sig)
+{
+    char dir[1024];
+    struct p2pb_host_source src;
+    snprintf(dir, sizeof dir, "%s/%s", data_dir, name);
+    p2pb_host_source_fixture(&src, dir);
+    p2pb_hv_read(&src, sig);
+    return p2pb_hv_json(sig);
+}
+
+static const char *sget(const cJSON *o, const char *a, const char *b)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, a);
+    if (b)
+        v = cJSON_GetObjectItemCaseSensitive(v, b);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int disagree(const cJSON *hv)
+{
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(hv, "signals_disagree"));
+}
+
+static void test_verdicts(void)
+{
+    struct p2pb_hv_signals s;
+    cJSON *hv;
+
+    hv = hv_case("bare-metal", &s);
+    CHECK(s.cpuid_available == 1 && s.cpuid_hv_bit == 0);
+    CHECK_STREQ(sget(hv, "verdict_derived", NULL), "none");
+    CHECK(!disagree(hv));
+    CHECK_STREQ(sget(hv, "signals", "dmi_sys_vendor"), "Dell Inc.");
+    CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(hv, "signals"), "sys_hypervisor_type")));
+    CHECK_STREQ(sget(hv, "signals", "cpuid_0x40000000_regs"),
+                "00000aa0 00000100 00000064 00000000");
+    CHECK_STREQ(sget(cJSON_GetObjectItemCaseSensitive(hv, "container"), "container_derived", NULL),
+                "none");
+    cJSON_Delete(hv);
+
+    hv = hv_case("xen-domU", &s);
+    CHECK_STREQ(s.vendor40000000, "XenVMMXenVMM");
+    CHECK(s.xen_capabilities_present && s.xen_capabilities[0] == '\0');
+    CHECK_STREQ(sget(hv, "verdict_derived", NULL), "xen-domU");
+    CHECK_STREQ(sget(hv, "verdict_basis", NULL), "xen_capabilities");
+    CHECK(!disagree(hv));
+    CHECK_STREQ(sget(hv, "signals", "xen_capabilities"), "");
+    cJSON_Delete(hv);
+
+    hv = hv_case("xen-dom0", &s);
+    CHECK_STREQ(sget(hv, "verdict_derived", NULL), "xen-dom0");
+    CHECK_STREQ(sget(hv, "signals", "xen_capabilities"), "control_d");
+    CHECK(!disagree(hv)); /* CPUID's XenVMM is dom0's own hypervisor */
+    cJSON_Delete(hv);
+
+    hv = hv_case("kvm", &s);
+    CHECK_STREQ(s.vendor40000000, "KVMKVMKVM");
+    CHECK_STREQ(sget(hv, "verdict_derived", NULL), "kvm");
+    CHECK_STREQ(sget(hv, "signals", "clocksource"), "kvm-clock");
+    CHECK(!disagree(hv));
+    cJSON_Delete(hv);
+
+    hv = hv_case("disagree", &s);
+    CHECK_STREQ(s.vendor40000000, "bhyve bhyve ");
+    CHECK_STREQ(sget(hv, "verdict_derived", NULL), "other");
+    CHECK(disagree(hv));
+    {
+        const cJSON *d = cJSON_GetObjectItemCaseSensitive(hv, "disagreeing_signals");
+        CHECK(cJSON_GetArraySize(d) == 1);
+        CHECK_STREQ(cJSON_GetStringValue(cJSON_GetArrayItem(d, 0)), "clocksource suggests kvm");
+    }
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(hv, "container");
+    CHECK_STREQ(sget(c, "container_derived", NULL), "docker");
+    CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(c, "markers"), "dockerenv")));
+    CHECK_STREQ(sget(c, "markers", "cgroup"), "docker");
+    cJSON_Delete(hv);
+
+    hv = hv_case("xen-viridian", &s);
+    CHECK_STREQ(s.vendor40000000, "Microsoft Hv");
+    CHECK_STREQ(s.vendor40000100, "XenVMMXenVMM");
+    CHECK_STREQ(sget(hv, "verdict_derived", NULL), "xen-domU");
+    CHECK(disagree(hv)); /* 0x40000000 alone says hyperv: shown, not hidden */
+    cJSON_Delete(hv);
+
+    hv = hv_case("no-cpuid", &s);
+    CHECK(s.cpuid_available == 0 && s.cpuid_hv_bit == -1);
+    CHECK_STREQ(sget(hv, "verdict_derived", NULL), "none");
+    CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(hv, "signals"), "cpuid_1_ecx_bit31")));
+    cJSON_Delete(hv);
+
+    /* the hypervisor bit alone: some hypervisor, unnamed */
+    memset(&s, 0, sizeof s);
+    s.cpuid_available = 1;
+    s.cpuid_hv_bit = 1;
+    char basis[64];
+    CHECK_STREQ(p2pb_hv_verdict(&s, basis, sizeof basis), "other");
+    CHECK_STREQ(basis, "cpuid_1_ecx_bit31");
+    snprintf(s.dmi_product_name, sizeof s.dmi_product_name, "VMware Virtual Platform");
+    CHECK_STREQ(p2pb_hv_verdict(&s, basis, sizeof basis), "vmware");
+    CHECK_STREQ(basis, "dmi");
+}
+
+static void test_cpufreq_and_boot_id(void)
+{
+    char dir[1024];
+    struct p2pb_host_source src;
+    snprintf(dir, sizeof dir, "%s/bare-metal", data_dir);
+    p2pb_host_source_fixture(&src, dir);
+    cJSON *f = p2pb_cpufreq_json(&src, 0);
+    CHECK_STREQ(sget(f, "governor", NULL), "performance");
+    CHECK_STREQ(sget(f, "driver", NULL), "intel_pstate");
+    const cJSON *cur = cJSON_GetObjectItemCaseSensitive(f, "cur_khz");
+    CHECK(cJSON_GetArraySize(cur) == 2);
+    CHECK(cJSON_GetArrayItem(cur, 1) && cJSON_GetArrayItem(cur, 1)->valuedouble == 2500000);
+    const cJSON *mhz = cJSON_GetObjectItemCaseSensitive(f, "cpuinfo_mhz");
+    CHECK(cJSON_GetArraySize(mhz) == 2 && cJSON_GetArrayItem(mhz, 0)->valuedouble == 2400);
+    CHECK(cJSON_GetObjectItemCaseSensitive(f, "max_khz")->valuedouble == 3700000);
+    cJSON_Delete(f);
+
+    snprintf(dir, sizeof dir, "%s/kvm", data_dir);
+    p2pb_host_source_fixture(&src, dir);
+    f = p2pb_cpufreq_json(&src, 2);
+    CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(f, "governor")));
+    CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(f, "cur_khz")));
+    cJSON_Delete(f);
+
+    char boot[64];
+    snprintf(dir, sizeof dir, "%s/bare-metal", data_dir);
+    p2pb_host_source_fixture(&src, dir);
+    p2pb_boot_id(&src, boot, sizeof boot);
+    CHECK_STREQ(boot, "11111111-2222-3333-4444-555555555555");
+}
+
+static void test_env_overrides(void)
+{
+    char sys[1024], cpuid[1024];
+    snprintf(sys, sizeof sys, "%s/kvm/sys", data_dir);
+    snprintf(cpuid, sizeof cpuid, "%s/xen-dom0/cpuid.txt", data_dir);
+    setenv("P2PB_SYSFS_ROOT", sys, 1);
+    setenv("P2PB_PROCFS_ROOT", "/nonexistent", 1);
+    setenv("P2PB_CPUID_FILE", cpuid, 1);
+    struct p2pb_host_source src;
+    p2pb_host_source_default(&src);
+    CHECK_STREQ(src.sysfs, sys);
+    CHECK_STREQ(src.procfs, "/nonexistent");
+    struct p2pb_hv_signals s;
+    p2pb_hv_read(&src, &s);
+    CHECK_STREQ(s.vendor40000000, "XenVMMXenVMM");
+    CHECK_STREQ(s.clocksource, "kvm-clock");
+    CHECK(!s.xen_capabilities_present);
+    unsetenv("P2PB_SYSFS_ROOT");
+    unsetenv("P2PB_PROCFS_ROOT");
+    unsetenv("P2PB_CPUID_FILE");
+    p2pb_host_source_default(&src);
+    CHECK_STREQ(src.sysfs, "/sys");
+    CHECK_STREQ(src.procfs, "/proc");
+    CHECK(src.cpuid_file[0] == '\0');
+}
+
+static double num_at(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+static void test_topology_xml(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/synthetic-2pack.xml", data_dir);
+    hwloc_topology_t t;
+    CHECK(hwloc_topology_init(&t) == 0);
+    CHECK(hwloc_topology_set_xml(t, path) == 0);
+    CHECK(hwloc_topology_load(t) == 0);
+    cJSON *j = p2pb_topology_json(t);
+    CHECK(num_at(j, "packages") == 2);
+    CHECK(num_at(j, "numa_nodes") == 2);
+    CHECK(num_at(j, "cores") == 8);
+    CHECK(num_at(j, "pus") == 16);
+    CHECK(num_at(j, "memory_bytes") == 8589934592.0);
+    const cJSON *caches = cJSON_GetObjectItemCaseSensitive(j, "caches");
+    CHECK(cJSON_GetArraySize(caches) == 3);
+    const cJSON *l1 = cJSON_GetArrayItem(caches, 0), *l3 = cJSON_GetArrayItem(caches, 2);
+    CHECK(num_at(l1, "level") == 1 && num_at(l1, "size_bytes") == 32768 &&
+          num_at(l1, "count") == 8);
+    CHECK(num_at(l3, "level") == 3 && num_at(l3, "size_bytes") == 16777216 &&
+          num_at(l3, "count") == 2);
+    cJSON_Delete(j);
+    hwloc_topology_destroy(t);
+}
+
+static cJSON *rank_rec(int rank, const char *host, const char *boot, const char *binding, int bound)
+{
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddNumberToObject(r, "rank", rank);
+    cJSON_AddStringToObject(r, "host", host);
+    if (boot)
+        cJSON_AddStringToObject(r, "boot_id", boot);
+    cJSON_AddStringToObject(r, "binding", binding);
+    cJSON_AddBoolToObject(r, "bound", bound);
+    return r;
+}
+
+static cJSON *hosts_with(const char *h1, int pus1, const char *h2, int pus2)
+{
+    cJSON *hosts = cJSON_CreateObject();
+    cJSON *a = cJSON_AddObjectToObject(hosts, h1);
+    cJSON_AddNumberToObject(cJSON_AddObjectToObject(a, "topology"), "pus", pus1);
+    if (h2) {
+        cJSON *b = cJSON_AddObjectToObject(hosts, h2);
+        cJSON_AddNumberToObject(cJSON_AddObjectToObject(b, "topology"), "pus", pus2);
+    }
+    return hosts;
+}
+
+static const char *warning(const cJSON *w, int i)
+{
+    return cJSON_GetStringValue(cJSON_GetArrayItem(w, i));
+}
+
+static void test_placement(void)
+{
+    /* well placed: no warnings */
+    cJSON *ranks = cJSON_CreateArray(), *hosts = hosts_with("vm", 2, NULL, 0);
+    cJSON_AddItemToArray(ranks, rank_rec(0, "vm", "B", "0", 1));
+    cJSON_AddItemToArray(ranks, rank_rec(1, "vm", "B", "1", 1));
+    cJSON *w = p2pb_placement_warnings(ranks, hosts);
+    CHECK(cJSON_GetArraySize(w) == 0);
+    cJSON_Delete(w);
+    cJSON_Delete(ranks);
+
+    /* both on PU 0 */
+    ranks = cJSON_CreateArray();
+    cJSON_AddItemToArray(ranks, rank_rec(0, "vm", "B", "0", 1));
+    cJSON_AddItemToArray(ranks, rank_rec(1, "vm", "B", "0", 1));
+    w = p2pb_placement_warnings(ranks, hosts);
+    CHECK(cJSON_GetArraySize(w) == 1);
+    CHECK_STREQ(warning(w, 0), "ranks 0 and 1 on host vm are bound to overlapping PUs (0)");
+    cJSON_Delete(w);
+    cJSON_Delete(ranks);
+
+    /* not bound, and oversubscribed */
+    ranks = cJSON_CreateArray();
+    for (int i = 0; i < 3; i++)
+        cJSON_AddItemToArray(ranks, rank_rec(i, "vm", "B", "0-1", 0));
+    w = p2pb_placement_warnings(ranks, hosts);
+    CHECK(cJSON_GetArraySize(w) == 2);
+    CHECK_STREQ(warning(w, 0), "3 ranks on host vm, which has 2 PU(s): oversubscribed");
+    CHECK_STREQ(warning(w, 1), "ranks 0,1,2 on host vm are not bound to a PU set (binding: 0-1)");
+    cJSON_Delete(w);
+    cJSON_Delete(ranks);
+    cJSON_Delete(hosts);
+
+    /* two "hosts" (network namespaces) on one machine, both on PU 0: the
+     * 4 ms per 8-byte message case of TESTBED.md */
+    hosts = hosts_with("hostA", 2, "hostB", 2);
+    ranks = cJSON_CreateArray();
+    cJSON_AddItemToArray(ranks, rank_rec(0, "hostA", "same-boot", "0", 1));
+    cJSON_AddItemToArray(ranks, rank_rec(1, "hostB", "same-boot", "0", 1));
+    w = p2pb_placement_warnings(ranks, hosts);
+    CHECK(cJSON_GetArraySize(w) == 1);
+    CHECK_STREQ(warning(w, 0), "ranks 0 and 1 on hosts hostA and hostB (one machine: same boot_id) "
+                               "are bound to overlapping PUs (0)");
+    cJSON_Delete(w);
+    cJSON_Delete(ranks);
+
+    /* really two machines: PU 0 on each is fine */
+    ranks = cJSON_CreateArray();
+    cJSON_AddItemToArray(ranks, rank_rec(0, "hostA", "boot-a", "0", 1));
+    cJSON_AddItemToArray(ranks, rank_rec(1, "hostB", "boot-b", "0", 1));
+    w = p2pb_placement_warnings(ranks, hosts);
+    CHECK(cJSON_GetArraySize(w) == 0);
+    cJSON_Delete(w);
+    cJSON_Delete(ranks);
+
+    /* no boot ids: fall back to host names; hostA has one PU */
+    cJSON_Delete(hosts);
+    hosts = hosts_with("hostA", 1, "hostB", 2);
+    ranks = cJSON_CreateArray();
+    cJSON_AddItemToArray(ranks, rank_rec(0, "hostA", NULL, "0-1", 1));
+    cJSON_AddItemToArray(ranks, rank_rec(1, "hostA", NULL, "1", 1));
+    cJSON_AddItemToArray(ranks, rank_rec(2, "hostB", NULL, "1", 1));
+    w = p2pb_placement_warnings(ranks, hosts);
+    CHECK(cJSON_GetArraySize(w) == 2);
+    CHECK_STREQ(warning(w, 0), "ranks 0 and 1 on host hostA are bound to overlapping PUs (1)");
+    CHECK_STREQ(warning(w, 1), "2 ranks on host hostA, which has 1 PU(s): oversubscribed");
+    cJSON_Delete(w);
+    cJSON_Delete(ranks);
+    cJSON_Delete(hosts);
+}
+
+static void test_limit_names(void)
+{
+    CHECK(p2pb_mpit_is_limit_name("btl_vader_eager_limit"));
+    CHECK(p2pb_mpit_is_limit_name("btl_tcp_rndv_eager_limit"));
+    CHECK(p2pb_mpit_is_limit_name("MPIR_CVAR_CH3_EAGER_MAX_MSG_SIZE"));
+    CHECK(p2pb_mpit_is_limit_name("MPIR_CVAR_CH4_OFI_RNDV_PROTOCOL"));
+    CHECK(!p2pb_mpit_is_limit_name("btl_tcp_if_include"));
+    CHECK(!p2pb_mpit_is_limit_name("btl_vader_eager_limit_x"));
+
+    cJSON *lim = cJSON_CreateObject();
+    cJSON_AddNumberToObject(lim, "btl_tcp_rndv_eager_limit", 65536);
+    cJSON_AddNumberToObject(lim, "btl_tcp_eager_limit", 65536);
+    cJSON_AddNumberToObject(lim, "btl_openib_eager_limit", 12288);
+    cJSON_AddNumberToObject(lim, "btl_ofi_eager_limit", 0);
+    cJSON_AddNumberToObject(lim, "btl_vader_rndv_eager_limit", 32768);
+    cJSON_AddNumberToObject(lim, "btl_vader_eager_limit", 4096);
+    cJSON_AddNumberToObject(lim, "btl_self_eager_limit", 1024);
+    CHECK(p2pb_mpit_pick_eager_limit(lim, 1, NULL) == 4096);
+    CHECK(p2pb_mpit_pick_eager_limit(lim, 0, NULL) == 65536);
+    cJSON_Delete(lim);
+
+    lim = cJSON_CreateObject();
+    cJSON_AddNumberToObject(lim, "MPIR_CVAR_NEMESIS_SHM_EAGER_MAX_SZ", -1);
+    cJSON_AddNumberToObject(lim, "MPIR_CVAR_CH3_EAGER_MAX_MSG_SIZE", 131072);
+    cJSON_AddNumberToObject(lim, "MPIR_CVAR_CH4_OFI_EAGER_MAX_MSG_SIZE", -1);
+    CHECK(p2pb_mpit_pick_eager_limit(lim, 1, NULL) == 131072);
+    CHECK(p2pb_mpit_pick_eager_limit(lim, 0, NULL) == 131072);
+    CHECK(p2pb_mpit_pick_eager_limit(lim, 0, "MPICH Version: 4.0.2\nMPICH Device: ch3:nemesis") ==
+          131072);
+    /* ch4:ucx: the CH3 variable is listed but not used; UCX decides */
+    CHECK(p2pb_mpit_pick_eager_limit(lim, 1, "MPICH Version: 4.0.2\nMPICH Device: ch4:ucx") == -1);
+    CHECK(p2pb_mpit_pick_eager_limit(lim, 0, "MPICH Version: 4.0.2\nMPICH Device: ch4:ucx") == -1);
+    cJSON_Delete(lim);
+
+    lim = cJSON_CreateObject();
+    CHECK(p2pb_mpit_pick_eager_limit(lim, 1, NULL) == -1);
+    CHECK(p2pb_mpit_pick_eager_limit(NULL, 0, NULL) == -1);
+    cJSON_Delete(lim);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s DATA_DIR\n", argv[0]);
+        return 2;
+    }
+    data_dir = argv[1];
+    test_verdicts();
+    test_cpufreq_and_boot_id();
+    test_env_overrides();
+    test_topology_xml();
+    test_placement();
+    test_limit_names();
+    return CHECK_DONE();
+}
