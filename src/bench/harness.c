@@ -41,17 +41,15 @@ enum p2pb_status p2pb_make_msg_type(size_t bytes, MPI_Datatype *dtype, int *coun
         return P2PB_OK;
     }
     if (bytes % 1024 != 0 || bytes / 1024 > (size_t)INT_MAX) {
-        (void)p2pb_fail(P2PB_OK, err, errlen,
-                        "message size %zu is above 2^31-1 bytes and not a multiple of 1 KiB",
-                        bytes);
-        return P2PB_ERANGE;
+        return p2pb_fail(P2PB_ERANGE, err, errlen,
+                         "message size %zu is above 2^31-1 bytes and not a multiple of 1 KiB",
+                         bytes);
     }
     MPI_Datatype t;
     if (MPI_Type_contiguous(1024, MPI_BYTE, &t) != MPI_SUCCESS ||
         MPI_Type_commit(&t) != MPI_SUCCESS) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "cannot build an MPI datatype for message size %zu",
-                        bytes);
-        return P2PB_EMPI;
+        return p2pb_fail(P2PB_EMPI, err, errlen,
+                         "cannot build an MPI datatype for message size %zu", bytes);
     }
     *dtype = t;
     *count = (int)(bytes / 1024);
@@ -329,8 +327,8 @@ enum p2pb_status p2pb_harness_run(MPI_Comm comm, const struct p2pb_kernel *k, si
     if (anybad) {
         free(rows);
         memset(out, 0, sizeof *out);
-        (void)p2pb_fail(P2PB_OK, err, errlen, "out of memory for the rows of kernel %s", k->name);
-        return P2PB_ENOMEM;
+        return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory for the rows of kernel %s",
+                         k->name);
     }
     enum p2pb_status st =
         p2pb_harness_run_rows(comm, k, bytes, 0, pol, ti, rows, cap, &nrows, err, errlen);
@@ -378,10 +376,9 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
     const int per_group = (k->flags & P2PB_KF_PER_GROUP) && ngroups > 1;
     const size_t nout = per_group ? (size_t)ngroups + 1 : 1;
     if (cap < nout) {
-        (void)p2pb_fail(P2PB_OK, err, errlen,
-                        "internal: %zu result rows needed for kernel %s, room for %zu", nout,
-                        k->name, cap);
-        return P2PB_ERANGE;
+        return p2pb_fail(P2PB_ERANGE, err, errlen,
+                         "internal: %zu result rows needed for kernel %s, room for %zu", nout,
+                         k->name, cap);
     }
     struct p2pb_result *out = &rows[nout - 1]; /* the overall (or only) row */
     for (size_t i = 0; i < nout; i++) {
@@ -404,9 +401,8 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
     const size_t rregions = p2pb_kernel_regions(k->rbuf_regions, c.window);
     if (sregions > SIZE_MAX / unit || rregions > SIZE_MAX / unit) {
         p2pb_free_msg_type(&c.dtype);
-        (void)p2pb_fail(P2PB_OK, err, errlen,
-                        "buffers for kernel %s, size %zu bytes overflow size_t", k->name, bytes);
-        return P2PB_ERANGE;
+        return p2pb_fail(P2PB_ERANGE, err, errlen,
+                         "buffers for kernel %s, size %zu bytes overflow size_t", k->name, bytes);
     }
     size_t sstride = unit * sregions;
     size_t rstride = unit * rregions;
@@ -436,11 +432,10 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
         free(sbase);
         free(rbase);
         p2pb_free_msg_type(&c.dtype);
-        (void)p2pb_fail(
-            P2PB_OK, err, errlen,
+        return p2pb_fail(
+            P2PB_ENOMEM, err, errlen,
             "cannot allocate buffers for kernel %s, size %zu bytes (%zu bytes per rank)", k->name,
             bytes, (sstride + rstride) * nsets);
-        return P2PB_ENOMEM;
     }
     c.sbuf = sbase;
     c.rbuf = rbase;
@@ -486,9 +481,8 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
         free(sbase);
         free(rbase);
         p2pb_free_msg_type(&c.dtype);
-        (void)p2pb_fail(P2PB_OK, err, errlen, "out of memory for per-group samples of kernel %s",
-                        k->name);
-        return P2PB_ENOMEM;
+        return p2pb_fail(P2PB_ENOMEM, err, errlen,
+                         "out of memory for per-group samples of kernel %s", k->name);
     }
 
     arm_timeout(k, bytes, c.rank, pol->timeout);
@@ -720,9 +714,8 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
         free(dall);
         free(mall);
         free(samples.v);
-        (void)p2pb_fail(P2PB_OK, err, errlen,
-                        "out of memory storing samples for kernel %s, size %zu", k->name, bytes);
-        return P2PB_ENOMEM;
+        return p2pb_fail(P2PB_ENOMEM, err, errlen,
+                         "out of memory storing samples for kernel %s, size %zu", k->name, bytes);
     }
 
     out->samples = n;

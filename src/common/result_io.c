@@ -58,8 +58,7 @@ enum p2pb_status p2pb_results_open(const char *path, struct p2pb_results_file **
     *out = NULL;
     struct p2pb_results_file *f = calloc(1, sizeof *f);
     if (!f) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "out of memory");
-        return P2PB_ENOMEM;
+        return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
     }
     /* O_NONBLOCK: a FIFO without a reader fails at once (ENXIO) instead of
      * blocking rank 0 while the other ranks wait; cleared right after. */
@@ -121,8 +120,7 @@ static enum p2pb_status write_line(struct p2pb_results_file *f, const char *text
     size_t len = strlen(text);
     char *buf = malloc(len + 2);
     if (!buf) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "out of memory");
-        return P2PB_ENOMEM;
+        return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
     }
     memcpy(buf, text, len);
     buf[len++] = '\n';
@@ -137,11 +135,10 @@ static enum p2pb_status write_line(struct p2pb_results_file *f, const char *text
             free(buf);
             /* never leave half a line: cut back to the last complete one */
             if (f->regular && done > 0 && ftruncate(f->fd, f->good_size) != 0)
-                (void)p2pb_fail(P2PB_OK, err, errlen,
-                                "cannot write results file '%s' (and cannot cut back a "
-                                "partial line): %s",
-                                f->path, strerror(errno));
-            return P2PB_EIO;
+                return p2pb_fail(P2PB_EIO, err, errlen,
+                                 "cannot write results file '%s' (and cannot cut back a "
+                                 "partial line): %s",
+                                 f->path, strerror(errno));
         }
         done += (size_t)w;
     }
@@ -155,8 +152,7 @@ enum p2pb_status p2pb_results_write_json(struct p2pb_results_file *f, const void
 {
     char *text = cJSON_PrintUnformatted((const cJSON *)obj);
     if (!text) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "out of memory formatting JSON");
-        return P2PB_ENOMEM;
+        return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory formatting JSON");
     }
     enum p2pb_status st = write_line(f, text, err, errlen);
     cJSON_free(text);
@@ -237,8 +233,7 @@ enum p2pb_status p2pb_results_write_result(struct p2pb_results_file *f, const st
 {
     cJSON *o = p2pb_result_to_json(r);
     if (!o) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "out of memory");
-        return P2PB_ENOMEM;
+        return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
     }
     enum p2pb_status st = p2pb_results_write_json(f, o, err, errlen);
     cJSON_Delete(o);
@@ -310,9 +305,8 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
     const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(o, "kernel");
     const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(o, "bytes");
     if (!cJSON_IsString(kernel) || !cJSON_IsNumber(bytes)) {
-        (void)p2pb_fail(P2PB_OK, err, errlen,
-                        "result record without a valid \"kernel\" and \"bytes\"");
-        return P2PB_EFORMAT;
+        return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                         "result record without a valid \"kernel\" and \"bytes\"");
     }
     /* every integer field checked before it is converted */
     static const struct {
@@ -327,9 +321,8 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
     double cv[sizeof counts / sizeof counts[0]];
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
         if (get_count(o, counts[i].name, counts[i].dflt, counts[i].max, &cv[i]) != 0) {
-            (void)p2pb_fail(P2PB_OK, err, errlen, "field \"%s\" is not an integer in 0..%.0f",
-                            counts[i].name, counts[i].max);
-            return P2PB_EFORMAT;
+            return p2pb_fail(P2PB_EFORMAT, err, errlen, "field \"%s\" is not an integer in 0..%.0f",
+                             counts[i].name, counts[i].max);
         }
     get_str(o, "kernel", r->kernel, sizeof r->kernel);
     get_str(o, "display_name", r->display_name, sizeof r->display_name);
@@ -348,8 +341,7 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
     get_str(o, "status", status, sizeof status);
     int s = p2pb_row_status_parse(status);
     if (s < 0) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "unknown row status '%s'", status);
-        return P2PB_EFORMAT;
+        return p2pb_fail(P2PB_EFORMAT, err, errlen, "unknown row status '%s'", status);
     }
     r->status = (enum p2pb_row_status)s;
     r->samples = (size_t)cv[3];
@@ -374,8 +366,8 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
             r->t.ci95_high = hi->valuedouble;
         }
     } else if (r->status == P2PB_ROW_OK) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "result record with status ok but no \"t_usec\"");
-        return P2PB_EFORMAT;
+        return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                         "result record with status ok but no \"t_usec\"");
     }
     r->t.outliers = (size_t)cv[6];
     const cJSON *met = cJSON_GetObjectItemCaseSensitive(o, "ci_target_met");
@@ -393,8 +385,8 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
                                          "mbytes_per_sec"};
         for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
             if (v[i] < 0) {
-                (void)p2pb_fail(P2PB_OK, err, errlen, "field \"%s\" is negative (%g)", nm[i], v[i]);
-                return P2PB_EFORMAT;
+                return p2pb_fail(P2PB_EFORMAT, err, errlen, "field \"%s\" is negative (%g)", nm[i],
+                                 v[i]);
             }
     }
     r->asymmetry = NAN;
@@ -446,8 +438,7 @@ enum p2pb_status p2pb_results_read(const char *path, struct p2pb_results_data *o
     snprintf(out->path, sizeof out->path, "%s", path);
     FILE *fp = fopen(path, "r");
     if (!fp) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return P2PB_EIO;
+        return p2pb_fail(P2PB_EIO, err, errlen, "%s: cannot open: %s", path, strerror(errno));
     }
     char *line = NULL;
     size_t cap = 0, cap_rows = 0;

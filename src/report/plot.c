@@ -117,17 +117,15 @@ enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *o
 {
     int svg = ends_with(out, ".svg");
     if (!svg && !ends_with(out, ".png")) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "plot output '%s' must end in .png or .svg", out);
-        return P2PB_EUSAGE;
+        return p2pb_fail(P2PB_EUSAGE, err, errlen, "plot output '%s' must end in .png or .svg",
+                         out);
     }
     if (strpbrk(out, "\n\r")) {
-        (void)p2pb_fail(P2PB_OK, err, errlen,
-                        "plot output name contains a line break (gnuplot cannot write it)");
-        return P2PB_EUSAGE;
+        return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                         "plot output name contains a line break (gnuplot cannot write it)");
     }
     if (!nsides || !sides[0].nfiles || !sides[0].files[0].nrows) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "nothing to plot");
-        return P2PB_EFORMAT;
+        return p2pb_fail(P2PB_EFORMAT, err, errlen, "nothing to plot");
     }
     /* gnuplot falls back to stdout when it cannot open the file: check first */
     {
@@ -135,9 +133,8 @@ enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *o
         int existed = stat(out, &ost) == 0;
         FILE *probe = fopen(out, "ab");
         if (!probe) {
-            (void)p2pb_fail(P2PB_OK, err, errlen, "cannot write plot '%s': %s", out,
-                            strerror(errno));
-            return P2PB_EIO;
+            return p2pb_fail(P2PB_EIO, err, errlen, "cannot write plot '%s': %s", out,
+                             strerror(errno));
         }
         fclose(probe);
         if (!existed)
@@ -153,8 +150,8 @@ enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *o
                     break;
                 }
     if (!first) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "kernel '%s' is not in the files to plot", kernel);
-        return P2PB_EFORMAT;
+        return p2pb_fail(P2PB_EFORMAT, err, errlen, "kernel '%s' is not in the files to plot",
+                         kernel);
     }
     /* log-log axes: a size of 0 bytes has no place on them */
     size_t points = 0;
@@ -166,25 +163,22 @@ enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *o
                           strcmp(r->kernel, first->kernel) == 0;
             }
     if (!points) {
-        (void)p2pb_fail(P2PB_OK, err, errlen,
-                        "nothing to plot: kernel %s has no measured size above 0 bytes (the "
-                        "axes are logarithmic)",
-                        first->kernel);
-        return P2PB_EFORMAT;
+        return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                         "nothing to plot: kernel %s has no measured size above 0 bytes (the "
+                         "axes are logarithmic)",
+                         first->kernel);
     }
     const char *prog = gnuplot ? gnuplot : "gnuplot";
     int pfd[2];
     if (pipe(pfd) != 0) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "pipe: %s", strerror(errno));
-        return P2PB_EIO;
+        return p2pb_fail(P2PB_EIO, err, errlen, "pipe: %s", strerror(errno));
     }
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         close(pfd[0]);
         close(pfd[1]);
-        (void)p2pb_fail(P2PB_OK, err, errlen, "fork: %s", strerror(errno));
-        return P2PB_EIO;
+        return p2pb_fail(P2PB_EIO, err, errlen, "fork: %s", strerror(errno));
     }
     if (pid == 0) {
         dup2(pfd[0], STDIN_FILENO);
@@ -209,9 +203,8 @@ enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *o
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "gnuplot ('%s') failed (exit %d) writing '%s'", prog,
-                        WIFEXITED(status) ? WEXITSTATUS(status) : -1, out);
-        return P2PB_EIO;
+        return p2pb_fail(P2PB_EIO, err, errlen, "gnuplot ('%s') failed (exit %d) writing '%s'",
+                         prog, WIFEXITED(status) ? WEXITSTATUS(status) : -1, out);
     }
     return P2PB_OK;
 }

@@ -732,11 +732,11 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
             for (size_t q = t->nrows; q-- > 0;)
                 if (strcmp(t->rows[q].variant, tmp.variant) == 0) {
                     if (tmp.bytes <= t->rows[q].bytes) {
-                        (void)p2pb_fail(P2PB_OK, err, errlen,
-                                        "%s:%zu: message size %zu after %zu in the %s table: sizes "
-                                        "must ascend (columns swapped?)",
-                                        lg->path, j + 1, tmp.bytes, t->rows[q].bytes, t->display);
-                        return P2PB_EFORMAT;
+                        return p2pb_fail(
+                            P2PB_EFORMAT, err, errlen,
+                            "%s:%zu: message size %zu after %zu in the %s table: sizes "
+                            "must ascend (columns swapped?)",
+                            lg->path, j + 1, tmp.bytes, t->rows[q].bytes, t->display);
                     }
                     break;
                 }
@@ -773,8 +773,7 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
     }
     return P2PB_OK;
 nomem:
-    (void)p2pb_fail(P2PB_OK, err, errlen, "%s: out of memory", lg->path);
-    return P2PB_ENOMEM;
+    return p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", lg->path);
 }
 
 /* ---- two-column (or N-column) comparison tables, as in the seed ---- */
@@ -1061,8 +1060,7 @@ static enum p2pb_status read_lines(struct ilog *lg, char *err, size_t errlen)
 {
     FILE *fp = fopen(lg->path, "rb");
     if (!fp) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "%s:0: cannot open: %s", lg->path, strerror(errno));
-        return P2PB_EIO;
+        return p2pb_fail(P2PB_EIO, err, errlen, "%s:0: cannot open: %s", lg->path, strerror(errno));
     }
     size_t cap = 0, len = 0;
     char chunk[65536];
@@ -1073,8 +1071,7 @@ static enum p2pb_status read_lines(struct ilog *lg, char *err, size_t errlen)
             char *nb = realloc(lg->buf, nc);
             if (!nb) {
                 fclose(fp);
-                (void)p2pb_fail(P2PB_OK, err, errlen, "%s: out of memory", lg->path);
-                return P2PB_ENOMEM;
+                return p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", lg->path);
             }
             lg->buf = nb;
             cap = nc;
@@ -1083,20 +1080,17 @@ static enum p2pb_status read_lines(struct ilog *lg, char *err, size_t errlen)
         len += got;
         if (len > (size_t)256 << 20) {
             fclose(fp);
-            (void)p2pb_fail(P2PB_OK, err, errlen, "%s:0: larger than 256 MiB, not a benchmark log",
-                            lg->path);
-            return P2PB_EFORMAT;
+            return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                             "%s:0: larger than 256 MiB, not a benchmark log", lg->path);
         }
     }
     int rerr = ferror(fp);
     fclose(fp);
     if (rerr) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "%s:0: read error", lg->path);
-        return P2PB_EIO;
+        return p2pb_fail(P2PB_EIO, err, errlen, "%s:0: read error", lg->path);
     }
     if (!lg->buf) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "%s:1: empty file", lg->path);
-        return P2PB_EFORMAT;
+        return p2pb_fail(P2PB_EFORMAT, err, errlen, "%s:1: empty file", lg->path);
     }
     lg->buf[len] = '\0';
     /* binary data: a NUL byte or other control characters */
@@ -1106,9 +1100,9 @@ static enum p2pb_status read_lines(struct ilog *lg, char *err, size_t errlen)
         if (c == '\n')
             line++;
         else if (c == 0 || (c < 32 && c != '\t' && c != '\r' && c != '\f' && c != '\v')) {
-            (void)p2pb_fail(P2PB_OK, err, errlen,
-                            "%s:%zu: binary data (byte 0x%02x), not a text log", lg->path, line, c);
-            return P2PB_EFORMAT;
+            return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                             "%s:%zu: binary data (byte 0x%02x), not a text log", lg->path, line,
+                             c);
         }
     }
     size_t n = 1;
@@ -1116,8 +1110,7 @@ static enum p2pb_status read_lines(struct ilog *lg, char *err, size_t errlen)
         n += lg->buf[i] == '\n';
     lg->lines = calloc(n, sizeof *lg->lines);
     if (!lg->lines) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "%s: out of memory", lg->path);
-        return P2PB_ENOMEM;
+        return p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", lg->path);
     }
     char *p = lg->buf;
     while (p && *p) {
@@ -1290,8 +1283,7 @@ static enum p2pb_status write_group(struct ilog *lg, struct igroup *g, const cha
     /* 0: the log does not say (e.g. a comparison table) */
     cJSON *run = run_record(lg, g, nranks);
     if (!run) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "out of memory");
-        return P2PB_ENOMEM;
+        return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
     }
     struct p2pb_results_file *f;
     enum p2pb_status st = p2pb_results_open(path, &f, err, errlen);
@@ -1340,8 +1332,7 @@ static enum p2pb_status parse_log(struct ilog *lg, char *err, size_t errlen)
         return st;
     struct igroup *g = group_new(lg, "");
     if (!g) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "%s: out of memory", lg->path);
-        return P2PB_ENOMEM;
+        return p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", lg->path);
     }
     st = parse_imb_osu(lg, g, err, errlen);
     if (st != P2PB_OK)
@@ -1357,10 +1348,9 @@ static enum p2pb_status parse_log(struct ilog *lg, char *err, size_t errlen)
             size_t ln = 0;
             while (ln < lg->nlines && !*skip_ws(lg->lines[ln]))
                 ln++;
-            (void)p2pb_fail(P2PB_OK, err, errlen,
-                            "%s:%zu: no IMB, PMB, OSU or size/value table found", lg->path,
-                            ln < lg->nlines ? ln + 1 : 1);
-            return P2PB_EFORMAT;
+            return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                             "%s:%zu: no IMB, PMB, OSU or size/value table found", lg->path,
+                             ln < lg->nlines ? ln + 1 : 1);
         }
     } else {
         /* label from the log's name */
@@ -1382,18 +1372,15 @@ enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char 
 {
     struct stat sb;
     if (stat(outdir, &sb) != 0 && errno == ENOENT && mkdir(outdir, 0755) != 0) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "%s: cannot create directory: %s", outdir,
-                        strerror(errno));
-        return P2PB_EIO;
+        return p2pb_fail(P2PB_EIO, err, errlen, "%s: cannot create directory: %s", outdir,
+                         strerror(errno));
     }
     if (stat(outdir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "%s: not a directory", outdir);
-        return P2PB_EIO;
+        return p2pb_fail(P2PB_EIO, err, errlen, "%s: not a directory", outdir);
     }
     struct ilog *logs = calloc(npaths ? npaths : 1, sizeof *logs);
     if (!logs) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "out of memory");
-        return P2PB_ENOMEM;
+        return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
     }
     enum p2pb_status st = P2PB_OK;
     for (size_t i = 0; i < npaths && st == P2PB_OK; i++) {
