@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Exchange (IMB definition, KERNELS.md): every rank, in a periodic chain,
+ * Exchange (IMB definition, docs/kernels.md): every rank, in a periodic chain,
  * Isends X bytes to its left and to its right neighbour, Recvs X bytes from
  * the left and from the right, then Waitall. t = one iteration; throughput
  * 4X / t. Messages to the right and to the left carry different tags, so with

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * PingPing (IMB definition, KERNELS.md): both ranks of the pair Isend X bytes
+ * PingPing (IMB definition, docs/kernels.md): both ranks of the pair Isend X bytes
  * to the other, Recv X bytes from the other, then Wait. Reported time t = one
  * iteration (the maximum over the two ranks); throughput X / t.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * PingPong (IMB definition, KERNELS.md): the initiator sends X bytes to its
+ * PingPong (IMB definition, docs/kernels.md): the initiator sends X bytes to its
  * partner and receives X bytes back; the partner receives, then sends.
  * Reported time t = half the round trip (time_scale 0.5), timed on the
  * initiator; throughput X / t (bytes_factor 1).

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Sendrecv (IMB definition, KERNELS.md): every rank, in a periodic chain,
+ * Sendrecv (IMB definition, docs/kernels.md): every rank, in a periodic chain,
  * calls MPI_Sendrecv sending X bytes to its right neighbour and receiving X
  * bytes from its left neighbour. t = one iteration; throughput 2X / t.
  */

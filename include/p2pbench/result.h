@@ -22,7 +22,7 @@
 #define P2PB_SCHEMA "p2pbench/1"
 #define P2PB_SCHEMA_MAJOR 1
 
-/* Column layout of the IMB-compatible table (KERNELS.md). */
+/* Column layout of the IMB-compatible table (docs/kernels.md). */
 enum p2pb_imb_layout {
     P2PB_IMB_T,         /* #bytes #repetitions t[usec] Mbytes/sec */
     P2PB_IMB_TMINMAXAVG /* #bytes #repetitions t_min t_max t_avg Mbytes/sec */
@@ -90,7 +90,7 @@ size_t p2pb_result_repetitions(const struct p2pb_result *r);
 /*
  * Throughput in MB/s (10^6 B/s) for bytes_factor * bytes moved in t_usec.
  * Returns 0 when t_usec <= 0 or bytes == 0.  Source: IMB definition,
- * KERNELS.md (X / t for PingPong, 2X / t Sendrecv, 4X / t Exchange).
+ * docs/kernels.md (X / t for PingPong, 2X / t Sendrecv, 4X / t Exchange).
  */
 double p2pb_mbytes_per_sec(double bytes_factor, size_t bytes, double t_usec);
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # local-slurm.sh: a throw-away single-node Slurm on this machine, for testing
-# the batch scripts (see TESTBED.md, "A real batch system"). Everything lives in
+# the batch scripts (see docs/testbed.md, "A real batch system"). Everything lives in
 # one state directory: munge key and socket, slurm.conf, state, spool, logs and
 # the pids of the three daemons it starts (munged, slurmctld, slurmd). Nothing
 # under /etc is touched; clients find the cluster through SLURM_CONF.

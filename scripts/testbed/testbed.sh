@@ -3,7 +3,7 @@
 #
 # testbed.sh: N "hosts" on one machine, as Linux network namespaces joined by a
 # bridge, for running MPI jobs across hosts without a cluster (see
-# docs TESTBED.md). Needs root, iproute2 (ip, tc), util-linux (unshare), coreutils
+# docs/testbed.md). Needs root, iproute2 (ip, tc), util-linux (unshare), coreutils
 # (timeout). Addresses come only from 198.18.0.0/24 (RFC 2544 benchmarking range).
 #
 # Layout for N hosts and prefix P (default p2pb, env P2PB_TESTBED_PREFIX):

@@ -7,8 +7,7 @@
  * resolution, then draws samples (barrier, k timed iterations, reduction of
  * the per-rank durations) until the stopping rule is met, and finally
  * computes statistics. Rank 0 decides every count and broadcasts it, so all
- * ranks stop together. Methodology: ../shared/design/METHODOLOGY.md,
- * docs/methodology.md.
+ * ranks stop together. Methodology: docs/methodology.md.
  */
 #ifndef P2PBENCH_HARNESS_H
 #define P2PBENCH_HARNESS_H
@@ -66,7 +65,7 @@ uint64_t p2pb_now_ns(void);
 void p2pb_timer_measure(struct p2pb_timer_info *ti);
 
 /*
- * IMB's default repetitions for size X (KERNELS.md): 1000 up to 32 KiB, then
+ * IMB's default repetitions for size X (docs/kernels.md): 1000 up to 32 KiB, then
  * 40 MiB / X (41943040 / X), at least 1.
  */
 size_t p2pb_imb_repetitions(size_t bytes);

@@ -377,7 +377,7 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
     r->t_avg_usec = get_num(o, "t_avg_usec", NAN);
     r->mbytes_per_sec = get_num(o, "mbytes_per_sec", NAN);
     r->mbytes_per_sec_imb = get_num(o, "mbytes_per_sec_imb", r->mbytes_per_sec);
-    /* a measured time or rate is never negative (METHODOLOGY: a failed size is
+    /* a measured time or rate is never negative (docs/methodology.md: a failed size is
      * a status, not a number) */
     if (r->status == P2PB_ROW_OK) {
         const double v[] = {r->t.min, r->t.median, r->t.max, r->mbytes_per_sec};

@@ -2,7 +2,7 @@
 /*
  * compare: per (kernel, variant, size), the launch values of two sides,
  * their medians and spread, the Hodges-Lehmann ratio B/A with its CI, the
- * exact Mann-Whitney p, the adjusted p and a verdict (METHODOLOGY.md).
+ * exact Mann-Whitney p, the adjusted p and a verdict (docs/methodology.md).
  * Printing in text, markdown, csv and json.
  */
 #include <cjson/cJSON.h>

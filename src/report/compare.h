@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * compare.h - statistics for comparing two groups of launches (METHODOLOGY.md,
+ * compare.h - statistics for comparing two groups of launches (docs/methodology.md,
  * "Across launches"). Pure functions: no MPI, no I/O, no globals.
  *
  * The unit of replication is a launch: each side of a comparison is an array
@@ -107,7 +107,7 @@ enum p2pb_verdict {
 const char *p2pb_verdict_str(enum p2pb_verdict v);
 
 /*
- * Verdict of one row (METHODOLOGY.md): m, n launches per side, adjusted p,
+ * Verdict of one row (docs/methodology.md): m, n launches per side, adjusted p,
  * the ratio CI (hl->ci_valid must be 1 for anything but inconclusive), and the
  * threshold d as a fraction (0.05 for 5%).
  */

@@ -3,7 +3,7 @@
  * Byte accounting of the IMB kernels. PMPI wrappers count the bytes each rank
  * sends and receives through point-to-point calls; the harness runs exactly
  * one timed iteration (samples 1, batch 1, no warm-up); the counts must equal
- * the definitions in KERNELS.md, written out independently below. Also checks
+ * the definitions in docs/kernels.md, written out independently below. Also checks
  * the throughput formula of the returned row.
  * Run with any number of ranks >= 2.
  */
@@ -72,7 +72,7 @@ int MPI_Sendrecv(const void *sb, int sc, MPI_Datatype st, int d, int stag, void 
     return ret;
 }
 
-/* The definitions (KERNELS.md), per rank and iteration, in units of X. */
+/* The definitions (docs/kernels.md), per rank and iteration, in units of X. */
 struct expect {
     const char *name;
     int pair_only;       /* only ranks 0 and 1 move bytes */

@@ -118,7 +118,7 @@ placement_ok)
     if grep -q "p2pbench: warning" err; then fail "unexpected warning"; fi
     exit 0 ;;
 netns_overlap)
-    # TESTBED.md's pitfall: two "hosts" as network namespaces of one machine,
+    # docs/testbed.md pitfall: two "hosts" as network namespaces of one machine,
     # both ranks bound to PU 0 by default. Needs root, ip netns, Open MPI.
     [ "$flavor" = ompi ] || { echo "Open MPI's rsh launcher needed: skipped"; exit 77; }
     [ "$(id -u)" = 0 ] && command -v ip >/dev/null && command -v unshare >/dev/null ||

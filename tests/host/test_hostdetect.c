@@ -287,7 +287,7 @@ static void test_placement(void)
     cJSON_Delete(hosts);
 
     /* two "hosts" (network namespaces) on one machine, both on PU 0: the
-     * 4 ms per 8-byte message case of TESTBED.md */
+     * 4 ms per 8-byte message case of docs/testbed.md */
     hosts = hosts_with("hostA", 2, "hostB", 2);
     ranks = cJSON_CreateArray();
     cJSON_AddItemToArray(ranks, rank_rec(0, "hostA", "same-boot", "0", 1));

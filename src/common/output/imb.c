@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * IMB-MPI1 compatible layout (KERNELS.md): 13-character right-aligned
+ * IMB-MPI1 compatible layout (docs/kernels.md): 13-character right-aligned
  * columns, 2 decimals; times are means over all timed iterations as IMB
  * prints them; Mbytes/sec from t_max. p2pbench always counts 1 MB = 10^6 B
  * and says so in the header (IMB's own unit varied between releases: PMB

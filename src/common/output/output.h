@@ -5,7 +5,7 @@
  * or of how the numbers were measured.
  *
  * Formats: text (the default human table), imb (IMB-MPI1 compatible layout,
- * KERNELS.md), csv (header row, schema column), markdown.
+ * docs/kernels.md), csv (header row, schema column), markdown.
  */
 #ifndef P2PBENCH_REPORT_H
 #define P2PBENCH_REPORT_H
