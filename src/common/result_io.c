@@ -52,55 +52,60 @@ struct p2pb_results_file {
     char path[1024];
 };
 
+/* Two runs must never interleave their lines in one file: a regular file is
+ * write-locked (POSIX record lock, held until close) and only then
+ * truncated. Devices and FIFOs (/dev/null, a pipe) are written as they are. */
+static enum p2pb_status lock_and_truncate(struct p2pb_results_file *f, const char *path, char *err,
+                                          size_t errlen)
+{
+    struct stat sb;
+    if (fstat(f->fd, &sb) != 0 || !S_ISREG(sb.st_mode))
+        return P2PB_OK;
+    struct flock lk;
+    memset(&lk, 0, sizeof lk);
+    lk.l_type = F_WRLCK;
+    lk.l_whence = SEEK_SET;
+    if (fcntl(f->fd, F_SETLK, &lk) != 0)
+        return p2pb_fail(P2PB_EIO, err, errlen, "cannot write results file '%s': %s", path,
+                         (errno == EACCES || errno == EAGAIN) ? "another run is writing it"
+                                                              : strerror(errno));
+    f->regular = 1;
+    if (ftruncate(f->fd, 0) != 0)
+        return p2pb_fail(P2PB_EIO, err, errlen, "cannot write results file '%s': %s", path,
+                         strerror(errno));
+    return P2PB_OK;
+}
+
 enum p2pb_status p2pb_results_open(const char *path, struct p2pb_results_file **out, char *err,
                                    size_t errlen)
 {
     *out = NULL;
     struct p2pb_results_file *f = calloc(1, sizeof *f);
-    if (!f) {
+    if (!f)
         return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
-    }
+    enum p2pb_status st;
     /* O_NONBLOCK: a FIFO without a reader fails at once (ENXIO) instead of
      * blocking rank 0 while the other ranks wait; cleared right after. */
     f->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0644);
     if (f->fd < 0) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "cannot write results file '%s': %s", path,
-                        errno == ENXIO ? "a FIFO with no reader" : strerror(errno));
-        free(f);
-        return P2PB_EIO;
+        st = p2pb_fail(P2PB_EIO, err, errlen, "cannot write results file '%s': %s", path,
+                       errno == ENXIO ? "a FIFO with no reader" : strerror(errno));
+        goto fail;
     }
     int fl = fcntl(f->fd, F_GETFL);
     if (fl >= 0)
         fcntl(f->fd, F_SETFL, fl & ~O_NONBLOCK);
-    /* Two runs must never interleave their lines in one file: a regular file
-     * is write-locked (POSIX record lock, held until close) and only then
-     * truncated. Devices and FIFOs (/dev/null, a pipe) are written as they are. */
-    struct stat sb;
-    if (fstat(f->fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
-        struct flock lk;
-        memset(&lk, 0, sizeof lk);
-        lk.l_type = F_WRLCK;
-        lk.l_whence = SEEK_SET;
-        if (fcntl(f->fd, F_SETLK, &lk) != 0) {
-            (void)p2pb_fail(P2PB_OK, err, errlen, "cannot write results file '%s': %s", path,
-                            (errno == EACCES || errno == EAGAIN) ? "another run is writing it"
-                                                                 : strerror(errno));
-            close(f->fd);
-            free(f);
-            return P2PB_EIO;
-        }
-        f->regular = 1;
-        if (ftruncate(f->fd, 0) != 0) {
-            (void)p2pb_fail(P2PB_OK, err, errlen, "cannot write results file '%s': %s", path,
-                            strerror(errno));
-            close(f->fd);
-            free(f);
-            return P2PB_EIO;
-        }
-    }
+    st = lock_and_truncate(f, path, err, errlen);
+    if (st != P2PB_OK)
+        goto fail;
     snprintf(f->path, sizeof f->path, "%s", path);
     *out = f;
     return P2PB_OK;
+fail:
+    if (f->fd >= 0)
+        close(f->fd);
+    free(f);
+    return st;
 }
 
 const char *p2pb_results_path(const struct p2pb_results_file *f)
@@ -130,15 +135,17 @@ static enum p2pb_status write_line(struct p2pb_results_file *f, const char *text
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
-            (void)p2pb_fail(P2PB_OK, err, errlen, "cannot write results file '%s': %s", f->path,
-                            w < 0 ? strerror(errno) : "short write");
+            enum p2pb_status st =
+                p2pb_fail(P2PB_EIO, err, errlen, "cannot write results file '%s': %s", f->path,
+                          w < 0 ? strerror(errno) : "short write");
             free(buf);
             /* never leave half a line: cut back to the last complete one */
             if (f->regular && done > 0 && ftruncate(f->fd, f->good_size) != 0)
-                return p2pb_fail(P2PB_EIO, err, errlen,
-                                 "cannot write results file '%s' (and cannot cut back a "
-                                 "partial line): %s",
-                                 f->path, strerror(errno));
+                st = p2pb_fail(P2PB_EIO, err, errlen,
+                               "cannot write results file '%s' (and cannot cut back a "
+                               "partial line): %s",
+                               f->path, strerror(errno));
+            return st;
         }
         done += (size_t)w;
     }
@@ -252,16 +259,12 @@ enum p2pb_status p2pb_results_close(struct p2pb_results_file *f, const char *sta
         st = p2pb_results_write_json(f, o, err, errlen);
         cJSON_Delete(o);
     }
-    if (fsync(f->fd) != 0 && errno != EINVAL && st == P2PB_OK) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "cannot sync results file '%s': %s", f->path,
-                        strerror(errno));
-        st = P2PB_EIO;
-    }
-    if (close(f->fd) != 0 && st == P2PB_OK) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "cannot close results file '%s': %s", f->path,
-                        strerror(errno));
-        st = P2PB_EIO;
-    }
+    if (fsync(f->fd) != 0 && errno != EINVAL && st == P2PB_OK)
+        st = p2pb_fail(P2PB_EIO, err, errlen, "cannot sync results file '%s': %s", f->path,
+                       strerror(errno));
+    if (close(f->fd) != 0 && st == P2PB_OK)
+        st = p2pb_fail(P2PB_EIO, err, errlen, "cannot close results file '%s': %s", f->path,
+                       strerror(errno));
     free(f);
     return st;
 }
@@ -431,120 +434,125 @@ void p2pb_results_data_free(struct p2pb_results_data *d)
     memset(d, 0, sizeof *d);
 }
 
+/* Major version of a schema string "p2pbench/MAJOR[.MINOR]" (digits only),
+ * or -1 when it is not one. */
+static int schema_major(const cJSON *schema)
+{
+    if (!cJSON_IsString(schema) || strncmp(schema->valuestring, "p2pbench/", 9) != 0)
+        return -1;
+    const char *v = schema->valuestring + 9;
+    size_t d1 = strspn(v, "0123456789"), d2 = 0;
+    if (d1 && v[d1] == '.')
+        d2 = strspn(v + d1 + 1, "0123456789");
+    if (d1 && d1 < 6 && (v[d1] == '\0' || (v[d1] == '.' && d2 && !v[d1 + 1 + d2])))
+        return atoi(v);
+    return -1;
+}
+
+/* State of one file being read: where, and how far. */
+struct reader {
+    const char *path;
+    long lineno, records;
+    size_t cap_rows;
+    struct p2pb_results_data *out;
+};
+
+/* The run record: first line, known major version. Takes o on success. */
+static enum p2pb_status read_run(struct reader *rd, cJSON *o, char *err, size_t errlen)
+{
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(o, "schema");
+    if (schema_major(schema) != P2PB_SCHEMA_MAJOR)
+        return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                         "%s:%ld: unsupported schema '%s' (this reader knows %s)", rd->path,
+                         rd->lineno, cJSON_IsString(schema) ? schema->valuestring : "(none)",
+                         P2PB_SCHEMA);
+    if (rd->out->run || rd->records != 1)
+        return p2pb_fail(P2PB_EFORMAT, err, errlen, "%s:%ld: run record is not the first line",
+                         rd->path, rd->lineno);
+    rd->out->run = o;
+    p2pb_run_info_from_json(o, &rd->out->info);
+    return P2PB_OK;
+}
+
+/* A result record: one more row in out->rows (grown by doubling). */
+static enum p2pb_status read_result(struct reader *rd, const cJSON *o, char *err, size_t errlen)
+{
+    struct p2pb_results_data *out = rd->out;
+    if (out->nrows == rd->cap_rows) {
+        size_t nc = rd->cap_rows ? 2 * rd->cap_rows : 64;
+        struct p2pb_result *nr = realloc(out->rows, nc * sizeof *nr);
+        if (!nr)
+            return p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", rd->path);
+        out->rows = nr;
+        rd->cap_rows = nc;
+    }
+    char sub[256];
+    if (p2pb_result_from_json(o, &out->rows[out->nrows], sub, sizeof sub) != P2PB_OK)
+        return p2pb_fail(P2PB_EFORMAT, err, errlen, "%s:%ld: %s", rd->path, rd->lineno, sub);
+    out->nrows++;
+    return P2PB_OK;
+}
+
+/* One parsed line, by its "type"; unknown types are skipped (forward
+ * compatible within a major version). Takes ownership of o. */
+static enum p2pb_status read_record(struct reader *rd, cJSON *o, char *err, size_t errlen)
+{
+    enum p2pb_status st = P2PB_OK;
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(o, "type");
+    if (!cJSON_IsString(type))
+        st = p2pb_fail(P2PB_EFORMAT, err, errlen, "%s:%ld: record without a \"type\"", rd->path,
+                       rd->lineno);
+    else if (strcmp(type->valuestring, "run") == 0) {
+        st = read_run(rd, o, err, errlen);
+        if (st == P2PB_OK)
+            return P2PB_OK; /* o is now out->run */
+    } else if (!rd->out->run)
+        st = p2pb_fail(P2PB_EFORMAT, err, errlen, "%s:%ld: no run record before this line",
+                       rd->path, rd->lineno);
+    else if (strcmp(type->valuestring, "result") == 0)
+        st = read_result(rd, o, err, errlen);
+    else if (strcmp(type->valuestring, "end") == 0) {
+        get_str(o, "status", rd->out->end_status, sizeof rd->out->end_status);
+        rd->out->complete = strcmp(rd->out->end_status, "complete") == 0;
+    }
+    cJSON_Delete(o);
+    return st;
+}
+
 enum p2pb_status p2pb_results_read(const char *path, struct p2pb_results_data *out, char *err,
                                    size_t errlen)
 {
     memset(out, 0, sizeof *out);
     snprintf(out->path, sizeof out->path, "%s", path);
     FILE *fp = fopen(path, "r");
-    if (!fp) {
+    if (!fp)
         return p2pb_fail(P2PB_EIO, err, errlen, "%s: cannot open: %s", path, strerror(errno));
-    }
+    struct reader rd = {.path = path, .out = out};
     char *line = NULL;
-    size_t cap = 0, cap_rows = 0;
+    size_t cap = 0;
     ssize_t len;
-    long lineno = 0, records = 0;
     enum p2pb_status st = P2PB_OK;
-    while ((len = getline(&line, &cap, fp)) >= 0) {
-        lineno++;
+    while (st == P2PB_OK && (len = getline(&line, &cap, fp)) >= 0) {
+        rd.lineno++;
         int has_nl = len > 0 && line[len - 1] == '\n';
         if (has_nl)
             line[--len] = '\0';
         if (len == 0)
             continue;
         cJSON *o = cJSON_Parse(line);
-        records++;
-        if (!o) {
-            if (!has_nl && feof(fp)) { /* last line cut off mid-write */
-                out->truncated_line = 1;
-                break;
-            }
-            (void)p2pb_fail(P2PB_OK, err, errlen, "%s:%ld: not a JSON object", path, lineno);
-            st = P2PB_EFORMAT;
-            break;
-        }
-        const cJSON *type = cJSON_GetObjectItemCaseSensitive(o, "type");
-        if (!cJSON_IsString(type)) {
-            (void)p2pb_fail(P2PB_OK, err, errlen, "%s:%ld: record without a \"type\"", path,
-                            lineno);
-            cJSON_Delete(o);
-            st = P2PB_EFORMAT;
-            break;
-        }
-        if (strcmp(type->valuestring, "run") == 0) {
-            const cJSON *schema = cJSON_GetObjectItemCaseSensitive(o, "schema");
-            int major = -1;
-            /* "p2pbench/MAJOR" or "p2pbench/MAJOR.MINOR", digits only */
-            if (cJSON_IsString(schema) && strncmp(schema->valuestring, "p2pbench/", 9) == 0) {
-                const char *v = schema->valuestring + 9;
-                size_t d1 = strspn(v, "0123456789"), d2 = 0;
-                if (d1 && v[d1] == '.')
-                    d2 = strspn(v + d1 + 1, "0123456789");
-                if (d1 && d1 < 6 && (v[d1] == '\0' || (v[d1] == '.' && d2 && !v[d1 + 1 + d2])))
-                    major = atoi(v);
-            }
-            if (major != P2PB_SCHEMA_MAJOR) {
-                (void)p2pb_fail(P2PB_OK, err, errlen,
-                                "%s:%ld: unsupported schema '%s' (this reader knows %s)", path,
-                                lineno, cJSON_IsString(schema) ? schema->valuestring : "(none)",
-                                P2PB_SCHEMA);
-                cJSON_Delete(o);
-                st = P2PB_EFORMAT;
-                break;
-            }
-            if (out->run || records != 1) {
-                (void)p2pb_fail(P2PB_OK, err, errlen, "%s:%ld: run record is not the first line",
-                                path, lineno);
-                cJSON_Delete(o);
-                st = P2PB_EFORMAT;
-                break;
-            }
-            out->run = o;
-            p2pb_run_info_from_json(o, &out->info);
-            continue;
-        }
-        if (!out->run) {
-            (void)p2pb_fail(P2PB_OK, err, errlen, "%s:%ld: no run record before this line", path,
-                            lineno);
-            cJSON_Delete(o);
-            st = P2PB_EFORMAT;
-            break;
-        }
-        if (strcmp(type->valuestring, "result") == 0) {
-            if (out->nrows == cap_rows) {
-                size_t nc = cap_rows ? 2 * cap_rows : 64;
-                struct p2pb_result *nr = realloc(out->rows, nc * sizeof *nr);
-                if (!nr) {
-                    cJSON_Delete(o);
-                    (void)p2pb_fail(P2PB_OK, err, errlen, "%s: out of memory", path);
-                    st = P2PB_ENOMEM;
-                    break;
-                }
-                out->rows = nr;
-                cap_rows = nc;
-            }
-            char sub[256];
-            if (p2pb_result_from_json(o, &out->rows[out->nrows], sub, sizeof sub) != P2PB_OK) {
-                (void)p2pb_fail(P2PB_OK, err, errlen, "%s:%ld: %s", path, lineno, sub);
-                cJSON_Delete(o);
-                st = P2PB_EFORMAT;
-                break;
-            }
-            out->nrows++;
-        } else if (strcmp(type->valuestring, "end") == 0) {
-            get_str(o, "status", out->end_status, sizeof out->end_status);
-            out->complete = strcmp(out->end_status, "complete") == 0;
-        }
-        /* unknown record types are skipped (forward compatible within a major) */
-        cJSON_Delete(o);
+        rd.records++;
+        if (o)
+            st = read_record(&rd, o, err, errlen);
+        else if (!has_nl && feof(fp)) /* last line cut off mid-write */
+            out->truncated_line = 1;
+        else
+            st = p2pb_fail(P2PB_EFORMAT, err, errlen, "%s:%ld: not a JSON object", path, rd.lineno);
     }
     free(line);
     fclose(fp);
-    if (st == P2PB_OK && !out->run) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "%s: no run record (not a p2pbench results file)",
-                        path);
-        st = P2PB_EFORMAT;
-    }
+    if (st == P2PB_OK && !out->run)
+        st = p2pb_fail(P2PB_EFORMAT, err, errlen, "%s: no run record (not a p2pbench results file)",
+                       path);
     if (st != P2PB_OK)
         p2pb_results_data_free(out);
     return st;
