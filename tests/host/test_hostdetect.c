@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests (no MPI) for hostdetect.c: hypervisor signals and verdicts from
+ * Unit tests (no MPI) for hostdetect.h (hypervisor.c, facts.c, placement.c): hypervisor signals and verdicts from
  * fixture directories (tests/data/hostinfo/<case>/), cpufreq and container
  * markers, the topology summary of a synthetic hwloc XML topology, the
  * environment overrides, and placement warnings from hand-made rank records.

@@ -49,6 +49,13 @@ void p2pb_host_source_fixture(struct p2pb_host_source *s, const char *dir);
  */
 int p2pb_cpuid(const struct p2pb_host_source *s, uint32_t leaf, uint32_t regs[4]);
 
+/*
+ * Read the first line of root/rel (root: a source's sysfs or procfs path;
+ * rel starts with '/') into buf (len bytes), trailing whitespace removed.
+ * Returns 0, or -1 with buf = "" when the file cannot be read.
+ */
+int p2pb_host_read_line(const char *root, const char *rel, char *buf, size_t len);
+
 /* Raw hypervisor and container signals. "" / -1 mean "not present". */
 struct p2pb_hv_signals {
     int cpuid_available;      /* 1 if CPUID could be executed / read */

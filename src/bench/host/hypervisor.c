@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Host facts as pure functions over a source of files and CPUID values. See
- * hostdetect.h and docs/host-context.md.
+ * Hypervisor and container signals, and the verdict derived from them, as
+ * pure functions over a source of files and CPUID values (hostdetect.h,
+ * docs/host-context.md).
  */
 #include "host/hostdetect.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
-#include <hwloc.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdarg.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
@@ -44,9 +43,7 @@ void p2pb_host_source_fixture(struct p2pb_host_source *s, const char *dir)
     snprintf(s->cpuid_file, sizeof s->cpuid_file, "%.500s/cpuid.txt", dir);
 }
 
-/* Read the first line of root/rel into buf, trailing whitespace removed.
- * Returns 0, or -1 (buf = "") if the file cannot be read. */
-static int read_line(const char *root, const char *rel, char *buf, size_t len)
+int p2pb_host_read_line(const char *root, const char *rel, char *buf, size_t len)
 {
     char path[1100];
     snprintf(path, sizeof path, "%s%s", root, rel);
@@ -185,22 +182,23 @@ void p2pb_hv_read(const struct p2pb_host_source *s, struct p2pb_hv_signals *sig)
         p2pb_cpuid(s, 0x40000100u, sig->leaf40000100);
         vendor_text(sig->leaf40000100, sig->vendor40000100);
     }
-    read_line(s->sysfs, "/hypervisor/type", sig->sys_hypervisor_type,
-              sizeof sig->sys_hypervisor_type);
-    sig->xen_capabilities_present = read_line(s->procfs, "/xen/capabilities", sig->xen_capabilities,
-                                              sizeof sig->xen_capabilities) == 0;
-    read_line(s->sysfs, "/class/dmi/id/sys_vendor", sig->dmi_sys_vendor,
-              sizeof sig->dmi_sys_vendor);
-    read_line(s->sysfs, "/class/dmi/id/product_name", sig->dmi_product_name,
-              sizeof sig->dmi_product_name);
-    read_line(s->sysfs, "/class/dmi/id/bios_vendor", sig->dmi_bios_vendor,
-              sizeof sig->dmi_bios_vendor);
-    read_line(s->sysfs, "/class/dmi/id/board_vendor", sig->dmi_board_vendor,
-              sizeof sig->dmi_board_vendor);
-    read_line(s->sysfs, "/devices/system/clocksource/clocksource0/current_clocksource",
-              sig->clocksource, sizeof sig->clocksource);
-    read_line(s->sysfs, "/devices/system/clocksource/clocksource0/available_clocksource",
-              sig->clocksource_available, sizeof sig->clocksource_available);
+    p2pb_host_read_line(s->sysfs, "/hypervisor/type", sig->sys_hypervisor_type,
+                        sizeof sig->sys_hypervisor_type);
+    sig->xen_capabilities_present =
+        p2pb_host_read_line(s->procfs, "/xen/capabilities", sig->xen_capabilities,
+                            sizeof sig->xen_capabilities) == 0;
+    p2pb_host_read_line(s->sysfs, "/class/dmi/id/sys_vendor", sig->dmi_sys_vendor,
+                        sizeof sig->dmi_sys_vendor);
+    p2pb_host_read_line(s->sysfs, "/class/dmi/id/product_name", sig->dmi_product_name,
+                        sizeof sig->dmi_product_name);
+    p2pb_host_read_line(s->sysfs, "/class/dmi/id/bios_vendor", sig->dmi_bios_vendor,
+                        sizeof sig->dmi_bios_vendor);
+    p2pb_host_read_line(s->sysfs, "/class/dmi/id/board_vendor", sig->dmi_board_vendor,
+                        sizeof sig->dmi_board_vendor);
+    p2pb_host_read_line(s->sysfs, "/devices/system/clocksource/clocksource0/current_clocksource",
+                        sig->clocksource, sizeof sig->clocksource);
+    p2pb_host_read_line(s->sysfs, "/devices/system/clocksource/clocksource0/available_clocksource",
+                        sig->clocksource_available, sizeof sig->clocksource_available);
     sig->dockerenv = path_exists(s->rootfs, "/.dockerenv");
     sig->containerenv = path_exists(s->rootfs, "/run/.containerenv");
     cgroup_hint(s, sig->cgroup_hint, sizeof sig->cgroup_hint);
@@ -427,251 +425,4 @@ void *p2pb_container_json(const struct p2pb_hv_signals *s)
         v = s->cgroup_hint;
     cJSON_AddStringToObject(o, "container_derived", v);
     return o;
-}
-
-/* ---- clock and frequency ---- */
-
-void *p2pb_cpufreq_json(const struct p2pb_host_source *s, int ncpus)
-{
-    cJSON *o = cJSON_CreateObject();
-    char buf[128];
-    cJSON_AddItemToObject(o, "governor",
-                          read_line(s->sysfs, "/devices/system/cpu/cpu0/cpufreq/scaling_governor",
-                                    buf, sizeof buf) == 0 &&
-                                  buf[0]
-                              ? cJSON_CreateString(buf)
-                              : cJSON_CreateNull());
-    cJSON_AddItemToObject(o, "driver",
-                          read_line(s->sysfs, "/devices/system/cpu/cpu0/cpufreq/scaling_driver",
-                                    buf, sizeof buf) == 0 &&
-                                  buf[0]
-                              ? cJSON_CreateString(buf)
-                              : cJSON_CreateNull());
-    if (read_line(s->sysfs, "/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", buf, sizeof buf) ==
-            0 &&
-        buf[0])
-        cJSON_AddNumberToObject(o, "max_khz", strtod(buf, NULL));
-    else
-        cJSON_AddNullToObject(o, "max_khz");
-
-    /* /proc/cpuinfo "cpu MHz" per processor */
-    cJSON *mhz = cJSON_CreateArray();
-    char path[1100];
-    snprintf(path, sizeof path, "%s/cpuinfo", s->procfs);
-    FILE *f = fopen(path, "r");
-    if (f) {
-        char line[512];
-        while (fgets(line, sizeof line, f))
-            if (strncmp(line, "cpu MHz", 7) == 0) {
-                char *c = strchr(line, ':');
-                if (c)
-                    cJSON_AddItemToArray(mhz, cJSON_CreateNumber(strtod(c + 1, NULL)));
-            }
-        fclose(f);
-    }
-    if (ncpus <= 0)
-        ncpus = cJSON_GetArraySize(mhz);
-    cJSON *cur = cJSON_CreateArray();
-    int any = 0;
-    for (int i = 0; i < ncpus; i++) {
-        char rel[128];
-        snprintf(rel, sizeof rel, "/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", i);
-        if (read_line(s->sysfs, rel, buf, sizeof buf) == 0 && buf[0]) {
-            cJSON_AddItemToArray(cur, cJSON_CreateNumber(strtod(buf, NULL)));
-            any = 1;
-        } else
-            cJSON_AddItemToArray(cur, cJSON_CreateNull());
-    }
-    if (any)
-        cJSON_AddItemToObject(o, "cur_khz", cur);
-    else {
-        cJSON_Delete(cur);
-        cJSON_AddNullToObject(o, "cur_khz");
-    }
-    cJSON_AddItemToObject(o, "cpuinfo_mhz", mhz);
-    return o;
-}
-
-void p2pb_boot_id(const struct p2pb_host_source *s, char *buf, size_t len)
-{
-    read_line(s->procfs, "/sys/kernel/random/boot_id", buf, len);
-}
-
-/* ---- topology ---- */
-
-void *p2pb_topology_json(void *hwloc_topology)
-{
-    hwloc_topology_t topo = hwloc_topology;
-    cJSON *t = cJSON_CreateObject();
-    cJSON_AddNumberToObject(t, "packages", hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE));
-    cJSON_AddNumberToObject(t, "numa_nodes", hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE));
-    cJSON_AddNumberToObject(t, "cores", hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE));
-    cJSON_AddNumberToObject(t, "pus", hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU));
-    cJSON *caches = cJSON_AddArrayToObject(t, "caches");
-    static const hwloc_obj_type_t ctypes[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE,
-                                              HWLOC_OBJ_L3CACHE};
-    for (size_t i = 0; i < sizeof ctypes / sizeof ctypes[0]; i++) {
-        hwloc_obj_t c = hwloc_get_next_obj_by_type(topo, ctypes[i], NULL);
-        if (!c || !c->attr)
-            continue;
-        cJSON *ce = cJSON_CreateObject();
-        cJSON_AddNumberToObject(ce, "level", c->attr->cache.depth);
-        cJSON_AddNumberToObject(ce, "size_bytes", (double)c->attr->cache.size);
-        cJSON_AddNumberToObject(ce, "count", hwloc_get_nbobjs_by_type(topo, ctypes[i]));
-        cJSON_AddItemToArray(caches, ce);
-    }
-    hwloc_obj_t root = hwloc_get_root_obj(topo);
-    if (root && root->total_memory)
-        cJSON_AddNumberToObject(t, "memory_bytes", (double)root->total_memory);
-    cJSON_AddStringToObject(t, "hwloc_version", HWLOC_VERSION);
-    return t;
-}
-
-/* ---- placement warnings ---- */
-
-static const char *jstr(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-/* The "rank" field of a record, else its index. */
-static int rank_of(const cJSON *o, int idx)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "rank");
-    return cJSON_IsNumber(v) ? v->valueint : idx;
-}
-
-/* The machine a rank runs on: boot id, else host name. */
-static const char *machine_of(const cJSON *r)
-{
-    const char *b = jstr(r, "boot_id");
-    if (b && *b)
-        return b;
-    const char *h = jstr(r, "host");
-    return h ? h : "";
-}
-
-static void add_warning(cJSON *arr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void add_warning(cJSON *arr, const char *fmt, ...)
-{
-    char buf[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    cJSON_AddItemToArray(arr, cJSON_CreateString(buf));
-}
-
-/* "host vm" or "hosts a and b (one machine: same boot_id)" */
-static void where(char *buf, size_t len, const char *h1, const char *h2)
-{
-    if (strcmp(h1, h2) == 0)
-        snprintf(buf, len, "host %s", h1);
-    else
-        snprintf(buf, len, "hosts %s and %s (one machine: same boot_id)", h1, h2);
-}
-
-void *p2pb_placement_warnings(const void *ranks_v, const void *hosts_v)
-{
-    const cJSON *ranks = ranks_v, *hosts = hosts_v;
-    cJSON *out = cJSON_CreateArray();
-    int n = cJSON_GetArraySize(ranks);
-    if (n <= 0)
-        return out;
-    hwloc_bitmap_t *sets = calloc((size_t)n, sizeof *sets);
-    const cJSON **r = calloc((size_t)n, sizeof *r);
-    char *done = calloc((size_t)n, 1);
-    if (!sets || !r || !done) {
-        free(sets);
-        free(r);
-        free(done);
-        return out;
-    }
-    for (int i = 0; i < n; i++) {
-        r[i] = cJSON_GetArrayItem(ranks, i);
-        const char *b = jstr(r[i], "binding");
-        if (b) {
-            sets[i] = hwloc_bitmap_alloc();
-            if (sets[i] && hwloc_bitmap_list_sscanf(sets[i], b) != 0) {
-                hwloc_bitmap_free(sets[i]);
-                sets[i] = NULL;
-            }
-        }
-    }
-    /* overlapping PU sets of bound ranks on one machine */
-    hwloc_bitmap_t inter = hwloc_bitmap_alloc();
-    for (int i = 0; i < n; i++) {
-        const cJSON *bi = cJSON_GetObjectItemCaseSensitive(r[i], "bound");
-        if (!sets[i] || !cJSON_IsTrue(bi))
-            continue;
-        for (int j = i + 1; j < n; j++) {
-            const cJSON *bj = cJSON_GetObjectItemCaseSensitive(r[j], "bound");
-            if (!sets[j] || !cJSON_IsTrue(bj) || strcmp(machine_of(r[i]), machine_of(r[j])) != 0)
-                continue;
-            hwloc_bitmap_and(inter, sets[i], sets[j]);
-            if (hwloc_bitmap_iszero(inter))
-                continue;
-            char *list = NULL, w[300];
-            hwloc_bitmap_list_asprintf(&list, inter);
-            const char *hi = jstr(r[i], "host"), *hj = jstr(r[j], "host");
-            where(w, sizeof w, hi ? hi : "?", hj ? hj : "?");
-            add_warning(out, "ranks %d and %d on %s are bound to overlapping PUs (%s)",
-                        rank_of(r[i], i), rank_of(r[j], j), w, list ? list : "?");
-            free(list);
-        }
-    }
-    hwloc_bitmap_free(inter);
-    /* more ranks than PUs on one machine */
-    for (int i = 0; i < n; i++) {
-        if (done[i])
-            continue;
-        int count = 0;
-        for (int j = i; j < n; j++)
-            if (!done[j] && strcmp(machine_of(r[i]), machine_of(r[j])) == 0) {
-                done[j] = 1;
-                count++;
-            }
-        const char *h = jstr(r[i], "host");
-        const cJSON *hj = h ? cJSON_GetObjectItemCaseSensitive(hosts, h) : NULL;
-        const cJSON *topo = cJSON_GetObjectItemCaseSensitive(hj, "topology");
-        const cJSON *pus = cJSON_GetObjectItemCaseSensitive(topo, "pus");
-        if (cJSON_IsNumber(pus) && pus->valuedouble > 0 && count > (int)pus->valuedouble)
-            add_warning(out, "%d ranks on host %s, which has %d PU(s): oversubscribed", count,
-                        h ? h : "?", (int)pus->valuedouble);
-    }
-    /* ranks not bound at all, one warning per host */
-    memset(done, 0, (size_t)n);
-    for (int i = 0; i < n; i++) {
-        const cJSON *bi = cJSON_GetObjectItemCaseSensitive(r[i], "bound");
-        if (done[i] || cJSON_IsTrue(bi))
-            continue;
-        const char *h = jstr(r[i], "host");
-        char list[256] = "";
-        size_t len = 0;
-        int cnt = 0;
-        for (int j = i; j < n; j++) {
-            const cJSON *bj = cJSON_GetObjectItemCaseSensitive(r[j], "bound");
-            const char *hj = jstr(r[j], "host");
-            if (done[j] || cJSON_IsTrue(bj) || strcmp(h ? h : "", hj ? hj : "") != 0)
-                continue;
-            done[j] = 1;
-            cnt++;
-            if (len < sizeof list - 16)
-                len += (size_t)snprintf(list + len, sizeof list - len, "%s%d", cnt > 1 ? "," : "",
-                                        rank_of(r[j], j));
-        }
-        const char *b = jstr(r[i], "binding");
-        add_warning(out, "rank%s %s on host %s %s not bound to a PU set (binding: %s)",
-                    cnt > 1 ? "s" : "", list, h ? h : "?", cnt > 1 ? "are" : "is",
-                    b ? b : "unknown");
-    }
-    for (int i = 0; i < n; i++)
-        if (sets[i])
-            hwloc_bitmap_free(sets[i]);
-    free(sets);
-    free(r);
-    free(done);
-    return out;
 }
