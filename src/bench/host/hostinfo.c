@@ -170,51 +170,54 @@ int p2pb_hostinfo_membind(void *addr, size_t bytes)
     return rc == 0 ? 0 : -1;
 }
 
-static void read_cpu_model(char *buf, size_t len)
+/* The first line of file path that starts with prefix a or b (b may be
+ * NULL), newline removed, into line. Returns 0, or -1 if there is none. */
+static int find_line(const char *path, const char *a, const char *b, char *line, size_t len)
 {
-    snprintf(buf, len, "unknown");
-    FILE *f = fopen("/proc/cpuinfo", "r");
+    FILE *f = fopen(path, "r");
     if (!f)
-        return;
-    char line[512];
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "model name", 10) == 0 || strncmp(line, "Processor", 9) == 0) {
-            char *c = strchr(line, ':');
-            if (c) {
-                c++;
-                while (*c == ' ' || *c == '\t')
-                    c++;
-                c[strcspn(c, "\n")] = '\0';
-                snprintf(buf, len, "%.*s", (int)(len - 1), c);
-                break;
-            }
-        }
-    }
+        return -1;
+    int found = -1;
+    while (found < 0 && fgets(line, (int)len, f))
+        if (strncmp(line, a, strlen(a)) == 0 || (b && strncmp(line, b, strlen(b)) == 0))
+            found = 0;
     fclose(f);
+    if (found == 0)
+        line[strcspn(line, "\n")] = '\0';
+    return found;
 }
 
+/* /proc/cpuinfo's "model name" (x86) or "Processor" (Arm), else "unknown". */
+static void read_cpu_model(char *buf, size_t len)
+{
+    char line[512];
+    char *c = NULL;
+    snprintf(buf, len, "unknown");
+    if (find_line("/proc/cpuinfo", "model name", "Processor", line, sizeof line) == 0)
+        c = strchr(line, ':');
+    if (!c)
+        return;
+    c++;
+    while (*c == ' ' || *c == '\t')
+        c++;
+    snprintf(buf, len, "%.*s", (int)(len - 1), c);
+}
+
+/* /etc/os-release's PRETTY_NAME without its quotes, else "unknown". */
 static void read_os(char *buf, size_t len)
 {
-    snprintf(buf, len, "unknown");
-    FILE *f = fopen("/etc/os-release", "r");
-    if (!f)
-        return;
     char line[512];
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "PRETTY_NAME=", 12) == 0) {
-            char *v = line + 12;
-            v[strcspn(v, "\n")] = '\0';
-            if (*v == '"') {
-                v++;
-                char *q = strrchr(v, '"');
-                if (q)
-                    *q = '\0';
-            }
-            snprintf(buf, len, "%.*s", (int)(len - 1), v);
-            break;
-        }
+    snprintf(buf, len, "unknown");
+    if (find_line("/etc/os-release", "PRETTY_NAME=", NULL, line, sizeof line) != 0)
+        return;
+    char *v = line + 12;
+    if (*v == '"') {
+        v++;
+        char *q = strrchr(v, '"');
+        if (q)
+            *q = '\0';
     }
-    fclose(f);
+    snprintf(buf, len, "%.*s", (int)(len - 1), v);
 }
 
 size_t p2pb_hostinfo_llc_bytes(void)
