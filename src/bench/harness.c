@@ -212,11 +212,6 @@ static int group_root(const struct p2pb_kernel *k, int g)
     return k->participation == P2PB_PART_PAIRS ? 2 * g : k->participation == P2PB_PART_SELF ? g : 0;
 }
 
-double p2pb_kernel_bytes_factor(const struct p2pb_kernel *k, const struct p2pb_kernel_ctx *c)
-{
-    return k->bytes_factor_fn ? k->bytes_factor_fn(c) : k->bytes_factor;
-}
-
 size_t p2pb_harness_max_rows(const struct p2pb_kernel *k, int nranks)
 {
     if (!(k->flags & P2PB_KF_PER_GROUP))
@@ -367,10 +362,11 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
     MPI_Comm_size(comm, &c.nranks);
     c.bytes = bytes;
     c.membind = p2pb_hostinfo_membind;
-    c.window = pol->window ? pol->window : 64;
+    c.window = pol->window ? pol->window : P2PB_DEFAULT_WINDOW;
     c.direction = (k->flags & P2PB_KF_DIRECTIONS) ? (direction != 0) : 0;
     c.copy_bytes = pol->copy_bytes ? pol->copy_bytes : P2PB_DEFAULT_COPY_BYTES;
     int nactive = assign_roles(k, pol, &c);
+    const double bf = p2pb_kernel_bytes_factor(k, bytes, c.window, c.copy_bytes);
     const struct fault fault = read_fault();
     const int ngroups = n_groups(k, nactive);
     const int per_group = (k->flags & P2PB_KF_PER_GROUP) && ngroups > 1;
@@ -387,7 +383,7 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
         row_label(label, sizeof label, k, per_group ? (int)i : 0, per_group ? ngroups : 1,
                   c.direction);
         /* the factor of this run (window, copy buffer), also for a row that fails */
-        fill_row(&rows[i], k, bytes, c.nranks, nactive, p2pb_kernel_bytes_factor(k, &c), label);
+        fill_row(&rows[i], k, bytes, c.nranks, nactive, bf, label);
     }
     *nrows = nout; /* labelled rows, also when an error is returned */
 
@@ -454,12 +450,9 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
                         k->name, bytes, p2pb_status_str((enum p2pb_status)anycode));
         return (enum p2pb_status)anycode;
     }
-    const double bf = p2pb_kernel_bytes_factor(k, &c);
-    for (size_t i = 0; i < nout; i++) {
-        rows[i].bytes_factor = bf;
-        if (k->flags & P2PB_KF_FIXED_BYTES)
+    for (size_t i = 0; i < nout; i++)
+        if (p2pb_kernel_fixed_bytes(k))
             rows[i].fixed_bytes = bf * (double)bytes;
-    }
 
     /* Per-group bookkeeping on rank 0: every rank's duration per sample,
      * one sample list per group. */
@@ -547,7 +540,7 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
         /* IMB's rule is about the bytes an iteration moves: for kernels with
          * fixed bytes per iteration (memcpy copies its whole buffer) that is
          * the buffer, not the chunk size */
-        size_t reps = p2pb_imb_repetitions((k->flags & P2PB_KF_FIXED_BYTES) ? c.copy_bytes : bytes);
+        size_t reps = p2pb_imb_repetitions(p2pb_kernel_fixed_bytes(k) ? c.copy_bytes : bytes);
         if (kb > reps)
             kb = reps;
         while (reps % kb)

@@ -48,6 +48,9 @@ struct p2pb_policy {
                            * 0 = rank 0 only (--memcpy-ranks all|one) */
 };
 
+/* Default of p2pb_policy.window: 64 messages (--window). */
+#define P2PB_DEFAULT_WINDOW ((size_t)64)
+
 /* Default of p2pb_policy.copy_bytes: 16 MiB, the buffer of the seed memcpy table. */
 #define P2PB_DEFAULT_COPY_BYTES ((size_t)16 << 20)
 
