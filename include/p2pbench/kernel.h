@@ -138,11 +138,13 @@ struct p2pb_kernel_ctx {
  *  time_scale    measured time per iteration -> reported time t
  *                (PingPong 0.5: half the round trip; IMB definition)
  *  bytes         bytes counted per iteration for throughput (struct
- *                p2pb_bytes_rule): {1, P2PB_BYTES_X} PingPong, PingPing;
- *                {2, P2PB_BYTES_X} Sendrecv; {4, P2PB_BYTES_X} Exchange
- *                (IMB); {1, P2PB_BYTES_WINDOW_X} Uniband; {2,
- *                P2PB_BYTES_WINDOW_X} Biband; {1, P2PB_BYTES_COPY_BUFFER}
- *                memcpy. MB/s = bytes / t(usec)  (1 MB = 10^6 B)
+ *                p2pb_bytes_rule; MB/s = bytes / t(usec), 1 MB = 10^6 B):
+ *                  {1, P2PB_BYTES_X}            PingPong, PingPing (IMB)
+ *                  {2, P2PB_BYTES_X}            Sendrecv (IMB)
+ *                  {4, P2PB_BYTES_X}            Exchange (IMB)
+ *                  {1, P2PB_BYTES_WINDOW_X}     Uniband, Multi-Uniband
+ *                  {2, P2PB_BYTES_WINDOW_X}     Biband
+ *                  {1, P2PB_BYTES_COPY_BUFFER}  Memcpy
  *  rank_reduce   how per-rank times become one (see enum p2pb_rank_reduce)
  *  imb_layout    columns of the IMB-compatible table
  *  sbuf_regions, rbuf_regions
