@@ -31,11 +31,6 @@ static enum p2pb_status biband_verify(const struct p2pb_kernel_ctx *c, size_t *b
     return p2pb_window_check_regions(c, bad); /* both ranks receive W messages */
 }
 
-static double biband_factor(const struct p2pb_kernel_ctx *c)
-{
-    return 2.0 * (double)c->window;
-}
-
 const struct p2pb_kernel p2pb_kernel_biband = {
     .name = "biband",
     .display_name = "Biband",
@@ -44,7 +39,7 @@ const struct p2pb_kernel p2pb_kernel_biband = {
     .max_ranks = 2,
     .participation = P2PB_PART_PAIR,
     .time_scale = 1.0,
-    .bytes_factor = 128.0, /* 2 W at the default window; the run uses bytes_factor_fn */
+    .bytes = {2, P2PB_BYTES_WINDOW_X},
     .rank_reduce = P2PB_REDUCE_MAX,
     .imb_layout = P2PB_IMB_T,
     .sbuf_regions = 1,
@@ -53,5 +48,4 @@ const struct p2pb_kernel p2pb_kernel_biband = {
     .run_iter = biband_iter,
     .verify = biband_verify,
     .teardown = p2pb_window_teardown,
-    .bytes_factor_fn = biband_factor,
 };

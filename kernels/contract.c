@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * contract.c - the services include/p2pbench/kernel.h promises a kernel:
- * MPI error reporting and buffer-region counts. Needs MPI, nothing of the
- * harness.
+ * MPI error reporting, buffer-region counts and the bytes counted per
+ * iteration (struct p2pb_bytes_rule). Needs MPI, nothing of the harness.
  */
 #include <stdio.h>
 
@@ -24,4 +24,30 @@ size_t p2pb_kernel_regions(int spec, size_t window)
     if (spec == P2PB_WINDOW_REGIONS)
         return window ? window : 1;
     return spec > 0 ? (size_t)spec : 1;
+}
+
+double p2pb_kernel_bytes(const struct p2pb_kernel *k, size_t x, size_t window, size_t copy_bytes)
+{
+    switch (k->bytes.unit) {
+    case P2PB_BYTES_WINDOW_X: return k->bytes.count * (double)window * (double)x;
+    case P2PB_BYTES_COPY_BUFFER: return k->bytes.count * (double)copy_bytes;
+    case P2PB_BYTES_X: break;
+    }
+    return k->bytes.count * (double)x;
+}
+
+double p2pb_kernel_bytes_factor(const struct p2pb_kernel *k, size_t x, size_t window,
+                                size_t copy_bytes)
+{
+    switch (k->bytes.unit) {
+    case P2PB_BYTES_WINDOW_X: return k->bytes.count * (double)window;
+    case P2PB_BYTES_COPY_BUFFER: return x ? k->bytes.count * ((double)copy_bytes / (double)x) : 0.0;
+    case P2PB_BYTES_X: break;
+    }
+    return k->bytes.count;
+}
+
+int p2pb_kernel_fixed_bytes(const struct p2pb_kernel *k)
+{
+    return k->bytes.unit == P2PB_BYTES_COPY_BUFFER;
 }

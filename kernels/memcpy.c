@@ -80,11 +80,6 @@ static enum p2pb_status memcpy_verify(const struct p2pb_kernel_ctx *c, size_t *b
     return p2pb_pattern_check(m->dst, c->copy_bytes, c->rank, c->iter, bad);
 }
 
-static double memcpy_factor(const struct p2pb_kernel_ctx *c)
-{
-    return c->bytes ? (double)c->copy_bytes / (double)c->bytes : 0.0;
-}
-
 /* 4 B .. 128 KiB, as the seed table (cases/seed-memcpy-baremetal-pvhvm-pv.txt) */
 static const size_t memcpy_sizes[] = {4,    8,    16,   32,   64,    128,   256,   512,
                                       1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072};
@@ -97,7 +92,7 @@ const struct p2pb_kernel p2pb_kernel_memcpy = {
     .max_ranks = 0,
     .participation = P2PB_PART_SELF,
     .time_scale = 1.0,
-    .bytes_factor = 0.0, /* buffer / X, known at run time: bytes_factor_fn */
+    .bytes = {1, P2PB_BYTES_COPY_BUFFER},
     .rank_reduce = P2PB_REDUCE_MAX,
     .imb_layout = P2PB_IMB_T,
     .sbuf_regions = 1,
@@ -106,8 +101,7 @@ const struct p2pb_kernel p2pb_kernel_memcpy = {
     .run_iter = memcpy_iter,
     .verify = memcpy_verify,
     .teardown = memcpy_teardown,
-    .flags = P2PB_KF_PER_GROUP | P2PB_KF_FIXED_BYTES,
-    .bytes_factor_fn = memcpy_factor,
+    .flags = P2PB_KF_PER_GROUP,
     .default_sizes = memcpy_sizes,
     .ndefault_sizes = sizeof memcpy_sizes / sizeof memcpy_sizes[0],
     .min_bytes = 1,

@@ -3,7 +3,7 @@
  * PingPong (IMB definition, docs/kernels.md): the initiator sends X bytes to its
  * partner and receives X bytes back; the partner receives, then sends.
  * Reported time t = half the round trip (time_scale 0.5), timed on the
- * initiator; throughput X / t (bytes_factor 1).
+ * initiator; throughput X / t (bytes {1, P2PB_BYTES_X}).
  */
 #include "p2pbench/kernel.h"
 
@@ -34,7 +34,7 @@ const struct p2pb_kernel p2pb_kernel_pingpong = {
     .max_ranks = 2,
     .participation = P2PB_PART_PAIR,
     .time_scale = 0.5,
-    .bytes_factor = 1.0,
+    .bytes = {1, P2PB_BYTES_X},
     .rank_reduce = P2PB_REDUCE_ROOT,
     .imb_layout = P2PB_IMB_T,
     .sbuf_regions = 1,

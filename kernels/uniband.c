@@ -21,7 +21,7 @@ const struct p2pb_kernel p2pb_kernel_uniband = {
     .max_ranks = 2,
     .participation = P2PB_PART_PAIR,
     .time_scale = 1.0,
-    .bytes_factor = 64.0, /* W at the default window; the run uses bytes_factor_fn */
+    .bytes = {1, P2PB_BYTES_WINDOW_X},
     .rank_reduce = P2PB_REDUCE_MAX,
     .imb_layout = P2PB_IMB_T,
     .sbuf_regions = 1,
@@ -31,5 +31,4 @@ const struct p2pb_kernel p2pb_kernel_uniband = {
     .verify = p2pb_window_uni_verify,
     .teardown = p2pb_window_teardown,
     .flags = P2PB_KF_DIRECTIONS,
-    .bytes_factor_fn = p2pb_window_factor,
 };

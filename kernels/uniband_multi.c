@@ -16,7 +16,7 @@ const struct p2pb_kernel p2pb_kernel_multi_uniband = {
     .max_ranks = 0,
     .participation = P2PB_PART_PAIRS,
     .time_scale = 1.0,
-    .bytes_factor = 64.0, /* W at the default window; the run uses bytes_factor_fn */
+    .bytes = {1, P2PB_BYTES_WINDOW_X},
     .rank_reduce = P2PB_REDUCE_MAX,
     .imb_layout = P2PB_IMB_T,
     .sbuf_regions = 1,
@@ -26,5 +26,4 @@ const struct p2pb_kernel p2pb_kernel_multi_uniband = {
     .verify = p2pb_window_uni_verify,
     .teardown = p2pb_window_teardown,
     .flags = P2PB_KF_DIRECTIONS | P2PB_KF_PER_GROUP,
-    .bytes_factor_fn = p2pb_window_factor,
 };

@@ -42,11 +42,6 @@ int p2pb_window_is_sender(const struct p2pb_kernel_ctx *c)
     return c->direction ? c->rank > c->peer : c->rank < c->peer;
 }
 
-double p2pb_window_factor(const struct p2pb_kernel_ctx *c)
-{
-    return (double)c->window;
-}
-
 enum p2pb_status p2pb_window_uni_iter(struct p2pb_kernel_ctx *c)
 {
     struct p2pb_window_state *s = c->priv;

@@ -60,7 +60,4 @@ enum p2pb_status p2pb_window_check_regions(const struct p2pb_kernel_ctx *c, size
  */
 enum p2pb_status p2pb_window_uni_verify(const struct p2pb_kernel_ctx *ctx, size_t *bad);
 
-/* Bytes counted per iteration in units of X: W (the window). */
-double p2pb_window_factor(const struct p2pb_kernel_ctx *ctx);
-
 #endif /* P2PBENCH_KERNELS_WINDOW_H */

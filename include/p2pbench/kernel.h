@@ -58,10 +58,29 @@ enum p2pb_rank_reduce {
  */
 #define P2PB_KF_DIRECTIONS 0x1u
 #define P2PB_KF_PER_GROUP 0x2u
-/* P2PB_KF_FIXED_BYTES  the bytes counted per iteration do not scale with X
- *                     (memcpy: the whole buffer whatever the chunk size X);
- *                     rows carry them in struct p2pb_result.fixed_bytes. */
-#define P2PB_KF_FIXED_BYTES 0x4u
+
+/*
+ * What the bytes counted per iteration scale with (struct p2pb_bytes_rule).
+ * X = message size (ctx->bytes), W = window (ctx->window), B = memcpy copy
+ * buffer (ctx->copy_bytes); all in bytes except W (messages).
+ */
+enum p2pb_bytes_unit {
+    P2PB_BYTES_X,          /* count * X                                     */
+    P2PB_BYTES_WINDOW_X,   /* count * W * X: a window of W messages of X    */
+    P2PB_BYTES_COPY_BUFFER /* count * B, whatever X: the bytes are fixed;
+                            * rows carry them in p2pb_result.fixed_bytes   */
+};
+
+/*
+ * Bytes counted per iteration for throughput, one number per kernel times
+ * what it scales with: `.bytes = {2, P2PB_BYTES_X}` is 2 X (Sendrecv).
+ * MB/s = bytes / t(usec), 1 MB = 10^6 B. The definitions of each kernel:
+ * docs/kernels.md.
+ */
+struct p2pb_bytes_rule {
+    double count;
+    enum p2pb_bytes_unit unit;
+};
 
 /*
  * sbuf_regions / rbuf_regions value meaning "one region per message of the
@@ -118,9 +137,14 @@ struct p2pb_kernel_ctx {
  *  participation which ranks work (see enum p2pb_participation)
  *  time_scale    measured time per iteration -> reported time t
  *                (PingPong 0.5: half the round trip; IMB definition)
- *  bytes_factor  bytes counted per iteration for throughput, in units of X:
- *                MB/s = bytes_factor * X / t(usec)  (1 MB = 10^6 B)
- *                (PingPong 1, PingPing 1, Sendrecv 2, Exchange 4; IMB)
+ *  bytes         bytes counted per iteration for throughput (struct
+ *                p2pb_bytes_rule; MB/s = bytes / t(usec), 1 MB = 10^6 B):
+ *                  {1, P2PB_BYTES_X}            PingPong, PingPing (IMB)
+ *                  {2, P2PB_BYTES_X}            Sendrecv (IMB)
+ *                  {4, P2PB_BYTES_X}            Exchange (IMB)
+ *                  {1, P2PB_BYTES_WINDOW_X}     Uniband, Multi-Uniband
+ *                  {2, P2PB_BYTES_WINDOW_X}     Biband
+ *                  {1, P2PB_BYTES_COPY_BUFFER}  Memcpy
  *  rank_reduce   how per-rank times become one (see enum p2pb_rank_reduce)
  *  imb_layout    columns of the IMB-compatible table
  *  sbuf_regions, rbuf_regions
@@ -136,12 +160,6 @@ struct p2pb_kernel_ctx {
  *
  * Fields added for kernels beyond IMB's four (all optional, zero = off):
  *  flags         P2PB_KF_* capabilities (directions, per-group rows)
- *  bytes_factor_fn
- *                bytes counted per iteration in units of X when it depends on
- *                run-time settings (window W, memcpy buffer); replaces
- *                bytes_factor. Called on every rank after setup with the
- *                ctx of that size; must return the same value on every rank.
- *                Uniband: W; Biband: 2W; memcpy: copy_bytes / X.
  *  default_sizes, ndefault_sizes
  *                sizes (bytes) to run when the user gave none (--sizes /
  *                --msglog); NULL = the global default (0, 2^0 .. 2^22)
@@ -160,7 +178,7 @@ struct p2pb_kernel {
     int max_ranks;
     enum p2pb_participation participation;
     double time_scale;
-    double bytes_factor;
+    struct p2pb_bytes_rule bytes;
     enum p2pb_rank_reduce rank_reduce;
     enum p2pb_imb_layout imb_layout;
     int sbuf_regions;
@@ -171,7 +189,6 @@ struct p2pb_kernel {
     void (*teardown)(struct p2pb_kernel_ctx *ctx);
     const char *unavailable_reason;
     unsigned flags;
-    double (*bytes_factor_fn)(const struct p2pb_kernel_ctx *ctx);
     const size_t *default_sizes;
     size_t ndefault_sizes;
     size_t min_bytes;
@@ -179,10 +196,27 @@ struct p2pb_kernel {
 };
 
 /*
- * Bytes counted per iteration in units of X for kernel k with ctx c:
- * k->bytes_factor_fn(c) when set, else k->bytes_factor.
+ * Bytes counted per iteration of kernel k (its k->bytes rule) at message size
+ * x bytes, window `window` messages and memcpy copy buffer copy_bytes bytes:
+ * count * x, count * window * x or count * copy_bytes. Plain values, no ctx:
+ * callers without a run (skipped rows) use it too. kernels/contract.c.
  */
-double p2pb_kernel_bytes_factor(const struct p2pb_kernel *k, const struct p2pb_kernel_ctx *c);
+double p2pb_kernel_bytes(const struct p2pb_kernel *k, size_t x, size_t window, size_t copy_bytes);
+
+/*
+ * The same per X, as result rows store it (struct p2pb_result.bytes_factor;
+ * MB/s = bytes_factor * X / t(usec)): count, count * window, or for fixed
+ * bytes count * copy_bytes / x, and 0 when x == 0.
+ */
+double p2pb_kernel_bytes_factor(const struct p2pb_kernel *k, size_t x, size_t window,
+                                size_t copy_bytes);
+
+/*
+ * 1 if kernel k's bytes per iteration do not scale with X (unit
+ * P2PB_BYTES_COPY_BUFFER: memcpy); its rows then carry them in
+ * struct p2pb_result.fixed_bytes. Else 0.
+ */
+int p2pb_kernel_fixed_bytes(const struct p2pb_kernel *k);
 
 /* The table of kernels (kernels/registry.c), in default run order. */
 extern const struct p2pb_kernel *const p2pb_kernels[];

@@ -78,7 +78,7 @@ struct p2pb_result {
      * asymmetry or null}, present only when asym_ref is non-empty. */
     double asymmetry;
     char asym_ref[32];
-    /* Kernels with P2PB_KF_FIXED_BYTES: bytes counted per iteration, the
+    /* Kernels with fixed bytes (P2PB_BYTES_COPY_BUFFER): bytes per iteration, the
      * same at every size (memcpy: the buffer); MB/s = fixed_bytes / t.
      * 0 for other kernels. JSON "fixed_bytes", present only when > 0. */
     double fixed_bytes;

@@ -7,7 +7,8 @@
  * resolution, then draws samples (barrier, k timed iterations, reduction of
  * the per-rank durations) until the stopping rule is met, and finally
  * computes statistics. Rank 0 decides every count and broadcasts it, so all
- * ranks stop together. Methodology: docs/methodology.md.
+ * ranks stop together. Methodology: docs/methodology.md. harness.c runs the
+ * steps; harness_internal.h says which file holds each.
  */
 #ifndef P2PBENCH_HARNESS_H
 #define P2PBENCH_HARNESS_H
@@ -48,6 +49,9 @@ struct p2pb_policy {
                            * 0 = rank 0 only (--memcpy-ranks all|one) */
 };
 
+/* Default of p2pb_policy.window: 64 messages (--window). */
+#define P2PB_DEFAULT_WINDOW ((size_t)64)
+
 /* Default of p2pb_policy.copy_bytes: 16 MiB, the buffer of the seed memcpy table. */
 #define P2PB_DEFAULT_COPY_BYTES ((size_t)16 << 20)
 
@@ -58,15 +62,15 @@ struct p2pb_timer_info {
     double resolution_ns; /* smallest observed nonzero step / clock_getres */
 };
 
-/* Monotonic time in ns (CLOCK_MONOTONIC). */
+/* Monotonic time in ns (CLOCK_MONOTONIC). timer.c */
 uint64_t p2pb_now_ns(void);
 
-/* Measure timer overhead and resolution (a few ms). */
+/* Measure timer overhead and resolution (a few ms). timer.c */
 void p2pb_timer_measure(struct p2pb_timer_info *ti);
 
 /*
  * IMB's default repetitions for size X (docs/kernels.md): 1000 up to 32 KiB, then
- * 40 MiB / X (41943040 / X), at least 1.
+ * 40 MiB / X (41943040 / X), at least 1. calibration.c
  */
 size_t p2pb_imb_repetitions(size_t bytes);
 
@@ -74,7 +78,7 @@ size_t p2pb_imb_repetitions(size_t bytes);
  * Iterations per sample k such that one sample lasts at least
  * max(20 * overhead, 10 * resolution) (timer overhead below 5% of a sample,
  * resolution at least 10x finer), given a per-iteration estimate t_iter_ns.
- * Always >= 1.
+ * Always >= 1. calibration.c
  */
 size_t p2pb_choose_batch(double t_iter_ns, const struct p2pb_timer_info *ti);
 
@@ -82,8 +86,9 @@ size_t p2pb_choose_batch(double t_iter_ns, const struct p2pb_timer_info *ti);
  * Map a size to (datatype, count) so that count * extent == bytes with
  * count <= INT_MAX: MPI_BYTE up to INT_MAX bytes, else a contiguous type of
  * 1 KiB blocks (the size must then be a multiple of 1 KiB).
- * Returns P2PB_OK, or P2PB_ERANGE with a message naming the size.
- * *dtype must be freed with p2pb_free_msg_type.
+ * Returns P2PB_OK, or P2PB_ERANGE with a message naming the size
+ * (P2PB_EMPI if MPI cannot build the type). *dtype must be freed with
+ * p2pb_free_msg_type, which leaves MPI_BYTE in it. buffers.c
  */
 enum p2pb_status p2pb_make_msg_type(size_t bytes, MPI_Datatype *dtype, int *count, char *err,
                                     size_t errlen);
@@ -129,7 +134,7 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
 /*
  * File descriptor of the open results file (rank 0), or -1. When --timeout
  * fires, the harness appends an end record with status "aborted" to it
- * (one write(2) from the signal handler) before exiting.
+ * (one write(2) from the signal handler) before exiting. watchdog.c
  */
 void p2pb_harness_set_abort_fd(int fd);
 

@@ -314,7 +314,7 @@ int main(int argc, char **argv)
          * destination of that many bytes, on rank 0 or on every rank */
         double copy = 0;
         for (size_t i = 0; i < opt.nkernels; i++)
-            if (opt.kernels[i]->flags & P2PB_KF_FIXED_BYTES) {
+            if (p2pb_kernel_fixed_bytes(opt.kernels[i])) {
                 double cb = (double)(opt.policy.copy_bytes ? opt.policy.copy_bytes
                                                            : P2PB_DEFAULT_COPY_BYTES);
                 copy = 2.0 * cb * (opt.policy.self_all ? local_ranks : 1);
@@ -590,7 +590,8 @@ int main(int argc, char **argv)
                     r->nranks = nranks;
                     r->active_ranks = 0;
                     r->imb_layout = (int)k->imb_layout;
-                    r->bytes_factor = k->bytes_factor;
+                    r->bytes_factor =
+                        p2pb_kernel_bytes_factor(k, sizes[si], P2PB_DEFAULT_WINDOW, 0);
                     r->time_scale = k->time_scale;
                     r->status = P2PB_ROW_SKIPPED;
                     snprintf(r->note, sizeof r->note, "%s", note);

@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * timer.c - the clock (CLOCK_MONOTONIC, ns) and its overhead and resolution,
+ * measured once at start-up (docs/methodology.md, "Timer"); calibration.c
+ * uses them to choose the iterations per sample.
+ */
 #include <stdlib.h>
 #include <time.h>
 
@@ -43,28 +48,4 @@ void p2pb_timer_measure(struct p2pb_timer_info *ti)
      * smallest step actually observed between two reads. */
     double observed = min_step == UINT64_MAX ? getres : (double)min_step;
     ti->resolution_ns = observed > getres ? observed : getres;
-}
-
-size_t p2pb_imb_repetitions(size_t bytes)
-{
-    if (bytes <= 32768)
-        return 1000;
-    size_t r = (size_t)41943040 / bytes;
-    return r ? r : 1;
-}
-
-size_t p2pb_choose_batch(double t_iter_ns, const struct p2pb_timer_info *ti)
-{
-    double target = 20.0 * ti->overhead_ns;
-    if (10.0 * ti->resolution_ns > target)
-        target = 10.0 * ti->resolution_ns;
-    if (!(t_iter_ns > 0.0))
-        return 1;
-    double k = target / t_iter_ns;
-    if (k <= 1.0)
-        return 1;
-    if (k > 1e9)
-        return 1000000000;
-    size_t kk = (size_t)k;
-    return (double)kk < k ? kk + 1 : kk;
 }

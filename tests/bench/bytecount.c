@@ -108,10 +108,15 @@ int main(int argc, char **argv)
         CHECK(k != NULL);
         if (!k)
             continue;
-        CHECK(k->bytes_factor == expected[e].bytes_factor);
         CHECK(k->time_scale == expected[e].time_scale);
+        CHECK(!p2pb_kernel_fixed_bytes(k));
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
             size_t x = sizes[s];
+            /* the descriptor's rule against the definition, at any window
+             * and copy buffer: IMB's kernels count a multiple of X */
+            CHECK(p2pb_kernel_bytes_factor(k, x, pol.window, 100000) == expected[e].bytes_factor);
+            CHECK(p2pb_kernel_bytes(k, x, pol.window, 100000) ==
+                  expected[e].bytes_factor * (double)x);
             sent_bytes = recv_bytes = n_sends = n_recvs = 0;
             struct p2pb_result r;
             CHECK(p2pb_harness_run(MPI_COMM_WORLD, k, x, &pol, &ti, &r, err, sizeof err) ==
@@ -130,6 +135,8 @@ int main(int argc, char **argv)
             CHECK(r.samples == 1 && r.iterations_per_sample == 1 && r.warmup == 0);
             if (rank == 0) {
                 CHECK(r.active_ranks == (expected[e].pair_only ? 2 : nranks));
+                CHECK(r.bytes_factor == expected[e].bytes_factor);
+                CHECK(r.fixed_bytes == 0);
                 /* throughput column = bytes_factor x size / median time */
                 double want_bw = x ? expected[e].bytes_factor * (double)x / r.t.median : 0.0;
                 CHECK_NEAR(r.mbytes_per_sec, want_bw, 1e-9 * (want_bw + 1));

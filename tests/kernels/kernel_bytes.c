@@ -80,13 +80,14 @@ struct expect {
     int active;
     long long sent, recv; /* bytes */
     double counted;       /* bytes counted for MB/s per iteration */
+    int fixed;            /* counted does not scale with X */
 };
 
 /* Pairs (0,1), (2,3), ...; `pairs` = how many pairs work. */
 static struct expect define(const char *kernel, int rank, int nranks, size_t x, size_t w, int dir,
                             size_t copy)
 {
-    struct expect e = {0, 0, 0, 0};
+    struct expect e = {0, 0, 0, 0, 0};
     long long X = (long long)x, W = (long long)w;
     int npairs = !strcmp(kernel, "uniband") || !strcmp(kernel, "biband") ? 1 : nranks / 2;
     int in_pair = rank < 2 * npairs;
@@ -94,6 +95,7 @@ static struct expect define(const char *kernel, int rank, int nranks, size_t x, 
     if (!strcmp(kernel, "memcpy")) {
         e.active = rank == 0; /* --memcpy-ranks one */
         e.counted = (double)copy;
+        e.fixed = 1;
         return e;
     }
     if (!in_pair)
@@ -124,6 +126,29 @@ static int no_membind(void *addr, size_t bytes)
     (void)addr;
     (void)bytes;
     return 0;
+}
+
+/* The descriptor's byte rule (kernel.h) against the definition: the bytes
+ * counted, the per-X factor rows store, and whether the bytes are fixed. */
+static void check_counted(const struct p2pb_kernel *k, const struct expect *e, size_t x, size_t w,
+                          size_t copy, int rank)
+{
+    if (!e->active)
+        return;
+    double bytes = p2pb_kernel_bytes(k, x, w, copy);
+    double got = p2pb_kernel_bytes_factor(k, x, w, copy) * (double)x;
+    if (fabs(bytes - e->counted) > 1e-9 * e->counted ||
+        (x > 0 && fabs(got - e->counted) > 1e-9 * e->counted)) {
+        printf("FAIL %s X=%zu W=%zu rank %d: bytes counted per iteration %.17g (factor x X "
+               "%.17g), definition %.17g\n",
+               k->name, x, w, rank, bytes, got, e->counted);
+        failures++;
+    }
+    if (p2pb_kernel_fixed_bytes(k) != e->fixed) {
+        printf("FAIL %s: fixed bytes %d, definition %d\n", k->name, p2pb_kernel_fixed_bytes(k),
+               e->fixed);
+        failures++;
+    }
 }
 
 static void check_one(const char *name, size_t x, size_t w, int dir)
@@ -170,7 +195,6 @@ static void check_one(const char *name, size_t x, size_t w, int dir)
         printf("FAIL rank %d: setup of %s\n", rank, name);
         failures++;
     }
-    double factor = p2pb_kernel_bytes_factor(k, &c);
     PMPI_Barrier(MPI_COMM_WORLD);
     bytes_sent = bytes_recv = nsends = nrecvs = 0;
     if (e.active && k->run_iter(&c) != P2PB_OK) {
@@ -185,12 +209,7 @@ static void check_one(const char *name, size_t x, size_t w, int dir)
                name, x, w, dir, rank, nranks, s, r, e.sent, e.recv);
         failures++;
     }
-    double got = factor * (double)x;
-    if (e.active && x > 0 && fabs(got - e.counted) > 1e-9 * e.counted) {
-        printf("FAIL %s X=%zu W=%zu rank %d: bytes counted per iteration %.17g, definition %.17g\n",
-               name, x, w, rank, got, e.counted);
-        failures++;
-    }
+    check_counted(k, &e, x, w, copy, rank);
     if (e.active && k->teardown)
         k->teardown(&c);
     p2pb_free_msg_type(&c.dtype);
@@ -236,6 +255,14 @@ int main(int argc, char **argv)
                 printf("FAIL %s does not declare P2PB_KF_DIRECTIONS\n", dirk[i]);
             failures++;
         }
+    }
+    /* memcpy's skipped chunk size 0 stores a factor of 0 (no division by 0) */
+    const struct p2pb_kernel *mk = p2pb_kernel_find("memcpy");
+    if (mk && p2pb_kernel_bytes_factor(mk, 0, 64, 100000) != 0.0) {
+        if (rank == 0)
+            printf("FAIL memcpy at X = 0: bytes_factor %g, definition 0\n",
+                   p2pb_kernel_bytes_factor(mk, 0, 64, 100000));
+        failures++;
     }
     int all = 0;
     PMPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * buffers.c - step 1 of one (kernel, size) (docs/methodology.md): the
+ * message datatype, the buffer sets and the kernel's setup; and their release
+ * in one place, p2pb_buffers_close.
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness_internal.h"
+#include "host/hostinfo.h"
+
+/* At most 1 Mi buffer sets for --off-cache: 64 MiB of 32-byte messages. */
+#define P2PB_MAX_SETS ((size_t)1 << 20)
+
+enum p2pb_status p2pb_make_msg_type(size_t bytes, MPI_Datatype *dtype, int *count, char *err,
+                                    size_t errlen)
+{
+    if (bytes <= (size_t)INT_MAX) {
+        *dtype = MPI_BYTE;
+        *count = (int)bytes;
+        return P2PB_OK;
+    }
+    if (bytes % 1024 != 0 || bytes / 1024 > (size_t)INT_MAX) {
+        return p2pb_fail(P2PB_ERANGE, err, errlen,
+                         "message size %zu is above 2^31-1 bytes and not a multiple of 1 KiB",
+                         bytes);
+    }
+    MPI_Datatype t;
+    if (MPI_Type_contiguous(1024, MPI_BYTE, &t) != MPI_SUCCESS ||
+        MPI_Type_commit(&t) != MPI_SUCCESS) {
+        return p2pb_fail(P2PB_EMPI, err, errlen,
+                         "cannot build an MPI datatype for message size %zu", bytes);
+    }
+    *dtype = t;
+    *count = (int)(bytes / 1024);
+    return P2PB_OK;
+}
+
+void p2pb_free_msg_type(MPI_Datatype *dtype)
+{
+    if (*dtype != MPI_BYTE && *dtype != MPI_DATATYPE_NULL)
+        MPI_Type_free(dtype);
+    *dtype = MPI_BYTE;
+}
+
+/* Page-aligned, bound to --numa-node, zeroed by this rank (first touch puts
+ * the pages on its NUMA node). NULL when out of memory. */
+static void *alloc_pages(size_t bytes)
+{
+    void *p = NULL;
+    if (bytes == 0)
+        bytes = 1;
+    if (posix_memalign(&p, 4096, bytes) != 0)
+        return NULL;
+    (void)p2pb_hostinfo_membind(p, bytes); /* --numa-node; failure shows in the run record */
+    memset(p, 0, bytes);                   /* first touch: pages land on this rank's NUMA node */
+    return p;
+}
+
+/* Sets of `per` bytes that span twice the last-level cache (--off-cache),
+ * else 1. */
+static size_t off_cache_sets(const struct p2pb_policy *pol, size_t per)
+{
+    if (!pol->off_cache || pol->llc_bytes == 0)
+        return 1;
+    size_t nsets = (2 * pol->llc_bytes + per - 1) / per;
+    if (nsets < 1)
+        nsets = 1;
+    return nsets > P2PB_MAX_SETS ? P2PB_MAX_SETS : nsets;
+}
+
+/* Regions and strides of one set, and how many sets. P2PB_ERANGE when a set
+ * does not fit in size_t (same verdict on every rank). */
+static enum p2pb_status plan_sets(struct p2pb_run *r, char *err, size_t errlen)
+{
+    struct p2pb_buffers *b = &r->buf;
+    const size_t bytes = r->c.bytes, unit = bytes ? bytes : 1;
+    b->sregions = p2pb_kernel_regions(r->k->sbuf_regions, r->c.window);
+    b->rregions = p2pb_kernel_regions(r->k->rbuf_regions, r->c.window);
+    if (b->sregions > SIZE_MAX / unit || b->rregions > SIZE_MAX / unit)
+        return p2pb_fail(P2PB_ERANGE, err, errlen,
+                         "buffers for kernel %s, size %zu bytes overflow size_t", r->k->name,
+                         bytes);
+    b->sstride = unit * b->sregions;
+    b->rstride = unit * b->rregions;
+    b->nsets = off_cache_sets(r->pol, b->sstride + b->rstride);
+    return P2PB_OK;
+}
+
+/* The sets on the active ranks; P2PB_ENOMEM (agreed) if any rank failed. */
+static enum p2pb_status allocate_sets(struct p2pb_run *r, char *err, size_t errlen)
+{
+    struct p2pb_buffers *b = &r->buf;
+    int bad = 0, anybad = 0;
+    if (r->c.active) {
+        if (b->sstride > SIZE_MAX / b->nsets || b->rstride > SIZE_MAX / b->nsets)
+            bad = 1;
+        else {
+            b->sbase = alloc_pages(b->sstride * b->nsets);
+            b->rbase = alloc_pages(b->rstride * b->nsets);
+            bad = !b->sbase || !b->rbase;
+        }
+    }
+    P2PB_MPI_CHECK(MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, r->c.comm));
+    if (anybad)
+        return p2pb_fail(
+            P2PB_ENOMEM, err, errlen,
+            "cannot allocate buffers for kernel %s, size %zu bytes (%zu bytes per rank)",
+            r->k->name, r->c.bytes, (b->sstride + b->rstride) * b->nsets);
+    return P2PB_OK;
+}
+
+/* The kernel's setup on the active ranks; its status agreed as the maximum
+ * over ranks. */
+static enum p2pb_status setup_kernel(struct p2pb_run *r, char *err, size_t errlen)
+{
+    struct p2pb_kernel_ctx *c = &r->c;
+    int code = 0, anycode = 0;
+    c->sbuf = r->buf.sbase;
+    c->rbuf = r->buf.rbase;
+    r->buf.setup_called = c->active;
+    enum p2pb_status st;
+    if (c->active && r->k->setup && (st = r->k->setup(c)) != P2PB_OK)
+        code = (int)st;
+    P2PB_MPI_CHECK(MPI_Allreduce(&code, &anycode, 1, MPI_INT, MPI_MAX, c->comm));
+    if (anycode)
+        return p2pb_fail((enum p2pb_status)anycode, err, errlen,
+                         "setup of kernel %s failed at size %zu bytes: %s", r->k->name, c->bytes,
+                         p2pb_status_str((enum p2pb_status)anycode));
+    return P2PB_OK;
+}
+
+enum p2pb_status p2pb_buffers_open(struct p2pb_run *r, char *err, size_t errlen)
+{
+    enum p2pb_status st = p2pb_make_msg_type(r->c.bytes, &r->c.dtype, &r->c.count, err, errlen);
+    if (st == P2PB_OK) /* same verdict on every rank: depends only on bytes */
+        st = plan_sets(r, err, errlen);
+    if (st == P2PB_OK)
+        st = allocate_sets(r, err, errlen);
+    if (st == P2PB_OK)
+        st = setup_kernel(r, err, errlen);
+    return st;
+}
+
+void p2pb_buffers_close(struct p2pb_run *r)
+{
+    struct p2pb_buffers *b = &r->buf;
+    if (b->setup_called && r->k->teardown)
+        r->k->teardown(&r->c);
+    b->setup_called = 0;
+    free(b->sbase);
+    free(b->rbase);
+    b->sbase = b->rbase = NULL;
+    p2pb_free_msg_type(&r->c.dtype);
+}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * calibration.c - step 3 of one (kernel, size) (docs/methodology.md): how
+ * many iterations one sample holds (k), from the timer's overhead and
+ * resolution (timer.c measures them), and how many samples a fixed policy
+ * draws (IMB's repetitions for --fixed-imb).
+ */
+#include <math.h>
+
+#include "harness_internal.h"
+
+/* Shortest sample the harness aims for, in ns, besides the timer rule of
+ * p2pb_choose_batch: a sample starts right after a barrier, and ranks leave a
+ * barrier up to about a microsecond apart; 100 us keeps that skew near 1%. */
+#define P2PB_MIN_SAMPLE_NS 100000.0
+
+/* Largest batch the calibration tries: 2^20 iterations. */
+#define P2PB_MAX_CALIBRATION_BATCH ((size_t)1 << 20)
+
+size_t p2pb_imb_repetitions(size_t bytes)
+{
+    if (bytes <= 32768)
+        return 1000;
+    size_t r = (size_t)41943040 / bytes;
+    return r ? r : 1;
+}
+
+size_t p2pb_choose_batch(double t_iter_ns, const struct p2pb_timer_info *ti)
+{
+    double target = 20.0 * ti->overhead_ns;
+    if (10.0 * ti->resolution_ns > target)
+        target = 10.0 * ti->resolution_ns;
+    if (!(t_iter_ns > 0.0))
+        return 1;
+    double k = target / t_iter_ns;
+    if (k <= 1.0)
+        return 1;
+    if (k > 1e9)
+        return 1000000000;
+    size_t kk = (size_t)k;
+    return (double)kk < k ? kk + 1 : kk;
+}
+
+double p2pb_timed_batch(struct p2pb_run *r, size_t m)
+{
+    P2PB_MPI_CHECK(MPI_Barrier(r->c.comm));
+    uint64_t t0 = p2pb_now_ns();
+    p2pb_run_iters(r, m);
+    double local = (double)(p2pb_now_ns() - t0), dur = 0;
+    P2PB_MPI_CHECK(MPI_Allreduce(&local, &dur, 1, MPI_DOUBLE, MPI_MAX, r->c.comm));
+    return dur;
+}
+
+/* Shortest sample in ns: max(20 x timer overhead, 10 x resolution, 100 us). */
+static double sample_target_ns(const struct p2pb_timer_info *ti)
+{
+    double target = 20.0 * ti->overhead_ns;
+    if (10.0 * ti->resolution_ns > target)
+        target = 10.0 * ti->resolution_ns;
+    if (P2PB_MIN_SAMPLE_NS > target)
+        target = P2PB_MIN_SAMPLE_NS;
+    return target;
+}
+
+/*
+ * Time per iteration in ns: batches of 1, 4, 16, ... iterations until one
+ * lasts `target`, then the fastest of three batches of that size (a batch
+ * hit by a preemption looks slow and would give a k far too small).
+ */
+static double iteration_time_ns(struct p2pb_run *r, double target)
+{
+    size_t m = 1;
+    double dur = 0;
+    for (;;) {
+        dur = p2pb_timed_batch(r, m);
+        r->warm += m;
+        if (dur >= target || m >= P2PB_MAX_CALIBRATION_BATCH)
+            break;
+        m *= 4;
+    }
+    for (int again = 0; again < 2; again++) {
+        double d2 = p2pb_timed_batch(r, m);
+        r->warm += m;
+        if (d2 < dur)
+            dur = d2;
+    }
+    return dur / (double)m;
+}
+
+/* k such that one sample lasts the target and satisfies p2pb_choose_batch. */
+static size_t choose_k(struct p2pb_run *r)
+{
+    const double target = sample_target_ns(r->ti);
+    const double t_iter = iteration_time_ns(r, target);
+    size_t kb = t_iter > 0 ? (size_t)ceil(target / t_iter) : 1;
+    size_t kt = p2pb_choose_batch(t_iter, r->ti);
+    if (kt > kb)
+        kb = kt;
+    return kb < 1 ? 1 : kb;
+}
+
+/*
+ * Sample counts of the policy. IMB's rule is about the bytes an iteration
+ * moves: for kernels with fixed bytes per iteration (memcpy copies its whole
+ * buffer) that is the buffer, not the chunk size.
+ */
+static void sample_counts(struct p2pb_run *r)
+{
+    const struct p2pb_policy *pol = r->pol;
+    r->nmin = pol->min_samples;
+    r->nmax = pol->max_samples;
+    if (pol->mode == P2PB_POLICY_FIXED) {
+        r->nmin = r->nmax = pol->samples;
+    } else if (pol->mode == P2PB_POLICY_FIXED_IMB) {
+        size_t reps =
+            p2pb_imb_repetitions(p2pb_kernel_fixed_bytes(r->k) ? r->c.copy_bytes : r->c.bytes);
+        if (r->kb > reps)
+            r->kb = reps;
+        while (reps % r->kb)
+            r->kb--;
+        r->nmin = r->nmax = reps / r->kb;
+    }
+    if (r->nmin < 1)
+        r->nmin = 1;
+}
+
+void p2pb_calibrate(struct p2pb_run *r)
+{
+    r->kb = r->pol->batch ? r->pol->batch : choose_k(r);
+    sample_counts(r);
+}

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * harness_internal.h - private to the harness files of src/bench/. One
+ * (kernel, size) is one struct p2pb_run that harness.c takes through the
+ * steps of docs/methodology.md, "One (kernel, size)":
+ *
+ *   buffers.c      1. buffers (off-cache sets, NUMA), the kernel's setup
+ *   sampling.c     2. warm-up; 4-5. samples until the stop rule
+ *   calibration.c  3. iterations per sample k, sample counts
+ *   rows.c         6. IMB's per-rank means; statistics; the result rows
+ *   check.c        7. the --check payload pass
+ *   watchdog.c     the --timeout alarm, and the test-only seams
+ *
+ * Every step is collective: all ranks of the communicator call it in the
+ * same order. The public face is harness.h.
+ */
+#ifndef P2PBENCH_HARNESS_INTERNAL_H
+#define P2PBENCH_HARNESS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "harness.h"
+#include "mpi_util.h"
+
+/* Growable array of doubles (sampling.c). */
+struct p2pb_dvec {
+    double *v;
+    size_t n, cap;
+};
+
+/* Append x. Returns 0, or -1 when out of memory (d unchanged). */
+int p2pb_dvec_push(struct p2pb_dvec *d, double x);
+
+/*
+ * The message buffers of one (kernel, size), owned here and released only by
+ * p2pb_buffers_close: nsets sets, each of sregions (rregions) X-byte send
+ * (receive) regions; set i of the send side starts at sbase + i * sstride.
+ */
+struct p2pb_buffers {
+    unsigned char *sbase, *rbase; /* page aligned; NULL on inactive ranks */
+    size_t sregions, rregions;    /* X-byte regions in one send / receive set */
+    size_t sstride, rstride;      /* bytes of one send / receive set (>= 1) */
+    size_t nsets;                 /* sets cycled through (--off-cache), >= 1 */
+    int setup_called;             /* the kernel's setup ran here: teardown due */
+};
+
+/*
+ * Samples of one (kernel, size) (sampling.c). Times in usec per iteration
+ * (after time_scale) unless marked ns.
+ */
+struct p2pb_samples {
+    struct p2pb_dvec all;    /* rank 0: one value per sample */
+    struct p2pb_dvec *group; /* rank 0, per-group runs: ngroups lists */
+    double *dall;            /* rank 0, per-group runs: each rank's duration
+                              * of the current sample, ns; nranks entries */
+    double *mall;            /* rank 0, per-group runs: each rank's mean time
+                              * per iteration (rows.c); nranks entries */
+    size_t n;                /* samples drawn (every rank) */
+    double local_sum_ns;     /* this rank's timed duration, all samples, ns */
+    int oom;                 /* rank 0 could not store a sample */
+};
+
+/* IMB's t_min / t_max / t_avg on rank 0, usec per iteration (rows.c). */
+struct p2pb_rank_times {
+    double min, max, avg;
+};
+
+/* One (kernel, size, direction) on one rank. */
+struct p2pb_run {
+    const struct p2pb_kernel *k;
+    const struct p2pb_policy *pol;
+    const struct p2pb_timer_info *ti;
+    struct p2pb_kernel_ctx c;
+    int nactive;   /* ranks taking part */
+    int ngroups;   /* groups of ranks (kernel.h, P2PB_KF_PER_GROUP) */
+    int per_group; /* 1: one row per group plus the aggregate row */
+    size_t nout;   /* result rows: 1, or ngroups + 1 */
+    double bf;     /* bytes counted per iteration / X (kernel.h) */
+    struct p2pb_buffers buf;
+    size_t warm;       /* warm-up plus calibration iterations */
+    size_t kb;         /* k, iterations per sample */
+    size_t nmin, nmax; /* samples: at least, at most */
+    struct p2pb_samples s;
+    struct p2pb_rank_times rt;
+};
+
+/* ---- buffers.c ---- */
+
+/*
+ * Step 1: the message datatype, nsets buffer sets (page aligned, bound to
+ * --numa-node, first touched here), then the kernel's setup; every verdict
+ * agreed over all ranks. Returns P2PB_OK; P2PB_ERANGE (size), P2PB_ENOMEM
+ * (buffers) or the setup's status, with a message in err. Whatever it did is
+ * undone by p2pb_buffers_close, also on failure.
+ */
+enum p2pb_status p2pb_buffers_open(struct p2pb_run *r, char *err, size_t errlen);
+
+/* The kernel's teardown, the buffers and the datatype; safe to call again. */
+void p2pb_buffers_close(struct p2pb_run *r);
+
+/* ---- calibration.c ---- */
+
+/*
+ * Step 3: k (r->kb) from --batch or from timed batches (their iterations
+ * are added to r->warm), then r->nmin / r->nmax from the policy (IMB's
+ * repetitions for --fixed-imb, which may lower k to a divisor of them).
+ */
+void p2pb_calibrate(struct p2pb_run *r);
+
+/*
+ * Barrier, then m iterations on the active ranks; the longest duration over
+ * all ranks in ns (every rank gets it).
+ */
+double p2pb_timed_batch(struct p2pb_run *r, size_t m);
+
+/* ---- sampling.c ---- */
+
+/*
+ * Rank 0's sample lists (per-group runs: also per group). Returns P2PB_OK or
+ * P2PB_ENOMEM (agreed) with a message. Freed by p2pb_samples_close.
+ */
+enum p2pb_status p2pb_samples_open(struct p2pb_run *r, char *err, size_t errlen);
+void p2pb_samples_close(struct p2pb_run *r);
+
+/* Step 2: --warmup iterations (default 10; 2 with --fixed-imb); sets r->warm. */
+void p2pb_warmup(struct p2pb_run *r);
+
+/*
+ * Steps 4-5: samples of k iterations until the stop rule; rank 0 decides
+ * after each one and broadcasts. Fills r->s.
+ */
+void p2pb_sample(struct p2pb_run *r);
+
+/* ---- rows.c ---- */
+
+/* Groups (kernel.h, P2PB_KF_PER_GROUP): how many among nactive ranks, the
+ * group of a rank, and a group's lowest rank (its initiator). */
+int p2pb_ngroups(const struct p2pb_kernel *k, int nactive);
+int p2pb_group_of(const struct p2pb_kernel *k, int rank);
+int p2pb_group_root(const struct p2pb_kernel *k, int g);
+
+/* Label and clear rows[0..r->nout-1] (fields shared by every row). */
+void p2pb_rows_label(const struct p2pb_run *r, struct p2pb_result *rows);
+
+/* Fixed-bytes kernels (memcpy): rows[].fixed_bytes = bf * X. */
+void p2pb_rows_set_fixed_bytes(const struct p2pb_run *r, struct p2pb_result *rows);
+
+/* Step 6: each rank's mean time per iteration, reduced into r->rt. */
+void p2pb_rows_reduce_means(struct p2pb_run *r);
+
+/*
+ * Statistics and every row's numbers and status from the samples. Returns
+ * `verdict` (the --check outcome), or P2PB_ENOMEM (agreed) with a message
+ * when rank 0 could not store a sample.
+ */
+enum p2pb_status p2pb_rows_finish(struct p2pb_run *r, struct p2pb_result *rows,
+                                  enum p2pb_status verdict, char *err, size_t errlen);
+
+/* ---- check.c ---- */
+
+/*
+ * Step 7, --check: up to three patterned iterations off the timed path,
+ * every received byte verified. Returns P2PB_OK, or P2PB_EVERIFY (agreed)
+ * with a message; each failing rank names its byte offset on stderr.
+ */
+enum p2pb_status p2pb_check_payloads(struct p2pb_run *r, char *err, size_t errlen);
+
+/* ---- watchdog.c ---- */
+
+/* --timeout of `seconds` (0: none) for (k, bytes) on this rank: on expiry
+ * report on stderr, append an aborted end record, exit 1. */
+void p2pb_watchdog_arm(const struct p2pb_kernel *k, size_t bytes, int rank, double seconds);
+void p2pb_watchdog_disarm(double seconds);
+
+/*
+ * Test seams: hooks at the boundaries of a run, installed only by a test
+ * run (environment P2PB_TEST_FAULT, tests/bench/faults.sh); every pointer
+ * is NULL in normal runs. Never NULL itself.
+ */
+struct p2pb_test_seams {
+    /* a size starts: the watchdog is armed, warm-up not begun */
+    void (*size_start)(const struct p2pb_kernel *k, size_t bytes, int rank);
+    /* a --check iteration ran on an active rank; its verify comes next */
+    void (*check_ran)(struct p2pb_kernel_ctx *c);
+};
+const struct p2pb_test_seams *p2pb_test_seams(void);
+
+/* ---- iterations, shared by warm-up, calibration and sampling ---- */
+
+/*
+ * m iterations of the kernel on an active rank (none elsewhere), cycling
+ * through the buffer sets by iteration index. A kernel's failure has been
+ * reported by the kernel; the job is aborted. Inline: this is the timed path.
+ */
+static inline void p2pb_run_iters(struct p2pb_run *r, size_t m)
+{
+    struct p2pb_kernel_ctx *c = &r->c;
+    if (!c->active)
+        return;
+    unsigned char *const sbase = r->buf.sbase, *const rbase = r->buf.rbase;
+    const size_t nsets = r->buf.nsets, sstride = r->buf.sstride, rstride = r->buf.rstride;
+    for (size_t i = 0; i < m; i++) {
+        size_t set = nsets > 1 ? (size_t)(c->iter % nsets) : 0;
+        c->sbuf = sbase + set * sstride;
+        c->rbuf = rbase + set * rstride;
+        if (r->k->run_iter(c) != P2PB_OK)
+            p2pb_mpi_fail(r->k->name, __FILE__, __LINE__, MPI_SUCCESS);
+        c->iter++;
+    }
+}
+
+#endif /* P2PBENCH_HARNESS_INTERNAL_H */
