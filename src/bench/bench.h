@@ -27,7 +27,8 @@
 /* Length of the one-line error messages of a run (bytes, with the NUL). */
 #define P2PB_BENCH_ERRLEN 512
 
-/* What the steps of one run share. Zero-initialize, then p2pb_bench_init. */
+/* What the steps of one run share. Zero-initialized; main.c sets comm, rank,
+ * nranks and t_wall0_ns right after MPI init, the steps fill the rest. */
 struct p2pb_run {
     MPI_Comm comm; /* duplicate of MPI_COMM_WORLD, errors returned */
     int rank;
