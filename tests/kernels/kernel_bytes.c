@@ -242,7 +242,7 @@ int main(int argc, char **argv)
                     if (dir && k && !(k->flags & P2PB_KF_DIRECTIONS))
                         continue;
                     if (!strcmp(kernels[ki], "memcpy") && xs[xi] == 0)
-                        continue; /* chunk size 0 is skipped by main.c, never run */
+                        continue; /* chunk size 0 is skipped by src/bench/suite.c, never run */
                     check_one(kernels[ki], xs[xi], ws[wi], dir);
                     checks++;
                 }

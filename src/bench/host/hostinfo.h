@@ -2,7 +2,7 @@
 /*
  * hostinfo.h - the host context recorded with every run: host name, OS and
  * kernel release, CPU model, hwloc topology summary and memory, each rank's
- * CPU binding. No MPI in here: main.c gathers the per-rank objects.
+ * CPU binding. No MPI in here: run_record.c gathers the per-rank objects.
  *
  * Objects are cJSON objects passed as void * (the caller owns and frees them
  * with cJSON_Delete). Functions never fail hard: a fact that cannot be read

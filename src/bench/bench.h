@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench.h - internal: the steps of one p2pbench run and the state they share.
+ *
+ * main.c calls them in this order, on every rank:
+ *   preflight.c   parse the options, check memory, open the results file,
+ *                 check --numa-node, agree on rank 0's verdict;
+ *   run_record.c  gather the host context, write the run record;
+ *   suite.c       run kernels x directions x sizes, print and record rows;
+ *   main.c        close the results file and print the closing line.
+ * Every step is collective on run->comm unless it says "rank 0".
+ */
+#ifndef P2PBENCH_BENCH_H
+#define P2PBENCH_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+#include <mpi.h>
+
+#include "harness.h"
+#include "options.h"
+#include "p2pbench/result.h"
+#include "p2pbench/status.h"
+
+/* Length of the one-line error messages of a run (bytes, with the NUL). */
+#define P2PB_BENCH_ERRLEN 512
+
+/* What the steps of one run share. Zero-initialized; main.c sets comm, rank,
+ * nranks and t_wall0_ns right after MPI init, the steps fill the rest. */
+struct p2pb_run {
+    MPI_Comm comm; /* duplicate of MPI_COMM_WORLD, errors returned */
+    int rank;
+    int nranks;
+    uint64_t t_wall0_ns; /* p2pb_now_ns() right after MPI init, for the run time */
+    char *cmdline;       /* the command line as typed, shell-quoted (malloc'd; may be NULL) */
+    struct p2pb_options *opt;
+    int measuring;                /* options parsed and no --help/--version/--list/--info */
+    int local_ranks;              /* ranks of the run on this host (shared-memory node) */
+    char start_utc[32];           /* ISO 8601 UTC, e.g. 2026-11-29T18:07:19Z */
+    struct p2pb_results_file *rf; /* rank 0: open results file; NULL if none */
+    cJSON *ranks;                 /* rank 0: every rank's placement record, rank order */
+    cJSON *host_arr;              /* rank 0: every rank's host record, rank order */
+    char mpi_lib[MPI_MAX_LIBRARY_VERSION_STRING]; /* MPI_Get_library_version */
+    char mpi_first[256];                          /* its first part, whitespace runs as one space */
+    struct p2pb_timer_info ti;   /* timer facts, rank 0's overhead and resolution */
+    struct p2pb_run_info ri;     /* facts the reporters print in their header */
+    long eager_limit;            /* rank 0: bytes to mark in tables; -1 unknown */
+    char err[P2PB_BENCH_ERRLEN]; /* message of the last failed step */
+};
+
+/* --- preflight.c: everything before measuring --- */
+
+/*
+ * A 1-rank job whose launcher started more processes (PMI_SIZE,
+ * OMPI_COMM_WORLD_SIZE or PMIX_SIZE > 1): warn on stderr that p2pbench and
+ * the launcher likely come from different MPI libraries. Local, never fails.
+ */
+void p2pb_preflight_launcher(const struct p2pb_run *run);
+
+/*
+ * Keep the command line as typed, parse the options into run->opt (every
+ * rank), set run->measuring, run->local_ranks, run->start_utc and (when
+ * measuring) the last-level cache size of the policy. Collective.
+ * Returns P2PB_OK, or P2PB_EUSAGE / P2PB_ERANGE with the message in run->err.
+ */
+enum p2pb_status p2pb_preflight_parse(struct p2pb_run *run, int argc, char **argv);
+
+/*
+ * Rank 0, when measuring: the buffers of the largest message on every rank of
+ * this host (regions x bytes x local ranks, plus 2 x LLC per rank with
+ * --off-cache), and the memcpy kernel's source and destination, must fit in
+ * 90% of the host's memory. Returns P2PB_OK or P2PB_ENOMEM with the message
+ * in run->err. Does nothing on other ranks.
+ */
+enum p2pb_status p2pb_preflight_memory(struct p2pb_run *run);
+
+/*
+ * Rank 0, when measuring and a results file is wanted: open it into run->rf,
+ * named p2pbench-<UTC time>-<host>-<pid>.jsonl when -o was not given.
+ * Returns P2PB_OK or the status of p2pb_results_open (message in run->err).
+ */
+enum p2pb_status p2pb_preflight_open_results(struct p2pb_run *run);
+
+/*
+ * --numa-node must name a NUMA node on every rank's host. st is the verdict
+ * so far; returns it, or P2PB_ERANGE (rank 0, message in run->err) when some
+ * host lacks the node. On P2PB_OK the buffer node is set. Collective.
+ */
+enum p2pb_status p2pb_preflight_numa(struct p2pb_run *run, enum p2pb_status st);
+
+/*
+ * Broadcast rank 0's verdict st (and message in run->err) so that every rank
+ * prints the same "p2pbench: error: ..." line and exits with the same code.
+ * Returns rank 0's status. Collective.
+ */
+enum p2pb_status p2pb_preflight_agree(struct p2pb_run *run, enum p2pb_status st);
+
+/* --- run_record.c: the run record and the host context --- */
+
+/*
+ * The command line as one shell-quoted string (words outside a safe set in
+ * single quotes), non-UTF-8 and control bytes replaced by '?'. Returns a
+ * malloc'd string, or NULL when out of memory.
+ */
+char *p2pb_run_command_line(int argc, char **argv);
+
+/*
+ * Gather every rank's placement and host records to rank 0 (run->ranks,
+ * run->host_arr) and read the MPI library's version (run->mpi_lib,
+ * run->mpi_first). Collective.
+ */
+void p2pb_run_gather_context(struct p2pb_run *run);
+
+/*
+ * --info, rank 0: print the MPI library and the host context as JSON to
+ * stdout (placement warnings to stderr). Frees the gathered records.
+ */
+void p2pb_run_print_info(struct p2pb_run *run);
+
+/*
+ * Measure the timer (rank 0's values broadcast), fill run->ri, and on rank 0
+ * build the run record (host context, MPI library, timer, policy, kernels,
+ * sizes), print its placement warnings to stderr, write it to the results
+ * file and set run->eager_limit. Frees the gathered records. Collective.
+ * Returns P2PB_OK, or P2PB_EIO on every rank when rank 0 could not write the
+ * record (the message printed there).
+ */
+enum p2pb_status p2pb_run_record(struct p2pb_run *run);
+
+/* --- suite.c: the measurements --- */
+
+/*
+ * Run every selected kernel over its sizes (and both directions for
+ * P2PB_KF_DIRECTIONS kernels), one row per size or per group, skipped rows
+ * for kernels or sizes that cannot run; asymmetry of the second direction
+ * against the first. Rank 0 writes each row to the results file and prints it
+ * through the reporter (rows of a multi-row kernel grouped by variant), then
+ * ends the tables. Collective; every rank returns the same status: P2PB_OK,
+ * the harness's failure, P2PB_ENOMEM (row buffers) or P2PB_EIO (a write
+ * failed on rank 0). Messages are printed on rank 0.
+ */
+enum p2pb_status p2pb_suite_run(struct p2pb_run *run);
+
+#endif /* P2PBENCH_BENCH_H */

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * preflight.c - everything p2pbench does before it measures: the launcher
+ * check, option parsing on every rank, the checks only rank 0 can make
+ * (memory, results file), the --numa-node check on every host, and one
+ * broadcast of rank 0's verdict so every rank exits with the same message
+ * and code. The steps are called in order by main.c (see bench.h).
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "host/hostinfo.h"
+#include "mpi_util.h"
+
+/* What rank 0 broadcasts: its status (enum p2pb_status) and message. */
+struct verdict {
+    int status;
+    char msg[P2PB_BENCH_ERRLEN];
+};
+
+/* The current UTC time formatted with strftime's fmt into buf (len bytes). */
+static void utc_now(char *buf, size_t len, const char *fmt)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(buf, len, fmt, &tm);
+}
+
+void p2pb_preflight_launcher(const struct p2pb_run *run)
+{
+    /* A binary started by another MPI library's launcher runs as N separate
+     * 1-rank jobs: the launcher's own variables still say N. */
+    static const char *const size_vars[] = {"PMI_SIZE", "OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", NULL};
+    if (run->nranks != 1)
+        return;
+    for (size_t i = 0; size_vars[i]; i++) {
+        const char *v = getenv(size_vars[i]);
+        if (v && atoi(v) > 1) {
+            fprintf(stderr,
+                    "p2pbench: warning: this is a 1-rank MPI job, but the launcher started "
+                    "%d processes (%s=%s): is p2pbench built with another MPI library than "
+                    "this launcher's?\n",
+                    atoi(v), size_vars[i], v);
+            return;
+        }
+    }
+}
+
+/* Ranks of comm on this host (the shared-memory node). Collective. */
+static int ranks_on_this_host(MPI_Comm comm, int rank)
+{
+    MPI_Comm node;
+    int local_ranks = 1;
+    P2PB_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
+    MPI_Comm_size(node, &local_ranks);
+    MPI_Comm_free(&node);
+    return local_ranks;
+}
+
+enum p2pb_status p2pb_preflight_parse(struct p2pb_run *run, int argc, char **argv)
+{
+    const struct p2pb_options *opt = run->opt;
+    /* getopt_long permutes argv: keep the command line as typed */
+    run->cmdline = p2pb_run_command_line(argc, argv);
+    enum p2pb_status st = p2pb_options_parse(argc, argv, run->opt, run->err, sizeof run->err);
+    run->measuring =
+        st == P2PB_OK && !opt->do_help && !opt->do_version && !opt->do_list && !opt->do_info;
+    run->local_ranks = ranks_on_this_host(run->comm, run->rank);
+    if (run->measuring)
+        run->opt->policy.llc_bytes = p2pb_hostinfo_llc_bytes();
+    utc_now(run->start_utc, sizeof run->start_utc, "%Y-%m-%dT%H:%M:%SZ");
+    return st;
+}
+
+/* Largest message size of the run (bytes). */
+static size_t largest_size(const struct p2pb_options *opt)
+{
+    size_t maxb = 0;
+    for (size_t i = 0; i < opt->nsizes; i++)
+        if (opt->sizes[i] > maxb)
+            maxb = opt->sizes[i];
+    return maxb;
+}
+
+/* Most message buffers (send + receive regions) any selected kernel needs. */
+static int most_regions(const struct p2pb_options *opt)
+{
+    int regions = 0;
+    for (size_t i = 0; i < opt->nkernels; i++) {
+        size_t r = p2pb_kernel_regions(opt->kernels[i]->sbuf_regions, opt->policy.window) +
+                   p2pb_kernel_regions(opt->kernels[i]->rbuf_regions, opt->policy.window);
+        if (r > (size_t)regions)
+            regions = r > INT_MAX ? INT_MAX : (int)r;
+    }
+    return regions;
+}
+
+/* Bytes of copy buffers on this host: kernels with fixed bytes per iteration
+ * (memcpy) own a source and a destination of that many bytes, on rank 0 or
+ * on every rank. */
+static double copy_buffer_bytes(const struct p2pb_options *opt, int local_ranks)
+{
+    double copy = 0;
+    for (size_t i = 0; i < opt->nkernels; i++)
+        if (p2pb_kernel_fixed_bytes(opt->kernels[i]))
+            copy = 2.0 * (double)opt->policy.copy_bytes * (opt->policy.self_all ? local_ranks : 1);
+    return copy;
+}
+
+enum p2pb_status p2pb_preflight_memory(struct p2pb_run *run)
+{
+    const struct p2pb_options *opt = run->opt;
+    if (run->rank != 0 || !run->measuring)
+        return P2PB_OK;
+    /* the largest message's buffers on every rank of this host */
+    size_t maxb = largest_size(opt);
+    int regions = most_regions(opt);
+    size_t mem = p2pb_hostinfo_memory_bytes();
+    double need = (double)maxb * regions * run->local_ranks;
+    if (opt->policy.off_cache)
+        need += 2.0 * (double)opt->policy.llc_bytes * run->local_ranks;
+    double copy = copy_buffer_bytes(opt, run->local_ranks);
+    if (mem > 0 && copy > 0.9 * (double)mem)
+        return p2pb_fail(P2PB_ENOMEM, run->err, sizeof run->err,
+                         "--memcpy-buffer %zu needs %.3g GB of copy buffers on this host, more "
+                         "than its %.3g GB of memory",
+                         opt->policy.copy_bytes, copy / 1e9, (double)mem / 1e9);
+    if (mem > 0 && need > 0.9 * (double)mem) {
+        char sz[32];
+        return p2pb_fail(P2PB_ENOMEM, run->err, sizeof run->err,
+                         "message size %zu (%s) needs %.3g GB of buffers on this host (%d ranks "
+                         "x %d buffers), more than its %.3g GB of memory",
+                         maxb, p2pb_fmt_size(sz, sizeof sz, maxb), need / 1e9, run->local_ranks,
+                         regions, (double)mem / 1e9);
+    }
+    return P2PB_OK;
+}
+
+enum p2pb_status p2pb_preflight_open_results(struct p2pb_run *run)
+{
+    struct p2pb_options *opt = run->opt;
+    if (run->rank != 0 || !run->measuring || (!opt->output_default && !opt->output[0]))
+        return P2PB_OK;
+    if (opt->output_default) {
+        /* unique per launch: time, host and process id */
+        char ts[32], host[64];
+        utc_now(ts, sizeof ts, "%Y%m%dT%H%M%SZ");
+        p2pb_hostinfo_hostname(host, sizeof host);
+        snprintf(opt->output, sizeof opt->output, "p2pbench-%s-%s-%ld.jsonl", ts, host,
+                 (long)getpid());
+    }
+    return p2pb_results_open(opt->output, &run->rf, run->err, sizeof run->err);
+}
+
+enum p2pb_status p2pb_preflight_numa(struct p2pb_run *run, enum p2pb_status st)
+{
+    const struct p2pb_options *opt = run->opt;
+    /* --numa-node: the node must exist on every rank's host */
+    int numa_bad = opt->numa_node >= 0 && !p2pb_hostinfo_numa_node_exists(opt->numa_node);
+    int any_bad = 0;
+    P2PB_MPI_CHECK(MPI_Allreduce(&numa_bad, &any_bad, 1, MPI_INT, MPI_MAX, run->comm));
+    if (run->rank == 0 && st == P2PB_OK && any_bad) {
+        char nodes[64];
+        p2pb_hostinfo_numa_nodes(nodes, sizeof nodes);
+        return p2pb_fail(P2PB_ERANGE, run->err, sizeof run->err,
+                         "invalid value '%d' for --numa-node: no such NUMA node on %s "
+                         "(this host's nodes: %s)",
+                         opt->numa_node, numa_bad ? "this host" : "some host of the run", nodes);
+    }
+    if (st == P2PB_OK)
+        p2pb_hostinfo_set_buffer_node(opt->numa_node);
+    return st;
+}
+
+enum p2pb_status p2pb_preflight_agree(struct p2pb_run *run, enum p2pb_status st)
+{
+    struct verdict v;
+    memset(&v, 0, sizeof v);
+    v.status = (int)st;
+    if (st != P2PB_OK)
+        snprintf(v.msg, sizeof v.msg, "%s", run->err);
+    P2PB_MPI_CHECK(MPI_Bcast(&v, (int)sizeof v, MPI_BYTE, 0, run->comm));
+    if (v.status != P2PB_OK) {
+        p2pb_text_sanitize(v.msg); /* one line, whatever the user typed */
+        fprintf(stderr, "p2pbench: error: %s\n", v.msg);
+        fflush(stderr);
+    }
+    return (enum p2pb_status)v.status;
+}
