@@ -13,6 +13,7 @@
 #include "p2pbench/kernel.h"
 #include "output/output.h"
 #include "p2pbench/status.h"
+#include "text.h" /* p2pb_text_sanitize for main.c, until it includes text.h itself */
 
 #define P2PB_MAX_SIZES 4096
 #define P2PB_MAX_KERNELS 64
@@ -72,14 +73,6 @@ void p2pb_default_sizes(size_t *sizes, size_t *n);
  */
 enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *o, char *err,
                                     size_t errlen);
-
-/* 1 if s is valid UTF-8 without control characters (labels, names). */
-int p2pb_text_is_clean(const char *s);
-
-/* In place: replace control characters and bytes that are not valid UTF-8
- * by '?', so text from the command line or environment can go into JSON and
- * one-line messages. */
-void p2pb_text_sanitize(char *s);
 
 /* Print --help to f. */
 void p2pb_options_usage(FILE *f);
