@@ -13,7 +13,8 @@
 #include "p2pbench/kernel.h"
 #include "output/output.h"
 #include "p2pbench/status.h"
-#include "text.h" /* p2pb_text_sanitize for main.c, until it includes text.h itself */
+#include "sizes.h" /* p2pb_parse_size, size lists */
+#include "text.h"  /* p2pb_text_sanitize for main.c, until it includes text.h itself */
 
 #define P2PB_MAX_SIZES 4096
 #define P2PB_MAX_KERNELS 64
@@ -34,34 +35,6 @@ struct p2pb_options {
     int numa_node; /* --numa-node: buffers on this NUMA node (OS index); -1 = first touch */
     int do_list, do_info, do_help, do_version;
 };
-
-/*
- * Parse one size with an optional binary suffix: "0", "8", "1K" (1024),
- * "64k", "1M" (2^20), "2G" (2^30), "1KiB", "3B". Whitespace is not allowed.
- * Returns P2PB_OK, P2PB_EUSAGE (not a size) or P2PB_ERANGE (overflows
- * size_t), with a message in err naming the text.
- */
-enum p2pb_status p2pb_parse_size(const char *text, size_t *out, char *err, size_t errlen);
-
-/*
- * Parse a size list into sizes[0..*n-1] (at most cap entries), in the given
- * order, duplicates removed. Forms, comma separated and mixable:
- *   "0,8,1K,64K,1M"   explicit sizes
- *   "1K..1M"          powers of 2 from 1K to 1M (step factor 2)
- *   "1K..1M*4"        step factor 4 (any integer >= 2)
- *   "100..1000+100"   arithmetic step 100
- * Returns P2PB_OK, P2PB_EUSAGE or P2PB_ERANGE with a message naming the bad
- * element.
- */
-enum p2pb_status p2pb_parse_size_list(const char *spec, size_t *sizes, size_t cap, size_t *n,
-                                      char *err, size_t errlen);
-
-/*
- * IMB's -msglog "A:B" (or "B"): 0 and 2^A .. 2^B. 0 <= A <= B <= 62.
- * Returns P2PB_OK, P2PB_EUSAGE or P2PB_ERANGE.
- */
-enum p2pb_status p2pb_parse_msglog(const char *spec, size_t *sizes, size_t cap, size_t *n,
-                                   char *err, size_t errlen);
 
 /* Default sizes: 0 and 2^0 .. 2^22 (24 sizes). */
 void p2pb_default_sizes(size_t *sizes, size_t *n);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "text.h"
 
+#include <string.h>
+
 int p2pb_text_is_clean(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -48,4 +50,10 @@ void p2pb_text_sanitize(char *s)
         }
         p += len;
     }
+}
+
+int p2pb_text_list_has_empty(const char *list)
+{
+    size_t n = strlen(list);
+    return n == 0 || list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,") != NULL;
 }

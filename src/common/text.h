@@ -21,4 +21,10 @@ int p2pb_text_is_clean(const char *s);
  */
 void p2pb_text_sanitize(char *s);
 
+/*
+ * 1 if the comma separated list has an empty element: it is empty, or has a
+ * leading, trailing or doubled comma (strtok_r would skip it silently).
+ */
+int p2pb_text_list_has_empty(const char *list);
+
 #endif /* P2PBENCH_TEXT_H */
