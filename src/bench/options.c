@@ -517,7 +517,7 @@ static enum p2pb_status getopt_error(int c, char **argv, char *err, size_t errle
 {
     if (c == ':')
         return p2pb_fail(P2PB_EUSAGE, err, errlen, "option '%s' needs a value", argv[optind - 1]);
-    if (optopt && optopt < 256)
+    if (optopt && optopt < OPT_LONG_ONLY)
         return p2pb_fail(P2PB_EUSAGE, err, errlen, "unknown option '-%c' (see p2pbench --help)",
                          optopt);
     return p2pb_fail(P2PB_EUSAGE, err, errlen, "unknown option '%s' (see p2pbench --help)",

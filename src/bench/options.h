@@ -2,7 +2,8 @@
 /*
  * options.h - command line of p2pbench: one option table (struct
  * p2pb_optdef, src/bench/options.c) from which the getopt_long arrays, the
- * --help text and every default come; size lists; validation.
+ * --help text and every default come; validation across options. Message
+ * sizes are parsed by src/common/sizes.c (sizes.h, included here).
  * Parsing is pure (no MPI): main.c parses on every rank, rank 0's verdict is
  * broadcast so every rank exits with the same message and code.
  */
