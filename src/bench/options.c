@@ -5,379 +5,279 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
-#include <stdint.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-enum p2pb_status p2pb_parse_size(const char *text, size_t *out, char *err, size_t errlen)
+/* ---- The option table ----
+ * One entry per option, in --help order: the getopt_long arrays, --help and
+ * every default (p2pb_policy_init, options_init) come from it; the generic
+ * parser (apply_option) converts and range-checks an argument by its kind
+ * and stores it in the entry's field. Kernels default to the registry's
+ * (kernels/registry.c, p2pb_kernel_is_default); the default results file
+ * name is made by main.c. README.md's "### Options" table must agree
+ * (tests/bench/test_options.c checks names, letters and defaults). */
+
+enum opt_id {
+    O_KERNELS,
+    O_SIZES,
+    O_MSGLOG,
+    O_FORMAT,
+    O_OUTPUT,
+    O_NO_RESULTS,
+    O_LABEL,
+    O_CHECK,
+    O_OFF_CACHE,
+    O_FIXED_IMB,
+    O_SAMPLES,
+    O_MIN_SAMPLES,
+    O_MAX_SAMPLES,
+    O_BATCH,
+    O_WARMUP,
+    O_TIME_PER_SIZE,
+    O_CI_TARGET,
+    O_TIMEOUT,
+    O_WINDOW,
+    O_NUMA_NODE,
+    O_MEMCPY_BUFFER,
+    O_MEMCPY_RANKS,
+    O_LIST,
+    O_INFO,
+    O_HELP,
+    O_VERSION,
+    O_COUNT
+};
+
+/* getopt_long's value of an option without a short letter: this + id. */
+#define OPT_LONG_ONLY 256
+
+struct p2pb_optparse {
+    struct p2pb_options *o;
+    unsigned char given[O_COUNT]; /* 1 once the option was on the command line */
+    char *err;
+    size_t errlen;
+};
+
+static enum p2pb_status apply_kernels(struct p2pb_optparse *ps, const char *arg);
+static enum p2pb_status apply_format(struct p2pb_optparse *ps, const char *arg);
+static enum p2pb_status apply_output(struct p2pb_optparse *ps, const char *arg);
+static enum p2pb_status apply_no_results(struct p2pb_optparse *ps, const char *arg);
+static enum p2pb_status apply_label(struct p2pb_optparse *ps, const char *arg);
+
+/* The field of an entry: its struct, its C type (from the member's type, so
+ * the two cannot disagree) and its offset. */
+/* (clang-format 14 breaks _Generic's associations apart) */
+/* clang-format off */
+#define CTYPE_OF(x) \
+    _Generic((x), size_t: P2PB_CT_SIZE, long: P2PB_CT_LONG, int: P2PB_CT_INT, \
+             double: P2PB_CT_DOUBLE)
+/* clang-format on */
+#define POLICY_FIELD(m)                                                      \
+    .dst = P2PB_DST_POLICY, .ctype = CTYPE_OF(((struct p2pb_policy *)0)->m), \
+    .off = offsetof(struct p2pb_policy, m)
+#define OPTIONS_FIELD(m)                                                       \
+    .dst = P2PB_DST_OPTIONS, .ctype = CTYPE_OF(((struct p2pb_options *)0)->m), \
+    .off = offsetof(struct p2pb_options, m)
+
+/* One table entry: id, long name, short letter (0: none), kind, metavar
+ * (NULL: none), then designated fields (range, default, field, help). */
+#define OPT(id, long_name, short_letter, arg_kind, meta, ...) \
+    [id] = {.name = (long_name),                              \
+            .letter = (short_letter),                         \
+            .kind = (arg_kind),                               \
+            .metavar = (meta),                                \
+            __VA_ARGS__}
+
+/* Largest sample count and batch accepted. */
+#define MAX_COUNT 100000000.0
+
+static const char *const memcpy_ranks_names[] = {"one", "all", NULL};
+
+static const struct p2pb_optdef opt_table[O_COUNT] = {
+    OPT(O_KERNELS, "kernels", 'k', P2PB_OPT_STRING, "LIST", .apply = apply_kernels,
+        .help = "kernels to run, comma separated (also positional); see --list"),
+    OPT(O_SIZES, "sizes", 's', P2PB_OPT_SIZE_LIST, "LIST", .list = p2pb_parse_size_list,
+        .help = "message sizes in bytes: 0,8,1K,64K,1M | 1K..1M (x2) | 1K..1M*4 | 100..1000+100"),
+    OPT(O_MSGLOG, "msglog", 'm', P2PB_OPT_SIZE_LIST, "A:B", .def_text = "0:22",
+        .list = p2pb_parse_msglog, .help = "sizes 0 and 2^A .. 2^B (as IMB -msglog)"),
+    OPT(O_FORMAT, "format", 'f', P2PB_OPT_ENUM, "FMT", .def_text = "text", .apply = apply_format,
+        .help = "stdout format: {def} (default), imb, csv, markdown"),
+    OPT(O_OUTPUT, "output", 'o', P2PB_OPT_STRING, "FILE",
+        .def_text = "p2pbench-<UTC time>-<host>-<pid>.jsonl", .apply = apply_output,
+        .help = "results file, JSON Lines (default {def})"),
+    OPT(O_NO_RESULTS, "no-results", 0, P2PB_OPT_FLAG, NULL, .apply = apply_no_results,
+        .help = "write no results file"),
+    OPT(O_LABEL, "label", 'l', P2PB_OPT_STRING, "NAME", .apply = apply_label,
+        .help = "label stored in the results file (e.g. native, domU)"),
+    OPT(O_CHECK, "check", 0, P2PB_OPT_FLAG, NULL, POLICY_FIELD(check),
+        .help = "verify payloads (pattern per position, rank, iteration) off the timed path"),
+    OPT(O_OFF_CACHE, "off-cache", 0, P2PB_OPT_FLAG, NULL, POLICY_FIELD(off_cache),
+        .help = "cycle through buffers larger than the last-level cache"),
+    OPT(O_FIXED_IMB, "fixed-imb", 0, P2PB_OPT_FLAG, NULL,
+        .help = "IMB's repetitions: 1000 up to 32 KiB, then 40 MiB / size"),
+    OPT(O_SAMPLES, "samples", 0, P2PB_OPT_COUNT, "N", .min = 1, .max = MAX_COUNT,
+        POLICY_FIELD(samples), .help = "exactly N samples per size"),
+    OPT(O_MIN_SAMPLES, "min-samples", 0, P2PB_OPT_COUNT, "N", .min = 1, .max = MAX_COUNT,
+        .def_text = "10", .def = 10, POLICY_FIELD(min_samples),
+        .help = "adaptive: at least N samples (default {def})"),
+    OPT(O_MAX_SAMPLES, "max-samples", 0, P2PB_OPT_COUNT, "N", .min = 1, .max = MAX_COUNT,
+        .def_text = "1000", .def = 1000, POLICY_FIELD(max_samples),
+        .help = "adaptive: at most N samples (default {def})"),
+    OPT(O_BATCH, "batch", 0, P2PB_OPT_COUNT, "K", .min = 1, .max = MAX_COUNT, POLICY_FIELD(batch),
+        .help = "iterations per sample (default: enough for a sample of >= 100 usec)"),
+    /* -1: the harness's rule (10, or 2 with --fixed-imb), recorded as -1 */
+    OPT(O_WARMUP, "warmup", 0, P2PB_OPT_COUNT, "N", .min = 0, .max = MAX_COUNT, .def_text = "10",
+        .def = -1, POLICY_FIELD(warmup),
+        .help = "warm-up iterations per size (default {def}; 2 with --fixed-imb)"),
+    OPT(O_TIME_PER_SIZE, "time-per-size", 0, P2PB_OPT_SECONDS, "SEC", .min = 1e-6, .max = 86400,
+        .def_text = "0.2", .def = 0.2, POLICY_FIELD(time_per_size),
+        .help = "adaptive: time budget per size in seconds (default {def})"),
+    OPT(O_CI_TARGET, "ci-target", 0, P2PB_OPT_FRACTION, "FRAC", .min = 1e-6, .max = 1.0,
+        .def_text = "0.01", .def = 0.01, POLICY_FIELD(ci_target),
+        .help = "adaptive: stop when the 95% CI half-width of the median <= FRAC x median (default "
+                "{def})"),
+    OPT(O_TIMEOUT, "timeout", 0, P2PB_OPT_SECONDS, "SEC", .min = 0.001, .max = 86400 * 7.0,
+        POLICY_FIELD(timeout),
+        .help = "abort when one size takes longer than SEC seconds (default: none)"),
+    OPT(O_WINDOW, "window", 0, P2PB_OPT_COUNT, "W", .min = 1, .max = 65536, .def_text = "64",
+        .def = 64, POLICY_FIELD(window),
+        .help = "messages in flight per iteration for bandwidth kernels (default {def})"),
+    /* -1: first touch */
+    OPT(O_NUMA_NODE, "numa-node", 0, P2PB_OPT_COUNT, "N", .min = 0, .max = 65535, .def = -1,
+        OPTIONS_FIELD(numa_node),
+        .help = "place message buffers on NUMA node N (OS index; default: the rank's own node, "
+                "first touch)"),
+    /* 16 MiB, the buffer of the seed memcpy table */
+    OPT(O_MEMCPY_BUFFER, "memcpy-buffer", 0, P2PB_OPT_SIZE, "SIZE", .min = 1, .def_text = "16M",
+        .def = 16.0 * 1024 * 1024, POLICY_FIELD(copy_bytes),
+        .help = "memcpy kernel: bytes copied per iteration (default {def})"),
+    OPT(O_MEMCPY_RANKS, "memcpy-ranks", 0, P2PB_OPT_ENUM, "one|all", .def_text = "one", .def = 0,
+        POLICY_FIELD(self_all), .choices = memcpy_ranks_names,
+        .help = "memcpy kernel: copy on rank 0 only (default) or on every rank at once"),
+    OPT(O_LIST, "list", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_list),
+        .help = "list kernels and exit"),
+    OPT(O_INFO, "info", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_info),
+        .help = "print host context and exit"),
+    OPT(O_HELP, "help", 'h', P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_help),
+        .help = "show this help and exit"),
+    OPT(O_VERSION, "version", 'V', P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_version),
+        .help = "show version and exit"),
+};
+
+const struct p2pb_optdef *p2pb_option_table(size_t *n)
 {
-    if (!text || !*text || !isdigit((unsigned char)text[0]))
-        return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                         "invalid message size '%s' (expected e.g. 0, 8, 1K, 4M)",
-                         text ? text : "");
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno == ERANGE)
-        return p2pb_fail(P2PB_ERANGE, err, errlen, "message size '%s' is too large", text);
-    unsigned shift = 0;
-    if (*end) {
-        switch (toupper((unsigned char)*end)) {
-        case 'B': shift = 0; break;
-        case 'K': shift = 10; break;
-        case 'M': shift = 20; break;
-        case 'G': shift = 30; break;
-        case 'T': shift = 40; break;
-        default:
-            return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                             "invalid message size '%s' (suffixes: K=2^10, M=2^20, G=2^30 bytes)",
-                             text);
-        }
-        const char *rest = end + 1;
-        if (shift && (strcasecmp(rest, "iB") == 0 || strcasecmp(rest, "B") == 0 || *rest == '\0'))
-            ;
-        else if (!shift && *rest == '\0')
-            ;
-        else
-            return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                             "invalid message size '%s' (suffixes: K=2^10, M=2^20, G=2^30 bytes)",
-                             text);
-    }
-    if (shift && v > (SIZE_MAX >> shift))
-        return p2pb_fail(P2PB_ERANGE, err, errlen, "message size '%s' is too large", text);
-    if ((unsigned long long)(size_t)v != v)
-        return p2pb_fail(P2PB_ERANGE, err, errlen, "message size '%s' is too large", text);
-    *out = (size_t)v << shift;
-    return P2PB_OK;
+    *n = O_COUNT;
+    return opt_table;
 }
 
-static enum p2pb_status push_size(size_t v, size_t *sizes, size_t cap, size_t *n, char *err,
-                                  size_t errlen)
+/* ---- Defaults ---- */
+
+/* The field of d in the struct at base (a p2pb_options or a p2pb_policy,
+ * as d->dst says). */
+static void *field_of(const struct p2pb_optdef *d, void *base)
 {
-    for (size_t i = 0; i < *n; i++)
-        if (sizes[i] == v)
-            return P2PB_OK;
-    if (*n >= cap)
-        return p2pb_fail(P2PB_ERANGE, err, errlen, "too many message sizes (at most %zu)", cap);
-    sizes[(*n)++] = v;
-    return P2PB_OK;
+    return (char *)base + d->off;
 }
 
-static enum p2pb_status parse_range(char *elem, size_t *sizes, size_t cap, size_t *n, char *err,
-                                    size_t errlen)
+static void store_count(const struct p2pb_optdef *d, void *base, size_t v)
 {
-    char *dots = strstr(elem, "..");
-    *dots = '\0';
-    char *hi_txt = dots + 2;
-    char *step_txt = NULL;
-    int geometric = 1;
-    char *op = strpbrk(hi_txt, "*+");
-    if (op) {
-        geometric = (*op == '*');
-        *op = '\0';
-        step_txt = op + 1;
+    void *f = field_of(d, base);
+    switch (d->ctype) {
+    case P2PB_CT_SIZE: *(size_t *)f = v; break;
+    case P2PB_CT_LONG: *(long *)f = (long)v; break;
+    case P2PB_CT_INT: *(int *)f = (int)v; break;
+    case P2PB_CT_DOUBLE: *(double *)f = (double)v; break;
+    case P2PB_CT_NONE: break;
     }
-    size_t lo, hi, step = 2;
-    enum p2pb_status st;
-    char sub[256];
-    if ((st = p2pb_parse_size(elem, &lo, sub, sizeof sub)) != P2PB_OK ||
-        (st = p2pb_parse_size(hi_txt, &hi, sub, sizeof sub)) != P2PB_OK)
-        return p2pb_fail(st, err, errlen, "invalid size range '%s..%s': %s", elem, hi_txt, sub);
-    if (step_txt && (st = p2pb_parse_size(step_txt, &step, sub, sizeof sub)) != P2PB_OK)
-        return p2pb_fail(st, err, errlen, "invalid step '%s' in size range: %s", step_txt, sub);
-    if (lo > hi)
-        return p2pb_fail(P2PB_EUSAGE, err, errlen, "invalid size range '%s..%s': start above end",
-                         elem, hi_txt);
-    if (geometric && step < 2)
-        return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                         "invalid step factor '%s' (need an integer >= 2)",
-                         step_txt ? step_txt : "");
-    if (!geometric && step < 1)
-        return p2pb_fail(P2PB_EUSAGE, err, errlen, "invalid step '%s' (need an integer >= 1)",
-                         step_txt);
-    if (geometric && lo == 0) {
-        if ((st = push_size(0, sizes, cap, n, err, errlen)) != P2PB_OK)
-            return st;
-        lo = 1;
-        if (lo > hi)
-            return P2PB_OK;
-    }
-    size_t v = lo;
-    for (;;) {
-        if ((st = push_size(v, sizes, cap, n, err, errlen)) != P2PB_OK)
-            return st;
-        size_t next;
-        if (geometric) {
-            if (v > hi / step)
-                break;
-            next = v * step;
-        } else {
-            if (v > hi - step)
-                break;
-            next = v + step;
-        }
-        if (next > hi)
-            break;
-        v = next;
-    }
-    return P2PB_OK;
 }
 
-/* A comma list with an empty element: leading, trailing or doubled comma
- * (strtok_r would skip it silently). */
-static int has_empty_element(const char *list)
+static void store_real(const struct p2pb_optdef *d, void *base, double v)
 {
-    size_t n = strlen(list);
-    return n == 0 || list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,") != NULL;
+    if (d->ctype == P2PB_CT_DOUBLE)
+        *(double *)field_of(d, base) = v;
 }
 
-enum p2pb_status p2pb_parse_size_list(const char *spec, size_t *sizes, size_t cap, size_t *n,
-                                      char *err, size_t errlen)
+/* Store d->def (may be negative: -1 sentinels) in d's field. */
+static void store_default(const struct p2pb_optdef *d, void *base)
 {
-    *n = 0;
-    if (!spec || !*spec)
-        return p2pb_fail(P2PB_EUSAGE, err, errlen, "empty message size list");
-    char *copy = strdup(spec);
-    if (!copy)
-        return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
-    enum p2pb_status st = P2PB_OK;
-    char *save = NULL;
-    int elems = 0;
-    for (char *e = strtok_r(copy, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
-        elems++;
-        if (strstr(e, ".."))
-            st = parse_range(e, sizes, cap, n, err, errlen);
-        else {
-            size_t v;
-            st = p2pb_parse_size(e, &v, err, errlen);
-            if (st == P2PB_OK)
-                st = push_size(v, sizes, cap, n, err, errlen);
-        }
-        if (st != P2PB_OK)
-            break;
+    void *f = field_of(d, base);
+    switch (d->ctype) {
+    case P2PB_CT_SIZE: *(size_t *)f = (size_t)d->def; break;
+    case P2PB_CT_LONG: *(long *)f = (long)d->def; break;
+    case P2PB_CT_INT: *(int *)f = (int)d->def; break;
+    case P2PB_CT_DOUBLE: *(double *)f = d->def; break;
+    case P2PB_CT_NONE: break;
     }
-    if (st == P2PB_OK && (elems == 0 || has_empty_element(spec)))
-        st = p2pb_fail(P2PB_EUSAGE, err, errlen, "invalid message size list '%s' (empty element)",
-                       spec);
-    free(copy);
-    return st;
 }
 
-enum p2pb_status p2pb_parse_msglog(const char *spec, size_t *sizes, size_t cap, size_t *n,
-                                   char *err, size_t errlen)
+/* Store the default of every entry whose field is in a dst struct at base. */
+static void apply_defaults(void *base, enum p2pb_optdst dst)
 {
-    long a = 0, b;
-    char *end;
-    *n = 0;
-    const char *colon = strchr(spec, ':');
-    errno = 0;
-    if (colon) {
-        a = strtol(spec, &end, 10);
-        if (end != colon || colon == spec)
-            return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                             "invalid --msglog '%s' (expected A:B, e.g. 0:22)", spec);
-        b = strtol(colon + 1, &end, 10);
-        if (*end || end == colon + 1)
-            return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                             "invalid --msglog '%s' (expected A:B, e.g. 0:22)", spec);
-    } else {
-        b = strtol(spec, &end, 10);
-        if (*end || end == spec)
-            return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                             "invalid --msglog '%s' (expected A:B, e.g. 0:22)", spec);
-    }
-    if (errno || a < 0 || b < a || b > 62)
-        return p2pb_fail(P2PB_ERANGE, err, errlen, "invalid --msglog '%s' (need 0 <= A <= B <= 62)",
-                         spec);
-    enum p2pb_status st = push_size(0, sizes, cap, n, err, errlen);
-    for (long e = a; st == P2PB_OK && e <= b; e++)
-        st = push_size((size_t)1 << e, sizes, cap, n, err, errlen);
-    return st;
+    for (size_t i = 0; i < O_COUNT; i++)
+        if (opt_table[i].dst == dst)
+            store_default(&opt_table[i], base);
+}
+
+void p2pb_policy_init(struct p2pb_policy *pol)
+{
+    memset(pol, 0, sizeof *pol);
+    pol->mode = P2PB_POLICY_ADAPTIVE;
+    apply_defaults(pol, P2PB_DST_POLICY);
 }
 
 void p2pb_default_sizes(size_t *sizes, size_t *n)
 {
-    *n = 0;
-    sizes[(*n)++] = 0;
-    for (int e = 0; e <= 22; e++)
-        sizes[(*n)++] = (size_t)1 << e;
+    char err[128];
+    /* cannot fail: the table's text is valid (tests/bench/test_options.c) */
+    if (p2pb_parse_msglog(opt_table[O_MSGLOG].def_text, sizes, P2PB_MAX_SIZES, n, err,
+                          sizeof err) != P2PB_OK)
+        *n = 0;
 }
 
-int p2pb_text_is_clean(const char *s)
+static void options_init(struct p2pb_options *o)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        int len;
-        if (*p < 0x20 || *p == 0x7f)
-            return 0;
-        if (*p < 0x80)
-            len = 1;
-        else if ((*p & 0xe0) == 0xc0 && *p >= 0xc2)
-            len = 2;
-        else if ((*p & 0xf0) == 0xe0)
-            len = 3;
-        else if ((*p & 0xf8) == 0xf0 && *p <= 0xf4)
-            len = 4;
-        else
-            return 0;
-        for (int i = 1; i < len; i++)
-            if ((p[i] & 0xc0) != 0x80)
-                return 0;
-        p += len;
+    memset(o, 0, sizeof *o);
+    p2pb_policy_init(&o->policy);
+    apply_defaults(o, P2PB_DST_OPTIONS);
+    o->reporter = p2pb_reporter_find(opt_table[O_FORMAT].def_text);
+    o->output_default = 1;
+}
+
+/* ---- --help ---- */
+
+/* d's help with "{def}" replaced by its default text. */
+static void print_help_text(FILE *f, const struct p2pb_optdef *d)
+{
+    const char *mark = d->def_text ? strstr(d->help, "{def}") : NULL;
+    if (!mark) {
+        fprintf(f, "%s\n", d->help);
+        return;
     }
-    return 1;
+    fprintf(f, "%.*s%s%s\n", (int)(mark - d->help), d->help, d->def_text, mark + strlen("{def}"));
 }
-
-void p2pb_text_sanitize(char *s)
-{
-    unsigned char *p = (unsigned char *)s;
-    while (*p) {
-        int len = 0;
-        if (*p >= 0x20 && *p < 0x7f)
-            len = 1;
-        else if ((*p & 0xe0) == 0xc0 && *p >= 0xc2)
-            len = 2;
-        else if ((*p & 0xf0) == 0xe0)
-            len = 3;
-        else if ((*p & 0xf8) == 0xf0 && *p <= 0xf4)
-            len = 4;
-        int ok = len > 0;
-        for (int i = 1; ok && i < len; i++)
-            ok = (p[i] & 0xc0) == 0x80;
-        if (!ok) {
-            *p++ = '?';
-            continue;
-        }
-        p += len;
-    }
-}
-
-static int cmp_size(const void *a, const void *b)
-{
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Option table: getopt_long entries plus metavariable and help text, so the
- * parser and --help come from one place. */
-enum {
-    OPT_CHECK = 256,
-    OPT_OFF_CACHE,
-    OPT_FIXED_IMB,
-    OPT_SAMPLES,
-    OPT_MIN_SAMPLES,
-    OPT_MAX_SAMPLES,
-    OPT_BATCH,
-    OPT_WARMUP,
-    OPT_TIME_PER_SIZE,
-    OPT_CI_TARGET,
-    OPT_TIMEOUT,
-    OPT_WINDOW,
-    OPT_LIST,
-    OPT_INFO,
-    OPT_NO_RESULTS,
-    OPT_NUMA_NODE,
-    OPT_MEMCPY_BUFFER,
-    OPT_MEMCPY_RANKS
-};
-
-struct opt_doc {
-    struct option opt;
-    const char *metavar;
-    const char *help;
-};
-
-static const struct opt_doc opt_docs[] = {
-    {{"kernels", required_argument, NULL, 'k'},
-     "LIST",
-     "kernels to run, comma separated (also positional); see --list"},
-    {{"sizes", required_argument, NULL, 's'},
-     "LIST",
-     "message sizes in bytes: 0,8,1K,64K,1M | 1K..1M (x2) | 1K..1M*4 | 100..1000+100"},
-    {{"msglog", required_argument, NULL, 'm'}, "A:B", "sizes 0 and 2^A .. 2^B (as IMB -msglog)"},
-    {{"format", required_argument, NULL, 'f'},
-     "FMT",
-     "stdout format: text (default), imb, csv, markdown"},
-    {{"output", required_argument, NULL, 'o'},
-     "FILE",
-     "results file, JSON Lines (default p2pbench-<UTC time>.jsonl)"},
-    {{"no-results", no_argument, NULL, OPT_NO_RESULTS}, NULL, "write no results file"},
-    {{"label", required_argument, NULL, 'l'},
-     "NAME",
-     "label stored in the results file (e.g. native, domU)"},
-    {{"check", no_argument, NULL, OPT_CHECK},
-     NULL,
-     "verify payloads (pattern per position, rank, iteration) off the timed path"},
-    {{"off-cache", no_argument, NULL, OPT_OFF_CACHE},
-     NULL,
-     "cycle through buffers larger than the last-level cache"},
-    {{"fixed-imb", no_argument, NULL, OPT_FIXED_IMB},
-     NULL,
-     "IMB's repetitions: 1000 up to 32 KiB, then 40 MiB / size"},
-    {{"samples", required_argument, NULL, OPT_SAMPLES}, "N", "exactly N samples per size"},
-    {{"min-samples", required_argument, NULL, OPT_MIN_SAMPLES},
-     "N",
-     "adaptive: at least N samples (default 10)"},
-    {{"max-samples", required_argument, NULL, OPT_MAX_SAMPLES},
-     "N",
-     "adaptive: at most N samples (default 1000)"},
-    {{"batch", required_argument, NULL, OPT_BATCH},
-     "K",
-     "iterations per sample (default: enough for a sample of >= 100 usec)"},
-    {{"warmup", required_argument, NULL, OPT_WARMUP},
-     "N",
-     "warm-up iterations per size (default 10; 2 with --fixed-imb)"},
-    {{"time-per-size", required_argument, NULL, OPT_TIME_PER_SIZE},
-     "SEC",
-     "adaptive: time budget per size in seconds (default 0.2)"},
-    {{"ci-target", required_argument, NULL, OPT_CI_TARGET},
-     "FRAC",
-     "adaptive: stop when the 95% CI half-width of the median <= FRAC x median (default 0.01)"},
-    {{"timeout", required_argument, NULL, OPT_TIMEOUT},
-     "SEC",
-     "abort when one size takes longer than SEC seconds (default: none)"},
-    {{"window", required_argument, NULL, OPT_WINDOW},
-     "W",
-     "messages in flight per iteration for bandwidth kernels (default 64)"},
-    {{"numa-node", required_argument, NULL, OPT_NUMA_NODE},
-     "N",
-     "place message buffers on NUMA node N (OS index; default: the rank's own node, first touch)"},
-    {{"memcpy-buffer", required_argument, NULL, OPT_MEMCPY_BUFFER},
-     "SIZE",
-     "memcpy kernel: bytes copied per iteration (default 16M)"},
-    {{"memcpy-ranks", required_argument, NULL, OPT_MEMCPY_RANKS},
-     "one|all",
-     "memcpy kernel: copy on rank 0 only (default) or on every rank at once"},
-    {{"list", no_argument, NULL, OPT_LIST}, NULL, "list kernels and exit"},
-    {{"info", no_argument, NULL, OPT_INFO}, NULL, "print host context and exit"},
-    {{"help", no_argument, NULL, 'h'}, NULL, "show this help and exit"},
-    {{"version", no_argument, NULL, 'V'}, NULL, "show version and exit"},
-};
-#define N_OPTS (sizeof opt_docs / sizeof opt_docs[0])
 
 void p2pb_options_usage(FILE *f)
 {
     fprintf(f, "Usage: mpirun -np N p2pbench [OPTION]... [KERNEL]...\n"
                "MPI point-to-point benchmarks (PingPong, PingPing, Sendrecv, Exchange, ...)\n"
                "with per-size statistics and a JSON Lines results file.\n\nOptions:\n");
-    for (size_t i = 0; i < N_OPTS; i++) {
+    for (size_t i = 0; i < O_COUNT; i++) {
+        const struct p2pb_optdef *d = &opt_table[i];
         char left[64];
-        const struct option *o = &opt_docs[i].opt;
-        if (o->val < 256)
-            snprintf(left, sizeof left, "-%c, --%s%s%s", o->val, o->name,
-                     opt_docs[i].metavar ? " " : "",
-                     opt_docs[i].metavar ? opt_docs[i].metavar : "");
+        const char *sep = d->metavar ? " " : "", *meta = d->metavar ? d->metavar : "";
+        if (d->letter)
+            snprintf(left, sizeof left, "-%c, --%s%s%s", d->letter, d->name, sep, meta);
         else
-            snprintf(left, sizeof left, "    --%s%s%s", o->name, opt_docs[i].metavar ? " " : "",
-                     opt_docs[i].metavar ? opt_docs[i].metavar : "");
-        fprintf(f, "  %-28s %s\n", left, opt_docs[i].help);
+            snprintf(left, sizeof left, "    --%s%s%s", d->name, sep, meta);
+        fprintf(f, "  %-28s ", left);
+        print_help_text(f, d);
     }
     fprintf(f, "\nUnits: message size in bytes; t in usec; MB/s with 1 MB = 10^6 bytes.\n"
                "Exit status: 0 success, 1 failure, 2 usage error.\n");
 }
+
+/* ---- Converters of one argument ---- */
 
 static enum p2pb_status parse_count(const char *opt, const char *val, size_t min, size_t max,
                                     size_t *out, char *err, size_t errlen)
@@ -414,6 +314,46 @@ static enum p2pb_status parse_real(const char *opt, const char *val, double min,
     return P2PB_OK;
 }
 
+static enum p2pb_status parse_size_min(const struct p2pb_optdef *d, const char *arg, size_t *v,
+                                       char *err, size_t errlen)
+{
+    enum p2pb_status st = p2pb_parse_size(arg, v, err, errlen);
+    if (st == P2PB_OK && *v < (size_t)d->min)
+        return p2pb_fail(P2PB_ERANGE, err, errlen, "--%s must be at least %zu byte%s", d->name,
+                         (size_t)d->min, d->min == 1 ? "" : "s");
+    return st;
+}
+
+/* Index of arg in d->choices; fails naming the choices ("one, all"). */
+static enum p2pb_status parse_enum(const struct p2pb_optdef *d, const char *arg, size_t *v,
+                                   char *err, size_t errlen)
+{
+    char names[256] = "";
+    for (size_t i = 0; d->choices[i]; i++) {
+        if (strcmp(arg, d->choices[i]) == 0) {
+            *v = i;
+            return P2PB_OK;
+        }
+        size_t len = strlen(names);
+        snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "", d->choices[i]);
+    }
+    return p2pb_fail(P2PB_EUSAGE, err, errlen, "invalid value '%s' for --%s (%s)", arg, d->name,
+                     names);
+}
+
+static enum p2pb_status parse_sizes(struct p2pb_optparse *ps, const struct p2pb_optdef *d,
+                                    const char *arg)
+{
+    struct p2pb_options *o = ps->o;
+    if (o->sizes_given)
+        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
+                         "message sizes given twice (--sizes / --msglog)");
+    o->sizes_given = 1;
+    return d->list(arg, o->sizes, P2PB_MAX_SIZES, &o->nsizes, ps->err, ps->errlen);
+}
+
+/* ---- Special steps (the entries' apply) ---- */
+
 static enum p2pb_status add_kernels(struct p2pb_options *o, const char *list, char *err,
                                     size_t errlen)
 {
@@ -442,190 +382,188 @@ static enum p2pb_status add_kernels(struct p2pb_options *o, const char *list, ch
         }
         o->kernels[o->nkernels++] = k;
     }
-    if (st == P2PB_OK && (!any || has_empty_element(list)))
+    if (st == P2PB_OK && (!any || p2pb_text_list_has_empty(list)))
         st = p2pb_fail(P2PB_EUSAGE, err, errlen, "invalid kernel list '%s' (empty element)", list);
     free(copy);
     return st;
 }
 
-enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *o, char *err,
-                                    size_t errlen)
+static enum p2pb_status apply_kernels(struct p2pb_optparse *ps, const char *arg)
 {
-    memset(o, 0, sizeof(*o));
-    o->reporter = &p2pb_reporter_text;
-    o->output_default = 1;
-    o->policy.mode = P2PB_POLICY_ADAPTIVE;
-    o->policy.min_samples = 10;
-    o->policy.max_samples = 1000;
-    o->policy.ci_target = 0.01;
-    o->policy.time_per_size = 0.2;
-    o->policy.warmup = -1;
-    o->policy.window = 64;
-    o->numa_node = -1;
-    o->policy.copy_bytes = P2PB_DEFAULT_COPY_BYTES;
-    int sizes_given = 0, samples_given = 0, fixed_imb = 0, minmax_given = 0, min_given = 0;
+    return add_kernels(ps->o, arg, ps->err, ps->errlen);
+}
 
-    struct option longopts[N_OPTS + 1];
-    for (size_t i = 0; i < N_OPTS; i++)
-        longopts[i] = opt_docs[i].opt;
-    memset(&longopts[N_OPTS], 0, sizeof longopts[N_OPTS]);
+/* Reporter names are matched without case; a name of 32 bytes or more is
+ * unknown. */
+static enum p2pb_status apply_format(struct p2pb_optparse *ps, const char *arg)
+{
+    char lower[32];
+    size_t i = 0;
+    for (; arg[i] && i + 1 < sizeof lower; i++)
+        lower[i] = (char)tolower((unsigned char)arg[i]);
+    lower[i] = '\0';
+    ps->o->reporter = arg[i] ? NULL : p2pb_reporter_find(lower);
+    if (!ps->o->reporter)
+        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
+                         "unknown format '%s' (text, imb, csv, markdown)", arg);
+    return P2PB_OK;
+}
 
+static enum p2pb_status apply_output(struct p2pb_optparse *ps, const char *arg)
+{
+    struct p2pb_options *o = ps->o;
+    if (!*arg)
+        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen, "empty results file name for --output");
+    if (strlen(arg) >= sizeof o->output)
+        return p2pb_fail(P2PB_ERANGE, ps->err, ps->errlen, "results file name too long");
+    strcpy(o->output, arg);
+    o->output_default = 0;
+    return P2PB_OK;
+}
+
+static enum p2pb_status apply_no_results(struct p2pb_optparse *ps, const char *arg)
+{
+    (void)arg;
+    ps->o->output[0] = '\0';
+    ps->o->output_default = 0;
+    return P2PB_OK;
+}
+
+static enum p2pb_status apply_label(struct p2pb_optparse *ps, const char *arg)
+{
+    struct p2pb_options *o = ps->o;
+    if (strlen(arg) >= sizeof o->label)
+        return p2pb_fail(P2PB_ERANGE, ps->err, ps->errlen,
+                         "label '%.40s...' too long (at most %zu bytes)", arg, sizeof o->label - 1);
+    if (!p2pb_text_is_clean(arg))
+        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
+                         "invalid label (control characters or bytes that are not UTF-8)");
+    strcpy(o->label, arg);
+    return P2PB_OK;
+}
+
+/* ---- The generic parser ---- */
+
+/* Convert arg by d's kind and store it in d's field. */
+static enum p2pb_status convert_and_store(struct p2pb_optparse *ps, const struct p2pb_optdef *d,
+                                          const char *arg)
+{
+    void *base = d->dst == P2PB_DST_POLICY ? (void *)&ps->o->policy : (void *)ps->o;
     enum p2pb_status st = P2PB_OK;
-    size_t v;
-    double d;
-    optind = 0; /* reset getopt (GNU: 0 also reinitializes) */
-    opterr = 0;
-    int c;
-    while (st == P2PB_OK &&
-           (c = getopt_long(argc, argv, ":k:s:m:f:o:l:hV", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'k': st = add_kernels(o, optarg, err, errlen); break;
-        case 's':
-            if (sizes_given)
-                return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                                 "message sizes given twice (--sizes / --msglog)");
-            sizes_given = 1;
-            st = p2pb_parse_size_list(optarg, o->sizes, P2PB_MAX_SIZES, &o->nsizes, err, errlen);
-            break;
-        case 'm':
-            if (sizes_given)
-                return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                                 "message sizes given twice (--sizes / --msglog)");
-            sizes_given = 1;
-            st = p2pb_parse_msglog(optarg, o->sizes, P2PB_MAX_SIZES, &o->nsizes, err, errlen);
-            break;
-        case 'f': {
-            char lower[32];
-            size_t i = 0;
-            for (; optarg[i] && i + 1 < sizeof lower; i++)
-                lower[i] = (char)tolower((unsigned char)optarg[i]);
-            lower[i] = '\0';
-            o->reporter = optarg[i] ? NULL : p2pb_reporter_find(lower);
-        }
-            if (!o->reporter)
-                st = p2pb_fail(P2PB_EUSAGE, err, errlen,
-                               "unknown format '%s' (text, imb, csv, markdown)", optarg);
-            break;
-        case 'o':
-            if (!*optarg)
-                return p2pb_fail(P2PB_EUSAGE, err, errlen, "empty results file name for --output");
-            if (strlen(optarg) >= sizeof o->output)
-                return p2pb_fail(P2PB_ERANGE, err, errlen, "results file name too long");
-            strcpy(o->output, optarg);
-            o->output_default = 0;
-            break;
-        case OPT_NO_RESULTS:
-            o->output[0] = '\0';
-            o->output_default = 0;
-            break;
-        case 'l':
-            if (strlen(optarg) >= sizeof o->label)
-                return p2pb_fail(P2PB_ERANGE, err, errlen,
-                                 "label '%.40s...' too long (at most %zu bytes)", optarg,
-                                 sizeof o->label - 1);
-            if (!p2pb_text_is_clean(optarg))
-                return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                                 "invalid label (control characters or bytes that are not UTF-8)");
-            strcpy(o->label, optarg);
-            break;
-        case OPT_CHECK: o->policy.check = 1; break;
-        case OPT_OFF_CACHE: o->policy.off_cache = 1; break;
-        case OPT_FIXED_IMB: fixed_imb = 1; break;
-        case OPT_SAMPLES:
-            st = parse_count("samples", optarg, 1, 100000000, &o->policy.samples, err, errlen);
-            samples_given = 1;
-            break;
-        case OPT_MIN_SAMPLES:
-            st = parse_count("min-samples", optarg, 1, 100000000, &o->policy.min_samples, err,
-                             errlen);
-            minmax_given = 1;
-            min_given = 1;
-            break;
-        case OPT_MAX_SAMPLES:
-            st = parse_count("max-samples", optarg, 1, 100000000, &o->policy.max_samples, err,
-                             errlen);
-            minmax_given = 1;
-            break;
-        case OPT_BATCH:
-            st = parse_count("batch", optarg, 1, 100000000, &o->policy.batch, err, errlen);
-            break;
-        case OPT_WARMUP:
-            st = parse_count("warmup", optarg, 0, 100000000, &v, err, errlen);
-            o->policy.warmup = (long)v;
-            break;
-        case OPT_TIME_PER_SIZE:
-            st = parse_real("time-per-size", optarg, 1e-6, 86400, &o->policy.time_per_size, err,
-                            errlen);
-            break;
-        case OPT_CI_TARGET:
-            st = parse_real("ci-target", optarg, 1e-6, 1.0, &o->policy.ci_target, err, errlen);
-            break;
-        case OPT_TIMEOUT:
-            st = parse_real("timeout", optarg, 0.001, 86400 * 7.0, &d, err, errlen);
-            o->policy.timeout = d;
-            break;
-        case OPT_WINDOW:
-            st = parse_count("window", optarg, 1, 65536, &o->policy.window, err, errlen);
-            break;
-        case OPT_NUMA_NODE:
-            st = parse_count("numa-node", optarg, 0, 65535, &v, err, errlen);
-            o->numa_node = (int)v;
-            break;
-        case OPT_MEMCPY_BUFFER:
-            st = p2pb_parse_size(optarg, &o->policy.copy_bytes, err, errlen);
-            if (st == P2PB_OK && o->policy.copy_bytes == 0)
-                st = p2pb_fail(P2PB_ERANGE, err, errlen, "--memcpy-buffer must be at least 1 byte");
-            break;
-        case OPT_MEMCPY_RANKS:
-            if (strcmp(optarg, "one") == 0)
-                o->policy.self_all = 0;
-            else if (strcmp(optarg, "all") == 0)
-                o->policy.self_all = 1;
-            else
-                st = p2pb_fail(P2PB_EUSAGE, err, errlen,
-                               "invalid value '%s' for --memcpy-ranks (one, all)", optarg);
-            break;
-        case OPT_LIST: o->do_list = 1; break;
-        case OPT_INFO: o->do_info = 1; break;
-        case 'h': o->do_help = 1; break;
-        case 'V': o->do_version = 1; break;
-        case ':':
-            return p2pb_fail(P2PB_EUSAGE, err, errlen, "option '%s' needs a value",
-                             argv[optind - 1]);
-        case '?':
-        default:
-            if (optopt && optopt < 256)
-                return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                                 "unknown option '-%c' (see p2pbench --help)", optopt);
-            return p2pb_fail(P2PB_EUSAGE, err, errlen, "unknown option '%s' (see p2pbench --help)",
-                             argv[optind - 1]);
+    size_t v = 1;
+    double x = 0;
+    switch (d->kind) {
+    case P2PB_OPT_FLAG: break;
+    case P2PB_OPT_COUNT:
+        st = parse_count(d->name, arg, (size_t)d->min, (size_t)d->max, &v, ps->err, ps->errlen);
+        break;
+    case P2PB_OPT_SECONDS:
+    case P2PB_OPT_FRACTION:
+        st = parse_real(d->name, arg, d->min, d->max, &x, ps->err, ps->errlen);
+        if (st == P2PB_OK)
+            store_real(d, base, x);
+        return st;
+    case P2PB_OPT_SIZE: st = parse_size_min(d, arg, &v, ps->err, ps->errlen); break;
+    case P2PB_OPT_ENUM: st = parse_enum(d, arg, &v, ps->err, ps->errlen); break;
+    case P2PB_OPT_SIZE_LIST: return parse_sizes(ps, d, arg);
+    case P2PB_OPT_STRING: return P2PB_OK; /* every STRING entry has an apply step */
+    }
+    if (st == P2PB_OK && d->dst != P2PB_DST_NONE)
+        store_count(d, base, v);
+    return st;
+}
+
+static enum p2pb_status apply_option(struct p2pb_optparse *ps, size_t id, const char *arg)
+{
+    const struct p2pb_optdef *d = &opt_table[id];
+    ps->given[id] = 1;
+    return d->apply ? d->apply(ps, arg) : convert_and_store(ps, d, arg);
+}
+
+/* getopt_long's arrays from the table: longopts (O_COUNT + 1 entries) and
+ * the short option string (":" first: a missing value returns ':'). */
+static void getopt_tables(struct option *longopts, char *shortopts)
+{
+    char *s = shortopts;
+    *s++ = ':';
+    for (size_t i = 0; i < O_COUNT; i++) {
+        const struct p2pb_optdef *d = &opt_table[i];
+        int has_arg = d->kind == P2PB_OPT_FLAG ? no_argument : required_argument;
+        int val = d->letter ? d->letter : OPT_LONG_ONLY + (int)i;
+        longopts[i] = (struct option){d->name, has_arg, NULL, val};
+        if (d->letter) {
+            *s++ = d->letter;
+            if (has_arg == required_argument)
+                *s++ = ':';
         }
     }
-    if (st != P2PB_OK)
-        return st;
-    for (int i = optind; i < argc; i++)
-        if ((st = add_kernels(o, argv[i], err, errlen)) != P2PB_OK)
-            return st;
+    *s = '\0';
+    memset(&longopts[O_COUNT], 0, sizeof longopts[O_COUNT]);
+}
 
-    if (samples_given && fixed_imb)
-        return p2pb_fail(P2PB_EUSAGE, err, errlen, "--samples and --fixed-imb exclude each other");
-    if (samples_given && minmax_given)
-        return p2pb_fail(P2PB_EUSAGE, err, errlen,
+/* Table index of getopt_long's value c; O_COUNT if none. */
+static size_t option_id(int c)
+{
+    if (c >= OPT_LONG_ONLY)
+        return (size_t)(c - OPT_LONG_ONLY);
+    for (size_t i = 0; i < O_COUNT; i++)
+        if (opt_table[i].letter && opt_table[i].letter == c)
+            return i;
+    return O_COUNT;
+}
+
+/* A missing value (c == ':') or an unknown option. */
+static enum p2pb_status getopt_error(int c, char **argv, char *err, size_t errlen)
+{
+    if (c == ':')
+        return p2pb_fail(P2PB_EUSAGE, err, errlen, "option '%s' needs a value", argv[optind - 1]);
+    if (optopt && optopt < OPT_LONG_ONLY)
+        return p2pb_fail(P2PB_EUSAGE, err, errlen, "unknown option '-%c' (see p2pbench --help)",
+                         optopt);
+    return p2pb_fail(P2PB_EUSAGE, err, errlen, "unknown option '%s' (see p2pbench --help)",
+                     argv[optind - 1]);
+}
+
+/* ---- Checks across options, after the command line ---- */
+
+/* --samples, --fixed-imb, --min-samples, --max-samples: one policy. */
+static enum p2pb_status finish_policy(struct p2pb_optparse *ps)
+{
+    struct p2pb_policy *pol = &ps->o->policy;
+    int samples = ps->given[O_SAMPLES], fixed_imb = ps->given[O_FIXED_IMB];
+    int min_given = ps->given[O_MIN_SAMPLES], max_given = ps->given[O_MAX_SAMPLES];
+    if (samples && fixed_imb)
+        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
+                         "--samples and --fixed-imb exclude each other");
+    if (samples && (min_given || max_given))
+        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
                          "--samples excludes --min-samples / --max-samples");
-    if (!min_given && o->policy.min_samples > o->policy.max_samples)
-        o->policy.min_samples = o->policy.max_samples;
-    if (o->policy.min_samples > o->policy.max_samples)
-        return p2pb_fail(P2PB_EUSAGE, err, errlen, "--min-samples %zu is above --max-samples %zu",
-                         o->policy.min_samples, o->policy.max_samples);
-    if (samples_given)
-        o->policy.mode = P2PB_POLICY_FIXED;
+    if (!min_given && pol->min_samples > pol->max_samples)
+        pol->min_samples = pol->max_samples;
+    if (pol->min_samples > pol->max_samples)
+        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
+                         "--min-samples %zu is above --max-samples %zu", pol->min_samples,
+                         pol->max_samples);
+    if (samples)
+        pol->mode = P2PB_POLICY_FIXED;
     if (fixed_imb)
-        o->policy.mode = P2PB_POLICY_FIXED_IMB;
+        pol->mode = P2PB_POLICY_FIXED_IMB;
+    return P2PB_OK;
+}
 
-    o->sizes_given = sizes_given;
-    if (!sizes_given)
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Default sizes if none given; ascending (tables ascend, as IMB's); each
+ * size sendable as one MPI message (p2pb_make_msg_type's rule). */
+static enum p2pb_status finish_sizes(struct p2pb_options *o, char *err, size_t errlen)
+{
+    if (!o->sizes_given)
         p2pb_default_sizes(o->sizes, &o->nsizes);
-    qsort(o->sizes, o->nsizes, sizeof o->sizes[0], cmp_size); /* tables ascend, as IMB's */
+    qsort(o->sizes, o->nsizes, sizeof o->sizes[0], cmp_size);
     for (size_t i = 0; i < o->nsizes; i++) {
         size_t b = o->sizes[i];
         if (b > (size_t)INT_MAX && (b % 1024 != 0 || b / 1024 > (size_t)INT_MAX))
@@ -634,9 +572,47 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
                              "(cannot be sent as one MPI message)",
                              b);
     }
-    if (o->nkernels == 0)
-        for (size_t i = 0; i < p2pb_nkernels; i++)
-            if (p2pb_kernel_is_default(p2pb_kernels[i]) && o->nkernels < P2PB_MAX_KERNELS)
-                o->kernels[o->nkernels++] = p2pb_kernels[i];
     return P2PB_OK;
+}
+
+/* Positional kernels, the checks across options, then the defaults that
+ * depend on what was given (sizes, kernels). */
+static enum p2pb_status finish(struct p2pb_optparse *ps, int argc, char **argv)
+{
+    struct p2pb_options *o = ps->o;
+    enum p2pb_status st = P2PB_OK;
+    for (int i = optind; i < argc && st == P2PB_OK; i++)
+        st = add_kernels(o, argv[i], ps->err, ps->errlen);
+    if (st == P2PB_OK)
+        st = finish_policy(ps);
+    if (st == P2PB_OK)
+        st = finish_sizes(o, ps->err, ps->errlen);
+    if (st != P2PB_OK || o->nkernels > 0)
+        return st;
+    for (size_t i = 0; i < p2pb_nkernels; i++)
+        if (p2pb_kernel_is_default(p2pb_kernels[i]) && o->nkernels < P2PB_MAX_KERNELS)
+            o->kernels[o->nkernels++] = p2pb_kernels[i];
+    return P2PB_OK;
+}
+
+enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *o, char *err,
+                                    size_t errlen)
+{
+    struct p2pb_optparse ps = {.o = o, .err = err, .errlen = errlen};
+    struct option longopts[O_COUNT + 1];
+    char shortopts[2 * O_COUNT + 2];
+    options_init(o);
+    getopt_tables(longopts, shortopts);
+    optind = 0; /* reset getopt (GNU: 0 also reinitializes) */
+    opterr = 0;
+    enum p2pb_status st = P2PB_OK;
+    int c;
+    while (st == P2PB_OK && (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        size_t id = option_id(c);
+        if (c == ':' || c == '?' || id >= O_COUNT)
+            st = getopt_error(c, argv, err, errlen);
+        else
+            st = apply_option(&ps, id, optarg);
+    }
+    return st == P2PB_OK ? finish(&ps, argc, argv) : st;
 }

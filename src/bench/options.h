@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * options.h - command line of p2pbench: option table, size lists, validation.
+ * options.h - command line of p2pbench: one option table (struct
+ * p2pb_optdef, src/bench/options.c) from which the getopt_long arrays, the
+ * --help text and every default come; validation across options. Message
+ * sizes are parsed by src/common/sizes.c (sizes.h, included here).
  * Parsing is pure (no MPI): main.c parses on every rank, rank 0's verdict is
  * broadcast so every rank exits with the same message and code.
  */
@@ -13,6 +16,8 @@
 #include "p2pbench/kernel.h"
 #include "output/output.h"
 #include "p2pbench/status.h"
+#include "sizes.h" /* p2pb_parse_size, size lists */
+#include "text.h"  /* p2pb_text_sanitize for main.c, until it includes text.h itself */
 
 #define P2PB_MAX_SIZES 4096
 #define P2PB_MAX_KERNELS 64
@@ -35,51 +40,92 @@ struct p2pb_options {
 };
 
 /*
- * Parse one size with an optional binary suffix: "0", "8", "1K" (1024),
- * "64k", "1M" (2^20), "2G" (2^30), "1KiB", "3B". Whitespace is not allowed.
- * Returns P2PB_OK, P2PB_EUSAGE (not a size) or P2PB_ERANGE (overflows
- * size_t), with a message in err naming the text.
+ * Default sizes: --msglog's default "0:22" from the option table, i.e. 0 and
+ * 2^0 .. 2^22 (24 sizes). sizes must hold P2PB_MAX_SIZES entries.
  */
-enum p2pb_status p2pb_parse_size(const char *text, size_t *out, char *err, size_t errlen);
-
-/*
- * Parse a size list into sizes[0..*n-1] (at most cap entries), in the given
- * order, duplicates removed. Forms, comma separated and mixable:
- *   "0,8,1K,64K,1M"   explicit sizes
- *   "1K..1M"          powers of 2 from 1K to 1M (step factor 2)
- *   "1K..1M*4"        step factor 4 (any integer >= 2)
- *   "100..1000+100"   arithmetic step 100
- * Returns P2PB_OK, P2PB_EUSAGE or P2PB_ERANGE with a message naming the bad
- * element.
- */
-enum p2pb_status p2pb_parse_size_list(const char *spec, size_t *sizes, size_t cap, size_t *n,
-                                      char *err, size_t errlen);
-
-/*
- * IMB's -msglog "A:B" (or "B"): 0 and 2^A .. 2^B. 0 <= A <= B <= 62.
- * Returns P2PB_OK, P2PB_EUSAGE or P2PB_ERANGE.
- */
-enum p2pb_status p2pb_parse_msglog(const char *spec, size_t *sizes, size_t cap, size_t *n,
-                                   char *err, size_t errlen);
-
-/* Default sizes: 0 and 2^0 .. 2^22 (24 sizes). */
 void p2pb_default_sizes(size_t *sizes, size_t *n);
 
 /*
- * Parse argv into o. Never prints, never exits. Returns P2PB_OK or
- * P2PB_EUSAGE / P2PB_ERANGE with a one-line message in err naming the bad
- * option or value. Kernels may be given as positional arguments or with -k.
+ * Fill every field of pol with the option table's defaults (the table in
+ * src/bench/options.c): the policy of a run given no option. Fields without
+ * an option: mode = P2PB_POLICY_ADAPTIVE, llc_bytes = 0 (main.c sets it).
+ * Some defaults are "decide later" values, as the table says: samples 0
+ * (unused in adaptive mode), batch 0 (chosen from the timer), warmup -1
+ * (the harness's rule), timeout 0 (none). Cannot fail.
+ */
+void p2pb_policy_init(struct p2pb_policy *pol);
+
+/*
+ * Parse argv into o, starting from the table's defaults (p2pb_policy_init
+ * for o->policy). Never prints, never exits. Returns P2PB_OK or
+ * P2PB_EUSAGE / P2PB_ERANGE (P2PB_ENOMEM if a copy fails) with a one-line
+ * message in err naming the bad option or value. Kernels may be given as
+ * positional arguments or with -k.
  */
 enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *o, char *err,
                                     size_t errlen);
 
-/* 1 if s is valid UTF-8 without control characters (labels, names). */
-int p2pb_text_is_clean(const char *s);
+/* Kind of an option's argument: decides getopt's has_arg, the conversion
+ * and the range check the generic parser applies. */
+enum p2pb_optkind {
+    P2PB_OPT_FLAG,      /* no argument; stores 1 */
+    P2PB_OPT_COUNT,     /* decimal integer in [min, max] */
+    P2PB_OPT_SECONDS,   /* number of seconds (strtod forms) in [min, max] */
+    P2PB_OPT_FRACTION,  /* number (strtod forms) in [min, max] */
+    P2PB_OPT_SIZE,      /* one size in bytes (p2pb_parse_size), at least min */
+    P2PB_OPT_SIZE_LIST, /* message sizes: the entry's list parser fills
+                         * p2pb_options.sizes; once per command line */
+    P2PB_OPT_ENUM,      /* one of choices[] (exact match); stores the index */
+    P2PB_OPT_STRING     /* text; the entry's apply step checks and stores it */
+};
 
-/* In place: replace control characters and bytes that are not valid UTF-8
- * by '?', so text from the command line or environment can go into JSON and
- * one-line messages. */
-void p2pb_text_sanitize(char *s);
+/* Which struct holds an option's field. */
+enum p2pb_optdst {
+    P2PB_DST_NONE,    /* no field: only "given" is recorded, or apply stores */
+    P2PB_DST_OPTIONS, /* struct p2pb_options */
+    P2PB_DST_POLICY   /* struct p2pb_policy (p2pb_options.policy) */
+};
+
+/* C type of an option's field (set from the field's type by the table). */
+enum p2pb_ctype { P2PB_CT_NONE, P2PB_CT_SIZE, P2PB_CT_LONG, P2PB_CT_INT, P2PB_CT_DOUBLE };
+
+struct p2pb_optparse; /* the parser's state, private to options.c */
+
+/* Size list parser: p2pb_parse_size_list or p2pb_parse_msglog. */
+typedef enum p2pb_status (*p2pb_size_list_fn)(const char *spec, size_t *sizes, size_t cap,
+                                              size_t *n, char *err, size_t errlen);
+
+/*
+ * One command line option. The table (p2pb_option_table) lists them in
+ * --help order. Defaults: def is stored in the field when the option is not
+ * given (integers exact, they are below 2^53); def_text is the default as
+ * --help ("{def}" in help is replaced by it) and README.md state it, NULL
+ * when the default is prose or none. The two agree except for --warmup
+ * (def -1 means the harness's rule, def_text "10" states it) and the
+ * entries whose default is made elsewhere (--output's name by main.c,
+ * --msglog's sizes by p2pb_default_sizes from def_text).
+ */
+struct p2pb_optdef {
+    const char *name; /* long name, without "--" */
+    char letter;      /* short option, 0 = none */
+    enum p2pb_optkind kind;
+    const char *metavar;        /* argument's name in --help; NULL for flags */
+    double min, max;            /* range: COUNT, SECONDS, FRACTION; SIZE uses min */
+    const char *def_text;       /* default as documented; NULL = none / prose */
+    double def;                 /* stored default (in the field's unit) */
+    enum p2pb_optdst dst;       /* struct of the field */
+    enum p2pb_ctype ctype;      /* type of the field */
+    size_t off;                 /* offsetof the field in that struct */
+    const char *const *choices; /* ENUM: names, NULL-terminated */
+    p2pb_size_list_fn list;     /* SIZE_LIST: the parser */
+    /* Special step that replaces the generic store (kernels, format,
+     * output, label, no-results); returns P2PB_OK or fails with a message. */
+    enum p2pb_status (*apply)(struct p2pb_optparse *ps, const char *arg);
+    const char *help; /* --help text */
+};
+
+/* The option table, *n entries, in --help order. */
+const struct p2pb_optdef *p2pb_option_table(size_t *n);
 
 /* Print --help to f. */
 void p2pb_options_usage(FILE *f);

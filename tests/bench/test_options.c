@@ -1,6 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Size lists and option validation (no MPI is initialized: parsing is pure). */
+/*
+ * Size lists and option validation (no MPI is initialized: parsing is pure);
+ * the option table against itself, --help and README.md's "### Options"
+ * table (argv[1]: the path of README.md).
+ */
+#include <ctype.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "../lib/check.h"
 #include "harness.h"
@@ -75,9 +82,8 @@ static void sizes(void)
     CHECK(p2pb_parse_msglog("a:b", sz, P2PB_MAX_SIZES, &n, err, sizeof err) == P2PB_EUSAGE);
     CHECK(p2pb_parse_msglog("0:63", sz, P2PB_MAX_SIZES, &n, err, sizeof err) == P2PB_ERANGE);
 
-    size_t def[64];
-    p2pb_default_sizes(def, &n);
-    CHECK(n == 24 && def[0] == 0 && def[1] == 1 && def[23] == 4194304);
+    p2pb_default_sizes(sz, &n);
+    CHECK(n == 24 && sz[0] == 0 && sz[1] == 1 && sz[23] == 4194304);
 }
 
 static enum p2pb_status parse(struct p2pb_options *o, const char *a1, const char *a2,
@@ -146,10 +152,316 @@ static void imb_policy(void)
     CHECK(p2pb_choose_batch(1000.0, &ti) == 10);
 }
 
-int main(void)
+/* CHECK(ok), saying why on failure. */
+static void expect(int ok, const char *fmt, ...)
+{
+    if (!ok) {
+        va_list ap;
+        va_start(ap, fmt);
+        fputs("test_options: ", stderr);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+        va_end(ap);
+    }
+    CHECK(ok);
+}
+
+static const struct p2pb_optdef *find_option(const char *name)
+{
+    size_t n;
+    const struct p2pb_optdef *t = p2pb_option_table(&n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(t[i].name, name) == 0)
+            return &t[i];
+    return NULL;
+}
+
+/* Every entry is complete for its kind; names and letters are unique. */
+static void table_shape(void)
+{
+    size_t n;
+    const struct p2pb_optdef *t = p2pb_option_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        const struct p2pb_optdef *d = &t[i];
+        expect((d->kind == P2PB_OPT_FLAG) == (d->metavar == NULL), "--%s: metavar", d->name);
+        expect(d->kind != P2PB_OPT_STRING || d->apply, "--%s: STRING needs apply", d->name);
+        expect(d->kind != P2PB_OPT_ENUM || d->apply || d->choices, "--%s: choices", d->name);
+        expect(d->kind != P2PB_OPT_SIZE_LIST || d->list, "--%s: list parser", d->name);
+        expect(!strstr(d->help, "{def}") || d->def_text, "--%s: {def} without default", d->name);
+        for (size_t j = 0; j < i; j++) {
+            expect(strcmp(t[i].name, t[j].name) != 0, "--%s twice", d->name);
+            expect(!d->letter || d->letter != t[j].letter, "-%c twice", d->letter);
+        }
+    }
+}
+
+/* Defaults: p2pb_policy_init is what a bare command line gets, and giving
+ * an option its documented default text changes nothing. */
+static void table_defaults(void)
+{
+    static struct p2pb_options dflt, given;
+    struct p2pb_policy pol;
+    p2pb_policy_init(&pol);
+    CHECK(parse(&dflt, NULL, NULL, NULL) == P2PB_OK);
+    CHECK(memcmp(&pol, &dflt.policy, sizeof pol) == 0);
+    CHECK(pol.mode == P2PB_POLICY_ADAPTIVE);
+    CHECK(pol.copy_bytes == P2PB_DEFAULT_COPY_BYTES); /* until harness.h drops its constant */
+    size_t n;
+    const struct p2pb_optdef *t = p2pb_option_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        const struct p2pb_optdef *d = &t[i];
+        /* --warmup: def -1 stands for the harness's rule that def_text states;
+         * --output: the default name is made by main.c */
+        if (!d->def_text || d->kind == P2PB_OPT_STRING || strcmp(d->name, "warmup") == 0)
+            continue;
+        char arg[256];
+        snprintf(arg, sizeof arg, "--%s=%s", d->name, d->def_text);
+        int ok = parse(&given, arg, NULL, NULL) == P2PB_OK;
+        if (ok && d->kind == P2PB_OPT_SIZE_LIST)
+            ok = given.nsizes == dflt.nsizes &&
+                 memcmp(given.sizes, dflt.sizes, dflt.nsizes * sizeof dflt.sizes[0]) == 0;
+        else if (ok)
+            ok = memcmp(&given, &dflt, sizeof given) == 0;
+        expect(ok, "%s differs from the default (%s)", arg, err);
+    }
+}
+
+/* --help: one line per option, every default filled in. */
+static void table_help(void)
+{
+    char *text = NULL;
+    size_t len = 0, n;
+    FILE *f = open_memstream(&text, &len);
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    p2pb_options_usage(f);
+    fclose(f);
+    const struct p2pb_optdef *t = p2pb_option_table(&n);
+    CHECK(strstr(text, "{def}") == NULL);
+    for (size_t i = 0; i < n; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "--%s", t[i].name);
+        expect(strstr(text, want) != NULL, "--help lacks %s", want);
+        if (strstr(t[i].help, "{def}"))
+            expect(strstr(text, t[i].def_text) != NULL, "--help lacks %s's default", want);
+    }
+    free(text);
+}
+
+/* ---- README.md's "### Options" table ---- */
+
+#define ROW_MAX 8
+
+/* One row of the table: the options of its first column, the defaults its
+ * second column states. */
+struct readme_row {
+    char names[ROW_MAX][32]; /* long names without "--" */
+    char letters[ROW_MAX];   /* short letter of names[i], 0 = none */
+    size_t nnames;
+    char values[ROW_MAX][128]; /* defaults stated as values, in order */
+    size_t nvalues;
+    int mentions_default; /* "default" appears (a value or prose) */
+};
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0, got;
+    do {
+        if (len + 4096 + 1 > cap) {
+            cap = 2 * cap + 4096 + 1;
+            char *nb = realloc(buf, cap);
+            if (!nb)
+                break;
+            buf = nb;
+        }
+        got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+    } while (got > 0);
+    fclose(f);
+    if (buf)
+        buf[len] = '\0';
+    return buf;
+}
+
+/* The options named in a first column: "-k, --kernels LIST",
+ * "`-h/--help`", "`--min-samples N`, `--max-samples N`". */
+static void row_names(const char *col, const char *end, struct readme_row *r)
+{
+    for (const char *p = col; p + 2 < end && r->nnames < ROW_MAX; p++) {
+        if (p[0] != '-' || p[1] != '-' || (p > col && p[-1] == '-'))
+            continue;
+        size_t k = 0;
+        const char *q = p + 2;
+        while (q < end && (islower((unsigned char)*q) || *q == '-') && k + 1 < sizeof r->names[0])
+            r->names[r->nnames][k++] = *q++;
+        r->names[r->nnames][k] = '\0';
+        char letter = 0;
+        if (p - col >= 4 && p[-2] == ',' && p[-1] == ' ' && p[-4] == '-')
+            letter = p[-3];
+        else if (p - col >= 3 && p[-1] == '/' && p[-3] == '-')
+            letter = p[-2];
+        r->letters[r->nnames++] = letter;
+        p = q - 1;
+    }
+}
+
+/* Copy one stated value at p (`code` or a bare token) into out; returns the
+ * end of it, or p if there is none. */
+static const char *row_value(const char *p, const char *end, char *out, size_t outlen)
+{
+    size_t k = 0;
+    const char *q = p;
+    if (*q == '`') {
+        for (q++; q < end && *q != '`' && k + 1 < outlen; q++)
+            out[k++] = *q;
+        q += q < end;
+    } else {
+        for (; q < end && (isalnum((unsigned char)*q) || strchr(".:+_-", *q)) && k + 1 < outlen;
+             q++)
+            out[k++] = *q;
+    }
+    out[k] = '\0';
+    return k ? q : p;
+}
+
+static void row_add_value(struct readme_row *r, const char *v)
+{
+    if (r->nvalues < ROW_MAX)
+        snprintf(r->values[r->nvalues++], sizeof r->values[0], "%s", v);
+}
+
+/* The defaults a second column states: "default V", "default is V",
+ * "default V and W", "`V` (default)"; "default:" and "... (default)" after
+ * a word are prose. */
+static void row_defaults(const char *col, const char *end, struct readme_row *r)
+{
+    const char *p = col;
+    char v[128];
+    while ((p = strstr(p, "default")) != NULL && p < end) {
+        r->mentions_default = 1;
+        const char *q = p + strlen("default");
+        if (*q == ')' && p - col >= 3 && p[-1] == '(' && p[-2] == ' ' && p[-3] == '`') {
+            const char *open = p - 4;
+            while (open > col && *open != '`')
+                open--;
+            if (row_value(open, p - 2, v, sizeof v) != open)
+                row_add_value(r, v);
+        } else if (*q == ' ') {
+            q++;
+            if (strncmp(q, "is ", 3) == 0)
+                q += 3;
+            for (const char *e; (e = row_value(q, end, v, sizeof v)) != q; q = e + 5) {
+                row_add_value(r, v);
+                if (strncmp(e, " and ", 5) != 0)
+                    break;
+            }
+        }
+        p += strlen("default");
+    }
+}
+
+/* Split a table line "| first | second |" (\| is a pipe inside a cell). */
+static int parse_row(const char *line, const char *eol, struct readme_row *r)
+{
+    memset(r, 0, sizeof *r);
+    if (line[0] != '|')
+        return 0;
+    const char *bar = line + 1;
+    while (bar < eol && !(*bar == '|' && bar[-1] != '\\'))
+        bar++;
+    if (bar >= eol)
+        return 0;
+    row_names(line + 1, bar, r);
+    row_defaults(bar + 1, eol, r);
+    return 1;
+}
+
+/* The default README states for an option: the table's def_text; for
+ * --kernels the registry's default kernels (kernels/registry.c). */
+static void table_default(const struct p2pb_optdef *d, char *out, size_t outlen)
+{
+    out[0] = '\0';
+    if (strcmp(d->name, "kernels") != 0) {
+        snprintf(out, outlen, "%s", d->def_text ? d->def_text : "(none)");
+        return;
+    }
+    for (size_t i = 0; i < p2pb_nkernels; i++) {
+        if (!p2pb_kernel_is_default(p2pb_kernels[i]))
+            continue;
+        size_t len = strlen(out);
+        snprintf(out + len, outlen - len, "%s%s", len ? " " : "", p2pb_kernels[i]->name);
+    }
+}
+
+/* One README row against the table; counts each option seen in seen[]. */
+static void check_row(const struct readme_row *r, const struct p2pb_optdef *t, size_t *seen)
+{
+    expect(r->nvalues == 0 || r->nvalues == r->nnames,
+           "README row of --%s: %zu defaults for %zu options", r->names[0], r->nvalues, r->nnames);
+    for (size_t i = 0; i < r->nnames; i++) {
+        const struct p2pb_optdef *d = find_option(r->names[i]);
+        expect(d != NULL, "README names --%s, the option table does not", r->names[i]);
+        if (!d)
+            continue;
+        seen[d - t]++;
+        expect(r->letters[i] == d->letter, "README: --%s has short option '%c', the table '%c'",
+               d->name, r->letters[i] ? r->letters[i] : ' ', d->letter ? d->letter : ' ');
+        expect(!d->def_text || r->mentions_default, "README: no default for --%s (table: %s)",
+               d->name, d->def_text);
+        if (r->nvalues != r->nnames)
+            continue;
+        char want[256];
+        table_default(d, want, sizeof want);
+        expect(strcmp(r->values[i], want) == 0, "README: --%s default '%s', the table '%s'",
+               d->name, r->values[i], want);
+    }
+}
+
+static void readme(const char *path)
+{
+    char *text = path ? read_file(path) : NULL;
+    expect(text != NULL, "cannot read README.md (pass its path as the first argument)");
+    const char *sec = text ? strstr(text, "\n### Options\n") : NULL;
+    expect(sec != NULL, "README.md has no \"### Options\" section");
+    size_t n, seen[64] = {0}, rows = 0;
+    const struct p2pb_optdef *t = p2pb_option_table(&n);
+    CHECK(n <= sizeof seen / sizeof seen[0]);
+    const char *line = sec ? strchr(sec + 1, '\n') + 1 : NULL;
+    for (int in_table = 0; line && *line; line = strchr(line, '\n') + 1) {
+        const char *eol = strchr(line, '\n');
+        if (!eol)
+            eol = line + strlen(line);
+        if (*line != '|' && in_table)
+            break;
+        in_table |= *line == '|';
+        struct readme_row r;
+        if (strncmp(line, "|---", 4) != 0 && strncmp(line, "| option |", 10) != 0 &&
+            parse_row(line, eol, &r)) {
+            check_row(&r, t, seen);
+            rows++;
+        }
+        if (!*eol)
+            break;
+    }
+    CHECK(rows > 0);
+    for (size_t i = 0; i < n; i++)
+        expect(seen[i] == 1, "README's options table names --%s %zu times", t[i].name, seen[i]);
+    free(text);
+}
+
+int main(int argc, char **argv)
 {
     sizes();
     options();
     imb_policy();
+    table_shape();
+    table_defaults();
+    table_help();
+    readme(argc > 1 ? argv[1] : NULL);
     return CHECK_DONE();
 }

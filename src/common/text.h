@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * text.h - checks on text that comes from the command line or the
+ * environment (labels, names, messages) before it goes into JSON or into a
+ * one-line message. MPI-free; used by src/bench (options.c, main.c).
+ */
+#ifndef P2PBENCH_TEXT_H
+#define P2PBENCH_TEXT_H
+
+/*
+ * 1 if the NUL-terminated s is UTF-8 (every lead byte 0xc2..0xf4 followed by
+ * its continuation bytes 0x80..0xbf) without control characters (bytes below
+ * 0x20 and 0x7f); else 0.
+ */
+int p2pb_text_is_clean(const char *s);
+
+/*
+ * In place: replace control characters and bytes that are not valid UTF-8
+ * by '?', one '?' per bad byte, so text from the command line or environment
+ * can go into JSON and one-line messages. The length of s does not change.
+ */
+void p2pb_text_sanitize(char *s);
+
+/*
+ * 1 if the comma separated list has an empty element: it is empty, or has a
+ * leading, trailing or doubled comma (strtok_r would skip it silently).
+ */
+int p2pb_text_list_has_empty(const char *list);
+
+#endif /* P2PBENCH_TEXT_H */
