@@ -76,9 +76,9 @@ static void start_run(struct p2pb_run *r, MPI_Comm comm, const struct p2pb_kerne
     c->bytes = bytes;
     c->dtype = MPI_BYTE; /* until p2pb_buffers_open builds the message type */
     c->membind = p2pb_hostinfo_membind;
-    c->window = pol->window ? pol->window : P2PB_DEFAULT_WINDOW;
+    c->window = pol->window;
     c->direction = (k->flags & P2PB_KF_DIRECTIONS) ? (direction != 0) : 0;
-    c->copy_bytes = pol->copy_bytes ? pol->copy_bytes : P2PB_DEFAULT_COPY_BYTES;
+    c->copy_bytes = pol->copy_bytes;
     r->nactive = assign_roles(k, pol, c);
     r->bf = p2pb_kernel_bytes_factor(k, bytes, c->window, c->copy_bytes);
     r->ngroups = p2pb_ngroups(k, r->nactive);

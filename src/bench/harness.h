@@ -42,18 +42,12 @@ struct p2pb_policy {
     int check;            /* --check: verify payloads off the timed path */
     int off_cache;        /* --off-cache: cycle buffers beyond the LLC */
     size_t llc_bytes;     /* last-level cache size (hwloc), for off_cache */
-    size_t window;        /* window W for bandwidth kernels (--window, default 64) */
+    size_t window;        /* window W for bandwidth kernels (--window) */
     size_t copy_bytes;    /* memcpy reference: bytes copied per iteration
-                           * (--memcpy-buffer; 0 = default 16 MiB) */
+                           * (--memcpy-buffer) */
     int self_all;         /* P2PB_PART_SELF kernels: 1 = every rank works,
                            * 0 = rank 0 only (--memcpy-ranks all|one) */
 };
-
-/* Default of p2pb_policy.window: 64 messages (--window). */
-#define P2PB_DEFAULT_WINDOW ((size_t)64)
-
-/* Default of p2pb_policy.copy_bytes: 16 MiB, the buffer of the seed memcpy table. */
-#define P2PB_DEFAULT_COPY_BYTES ((size_t)16 << 20)
 
 /* Timer facts measured at start-up (all in ns). */
 struct p2pb_timer_info {

@@ -161,7 +161,7 @@ static size_t size_rows(struct suite *s, const struct plan *p, int dir, size_t s
         measure_size(s, p, dir, bytes, &nrows);
         return nrows;
     }
-    skip_row(&s->rows[0], k, bytes, s->run->nranks, &s->run->opt.policy, note);
+    skip_row(&s->rows[0], k, bytes, s->run->nranks, &s->run->opt->policy, note);
     if (s->run->rank == 0 && p->skip && si == 0) /* a size below a minimum: table only */
         fprintf(stderr, "p2pbench: skipping %s: %s\n", k->name, note);
     return 1;

@@ -11,6 +11,7 @@
 
 #include "../lib/check.h"
 #include "harness.h"
+#include "options.h"
 #include "p2pbench/kernel.h"
 
 static unsigned long long sent_bytes, recv_bytes, n_sends, n_recvs;
@@ -95,12 +96,12 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     struct p2pb_timer_info ti;
     p2pb_timer_measure(&ti);
-    struct p2pb_policy pol = {0};
+    struct p2pb_policy pol;
+    p2pb_policy_init(&pol);
     pol.mode = P2PB_POLICY_FIXED;
     pol.samples = 1;
     pol.batch = 1;
     pol.warmup = 0;
-    pol.window = 64;
     const size_t sizes[] = {0, 1, 1000, 65537};
     char err[512];
     for (size_t e = 0; e < sizeof expected / sizeof expected[0]; e++) {
