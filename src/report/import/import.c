@@ -28,239 +28,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "version.h"
+#include "import.h"
 #include "report.h"
-
-#define MIB_PER_MB (1048576.0 / 1e6) /* 2^20 B expressed in 10^6 B */
-
-/* ---- parsed model ---- */
-
-struct irow {
-    size_t bytes;
-    char variant[32];
-    double reps;             /* NAN if not logged */
-    double t;                /* usec; NAN if none */
-    double tmin, tmax, tavg; /* NAN if not logged */
-    double mbps;             /* as logged (unit of the log), NAN if none */
-    int t_derived;           /* t computed from the rate (OSU bandwidth) */
-};
-
-struct itable {
-    char kernel[32];
-    char display[32];
-    char variant[32]; /* default variant of the rows */
-    double bytes_factor;
-    int layout; /* enum p2pb_imb_layout */
-    int nranks, active;
-    long line; /* line of the column header */
-    struct irow *rows;
-    size_t nrows, cap;
-};
-
-/* One output results file. */
-struct igroup {
-    char label[64];
-    char source[64]; /* "imb-4.1", "pmb", "osu-5.6.2", "table" */
-    int mb_pow2;     /* 1: rates logged with 1 MB = 2^20 B; 0: 10^6 B; -1 unknown */
-    char units[200];
-    struct itable *tabs;
-    size_t ntabs;
-    cJSON *header; /* import_header facts (owned) */
-    cJSON *notes;  /* array of strings (owned) */
-    int nranks;
-};
-
-struct ilog {
-    const char *path;
-    char **lines;
-    size_t nlines;
-    char *buf;
-    struct igroup *groups;
-    size_t ngroups;
-    FILE *msg;
-};
-
-static void note(struct ilog *lg, struct igroup *g, const char *fmt, ...)
-{
-    char buf[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (lg->msg)
-        fprintf(lg->msg, "%s: %s\n", lg->path, buf);
-    if (g && g->notes)
-        cJSON_AddItemToArray(g->notes, cJSON_CreateString(buf));
-}
-
-static struct igroup *group_new(struct ilog *lg, const char *label)
-{
-    struct igroup *n = realloc(lg->groups, (lg->ngroups + 1) * sizeof *n);
-    if (!n)
-        return NULL;
-    lg->groups = n;
-    struct igroup *g = &n[lg->ngroups++];
-    memset(g, 0, sizeof *g);
-    snprintf(g->label, sizeof g->label, "%s", label);
-    g->mb_pow2 = -1;
-    g->header = cJSON_CreateObject();
-    g->notes = cJSON_CreateArray();
-    if (!g->header || !g->notes)
-        return NULL;
-    return g;
-}
-
-static struct itable *table_new(struct igroup *g)
-{
-    struct itable *n = realloc(g->tabs, (g->ntabs + 1) * sizeof *n);
-    if (!n)
-        return NULL;
-    g->tabs = n;
-    struct itable *t = &n[g->ntabs++];
-    memset(t, 0, sizeof *t);
-    t->bytes_factor = 1.0;
-    return t;
-}
-
-static struct irow *row_new(struct itable *t)
-{
-    if (t->nrows == t->cap) {
-        size_t nc = t->cap ? 2 * t->cap : 32;
-        struct irow *n = realloc(t->rows, nc * sizeof *n);
-        if (!n)
-            return NULL;
-        t->rows = n;
-        t->cap = nc;
-    }
-    struct irow *r = &t->rows[t->nrows++];
-    memset(r, 0, sizeof *r);
-    r->reps = r->t = r->tmin = r->tmax = r->tavg = r->mbps = NAN;
-    snprintf(r->variant, sizeof r->variant, "%s", t->variant);
-    return r;
-}
-
-static void groups_free(struct ilog *lg)
-{
-    for (size_t i = 0; i < lg->ngroups; i++) {
-        struct igroup *g = &lg->groups[i];
-        for (size_t j = 0; j < g->ntabs; j++)
-            free(g->tabs[j].rows);
-        free(g->tabs);
-        cJSON_Delete(g->header);
-        cJSON_Delete(g->notes);
-    }
-    free(lg->groups);
-    lg->groups = NULL;
-    lg->ngroups = 0;
-}
-
-/* ---- small text helpers ---- */
-
-static int ci_contains(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (; *hay; hay++)
-        if (strncasecmp(hay, needle, n) == 0)
-            return 1;
-    return 0;
-}
-
-static const char *skip_ws(const char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    return s;
-}
-
-/* Split s (copied into buf) into at most max whitespace-separated tokens. */
-static size_t tokenize(const char *s, char *buf, size_t buflen, char **tok, size_t max)
-{
-    snprintf(buf, buflen, "%s", s);
-    size_t n = 0;
-    char *save = NULL;
-    for (char *p = strtok_r(buf, " \t\r", &save); p && n < max; p = strtok_r(NULL, " \t\r", &save))
-        tok[n++] = p;
-    return n;
-}
-
-/* A finite decimal number occupying the whole token. */
-static int parse_num(const char *s, double *v)
-{
-    char *end;
-    errno = 0;
-    double x = strtod(s, &end);
-    if (end == s || *end || errno || !isfinite(x))
-        return 0;
-    /* strtod accepts hex and "inf"; data are plain decimals */
-    for (const char *p = s; *p; p++)
-        if (!(isdigit((unsigned char)*p) || *p == '.' || *p == '-' || *p == '+' || *p == 'e' ||
-              *p == 'E'))
-            return 0;
-    *v = x;
-    return 1;
-}
-
-/* Message size: digits with an optional K, M or G suffix (powers of 1024). */
-static int parse_size(const char *s, size_t *out)
-{
-    char *end;
-    if (!isdigit((unsigned char)s[0]))
-        return 0;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno)
-        return 0;
-    unsigned long long mul = 1;
-    if (*end == 'K' || *end == 'k')
-        mul = 1024ULL, end++;
-    else if (*end == 'M' || *end == 'm')
-        mul = 1024ULL * 1024, end++;
-    else if (*end == 'G' || *end == 'g')
-        mul = 1024ULL * 1024 * 1024, end++;
-    if ((*end == 'B' || *end == 'b') && mul > 1)
-        end++;
-    if (*end || v > (unsigned long long)(SIZE_MAX / mul) || v > (1ULL << 50))
-        return 0;
-    *out = (size_t)(v * mul);
-    return 1;
-}
-
-/* ---- kernels ---- */
-
-struct kinfo {
-    const char *match; /* as written in logs (case-insensitive) */
-    const char *kernel;
-    const char *display;
-    double bytes_factor;
-    int p2p; /* 1 for the four point-to-point kernels */
-};
-
-static const struct kinfo kinfos[] = {
-    {"PingPong", "pingpong", "PingPong", 1, 1},
-    {"PingPing", "pingping", "PingPing", 1, 1},
-    {"Sendrecv", "sendrecv", "Sendrecv", 2, 1},
-    {"Exchange", "exchange", "Exchange", 4, 1},
-};
-
-static const struct kinfo *kinfo_find(const char *name)
-{
-    const char *n = name;
-    if (strncasecmp(n, "Multi-", 6) == 0)
-        n += 6;
-    for (size_t i = 0; i < sizeof kinfos / sizeof kinfos[0]; i++)
-        if (strcasecmp(n, kinfos[i].match) == 0)
-            return &kinfos[i];
-    return NULL;
-}
-
-/* A known kernel name anywhere in a line (for logs without "Benchmarking"). */
-static const struct kinfo *kinfo_in_line(const char *s)
-{
-    for (size_t i = 0; i < sizeof kinfos / sizeof kinfos[0]; i++)
-        if (ci_contains(s, kinfos[i].match))
-            return &kinfos[i];
-    return NULL;
-}
 
 /* ---- crash markers ---- */
 
@@ -295,7 +64,7 @@ enum col { C_GROUP, C_BYTES, C_REPS, C_T, C_TMIN, C_TMAX, C_TAVG, C_MBPS, C_OTHE
 static int imb_header(const char *line, enum col *cols, size_t *ncols)
 {
     char buf[1024], *tok[16];
-    size_t n = tokenize(line, buf, sizeof buf, tok, 16);
+    size_t n = p2pb_imp_tokenize(line, buf, sizeof buf, tok, 16);
     int has_bytes = 0, has_reps = 0;
     for (size_t i = 0; i < n; i++) {
         const char *t = tok[i];
@@ -333,9 +102,9 @@ static const char *const imb_facts[][2] = {
     {"MPI Thread Environment", "mpi_thread_environment"},
 };
 
-static void imb_fact(struct igroup *g, const char *line)
+static void imb_fact(struct p2pb_imp_group *g, const char *line)
 {
-    const char *s = skip_ws(line + 1);
+    const char *s = p2pb_imp_skip_ws(line + 1);
     const char *colon = strchr(s, ':');
     if (!colon)
         return;
@@ -345,7 +114,7 @@ static void imb_fact(struct igroup *g, const char *line)
     for (size_t i = 0; i < sizeof imb_facts / sizeof imb_facts[0]; i++) {
         if (strlen(imb_facts[i][0]) == klen && strncmp(s, imb_facts[i][0], klen) == 0) {
             char val[256];
-            snprintf(val, sizeof val, "%s", skip_ws(colon + 1));
+            snprintf(val, sizeof val, "%s", p2pb_imp_skip_ws(colon + 1));
             size_t l = strlen(val);
             while (l && isspace((unsigned char)val[l - 1]))
                 val[--l] = '\0';
@@ -359,12 +128,12 @@ static void imb_fact(struct igroup *g, const char *line)
 /* Version from a banner line ("Intel (R) MPI Benchmarks 4.1, MPI-1 part",
  * "Intel(R) MPI Benchmarks 2019 Update 5", "Intel (R) MPI Benchmark Suite V3.2.4",
  * "Pallas MPI Benchmark Suite V2.2", "PMB-MPI1"); sets source and the unit. */
-static void imb_version(struct igroup *g, const char *line)
+static void imb_version(struct p2pb_imp_group *g, const char *line)
 {
-    int pallas = ci_contains(line, "Pallas") || strstr(line, "PMB") != NULL;
+    int pallas = p2pb_imp_ci_contains(line, "Pallas") || strstr(line, "PMB") != NULL;
     const char *p = strstr(line, "MPI Benchmark");
     char b[256];
-    snprintf(b, sizeof b, "%s", skip_ws(line + 1));
+    snprintf(b, sizeof b, "%s", p2pb_imp_skip_ws(line + 1));
     size_t l = strlen(b);
     while (l && isspace((unsigned char)b[l - 1]))
         b[--l] = '\0';
@@ -375,9 +144,9 @@ static void imb_version(struct igroup *g, const char *line)
         p += strlen("MPI Benchmark");
         if (*p == 's')
             p++;
-        p = skip_ws(p);
+        p = p2pb_imp_skip_ws(p);
         if (strncmp(p, "Suite", 5) == 0)
-            p = skip_ws(p + 5);
+            p = p2pb_imp_skip_ws(p + 5);
         if ((*p == 'V' || *p == 'v') && isdigit((unsigned char)p[1]))
             p++;
         size_t i = 0;
@@ -407,17 +176,17 @@ static void imb_version(struct igroup *g, const char *line)
 }
 
 /* Is line (with table t's columns) a data row? Fills r if so. */
-static int imb_row(const char *line, const enum col *cols, size_t ncols, struct irow *r,
+static int imb_row(const char *line, const enum col *cols, size_t ncols, struct p2pb_imp_row *r,
                    int *partial)
 {
     char buf[1024], *tok[16];
-    size_t n = tokenize(line, buf, sizeof buf, tok, 16);
+    size_t n = p2pb_imp_tokenize(line, buf, sizeof buf, tok, 16);
     *partial = 0;
     if (n == 0)
         return 0;
     double v[16];
     for (size_t i = 0; i < n; i++)
-        if (!parse_num(tok[i], &v[i]))
+        if (!p2pb_imp_parse_num(tok[i], &v[i]))
             return 0;
     if (n != ncols) {
         *partial = n < ncols;
@@ -449,52 +218,8 @@ static int imb_row(const char *line, const enum col *cols, size_t ncols, struct 
     return 1;
 }
 
-/* ---- OSU ---- */
-
-struct osu_kind {
-    const char *title; /* in "# OSU MPI ... Test" */
-    const char *kernel;
-    const char *display;
-    int is_bw;
-};
-
-static const struct osu_kind osu_kinds[] = {
-    {"Bi-Directional Bandwidth", "osu_bibw", "OSU BiBandwidth", 1},
-    {"Bandwidth", "osu_bw", "OSU Bandwidth", 1},
-    {"Latency", "osu_latency", "OSU Latency", 0},
-};
-
-/* ---- parsing one log ---- */
-
-static size_t cut_short_check(struct ilog *lg, struct igroup *g, struct itable *t, long maxbytes,
-                              int partial, size_t line_no)
-{
-    if (partial)
-        note(lg, g, "warning: line %zu: %s table cut short (incomplete row)", line_no, t->display);
-    else if (maxbytes > 0 && t->nrows && t->rows[t->nrows - 1].bytes < (size_t)maxbytes &&
-             t->layout >= 0)
-        note(lg, g,
-             "warning: %s table (line %ld) ends at %zu bytes; the header announced %ld: cut short",
-             t->display, t->line, t->rows[t->nrows - 1].bytes, maxbytes);
-    return 0;
-}
-
-/* Name the "run N" variant when the same kernel appears again in a group. */
-static void repeat_variant(struct igroup *g, struct itable *t)
-{
-    int count = 0;
-    for (size_t i = 0; i + 1 < g->ntabs; i++)
-        if (strcmp(g->tabs[i].kernel, t->kernel) == 0 &&
-            strncmp(g->tabs[i].variant, t->variant, strlen(t->variant)) == 0)
-            count++;
-    if (count) {
-        char v[64];
-        snprintf(v, sizeof v, "%.20s%srun %d", t->variant, t->variant[0] ? " " : "", count + 1);
-        snprintf(t->variant, sizeof t->variant, "%.31s", v);
-    }
-}
-
-static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *err, size_t errlen)
+static enum p2pb_status parse_imb_osu(struct p2pb_imp_log *lg, struct p2pb_imp_group *g, char *err,
+                                      size_t errlen)
 {
     const char *bench = NULL; /* last "Benchmarking X" name */
     char benchbuf[64] = "";
@@ -506,7 +231,7 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
     char skipped_names[256] = "";
     for (size_t i = 0; i < lg->nlines; i++) {
         const char *line = lg->lines[i];
-        const char *s = skip_ws(line);
+        const char *s = p2pb_imp_skip_ws(line);
         if (is_crash_line(s) && !crash_line)
             crash_line = (int)i + 1;
         if (*s == '#') {
@@ -516,10 +241,10 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
                 imb_fact(g, s);
             if (strstr(s, "Calling sequence was")) {
                 for (size_t j = i + 1; j < lg->nlines && j < i + 4; j++) {
-                    const char *c = skip_ws(lg->lines[j]);
-                    if (*c == '#' && *skip_ws(c + 1)) {
+                    const char *c = p2pb_imp_skip_ws(lg->lines[j]);
+                    if (*c == '#' && *p2pb_imp_skip_ws(c + 1)) {
                         char cs[512];
-                        snprintf(cs, sizeof cs, "%s", skip_ws(c + 1));
+                        snprintf(cs, sizeof cs, "%s", p2pb_imp_skip_ws(c + 1));
                         size_t l = strlen(cs);
                         while (l && isspace((unsigned char)cs[l - 1]))
                             cs[--l] = '\0';
@@ -537,7 +262,7 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
                 benchbuf[l] = '\0';
                 bench = benchbuf;
                 nprocs = waiting = multi = 0;
-                if (!kinfo_find(bench)) {
+                if (!p2pb_imp_imb_kind(bench)) {
                     if (strlen(skipped_names) + strlen(bench) + 3 < sizeof skipped_names)
                         snprintf(skipped_names + strlen(skipped_names),
                                  sizeof skipped_names - strlen(skipped_names), "%s%s",
@@ -570,28 +295,24 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
                 } else if (!g->source[0])
                     snprintf(g->source, sizeof g->source, "osu");
                 g->mb_pow2 = 0;
-                for (size_t k = 0; k < sizeof osu_kinds / sizeof osu_kinds[0]; k++)
-                    if (strstr(s, osu_kinds[k].title)) {
-                        snprintf(benchbuf, sizeof benchbuf, "%s", osu_kinds[k].kernel);
-                        bench = benchbuf;
-                        break;
-                    }
+                const struct p2pb_imp_kind *ok = p2pb_imp_osu_kind_in_title(s);
+                if (ok) {
+                    snprintf(benchbuf, sizeof benchbuf, "%s", ok->kernel);
+                    bench = benchbuf;
+                }
                 char title[160];
-                snprintf(title, sizeof title, "%s", skip_ws(s + 1));
+                snprintf(title, sizeof title, "%s", p2pb_imp_skip_ws(s + 1));
                 title[strcspn(title, "\r")] = '\0';
                 if (!cJSON_GetObjectItemCaseSensitive(g->header, "title"))
                     cJSON_AddStringToObject(g->header, "title", title);
             }
-            if (strncmp(skip_ws(s + 1), "Size", 4) == 0 && bench &&
+            if (strncmp(p2pb_imp_skip_ws(s + 1), "Size", 4) == 0 && bench &&
                 strncmp(bench, "osu_", 4) == 0) {
                 /* OSU column header: "# Size  Latency (us)" / "Bandwidth (MB/s)" ... */
-                const struct osu_kind *k = NULL;
-                for (size_t j = 0; j < sizeof osu_kinds / sizeof osu_kinds[0]; j++)
-                    if (strcmp(osu_kinds[j].kernel, bench) == 0)
-                        k = &osu_kinds[j];
+                const struct p2pb_imp_kind *k = p2pb_imp_osu_kind(bench);
                 if (!k)
                     continue;
-                struct itable *t = table_new(g);
+                struct p2pb_imp_table *t = p2pb_imp_table_new(g);
                 if (!t)
                     goto nomem;
                 snprintf(t->kernel, sizeof t->kernel, "%s", k->kernel);
@@ -599,26 +320,27 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
                 t->layout = P2PB_IMB_T;
                 t->nranks = t->active = 2;
                 t->line = (long)i + 1;
-                repeat_variant(g, t);
+                p2pb_imp_repeat_variant(g, t);
                 size_t j = i + 1;
                 int partial = 0;
                 for (; j < lg->nlines; j++) {
                     char buf[512], *tok[8];
-                    size_t n = tokenize(lg->lines[j], buf, sizeof buf, tok, 8);
+                    size_t n = p2pb_imp_tokenize(lg->lines[j], buf, sizeof buf, tok, 8);
                     size_t bytes;
                     double v;
                     if (n == 0)
                         break;
-                    if (n < 2 || !parse_size(tok[0], &bytes) || !parse_num(tok[1], &v)) {
-                        partial = n == 1 && parse_size(tok[0], &bytes);
+                    if (n < 2 || !p2pb_imp_parse_size(tok[0], &bytes) ||
+                        !p2pb_imp_parse_num(tok[1], &v)) {
+                        partial = n == 1 && p2pb_imp_parse_size(tok[0], &bytes);
                         break;
                     }
                     /* further columns (OSU 7 -f: min, max, iterations; -c: Pass) are not used */
-                    struct irow *r = row_new(t);
+                    struct p2pb_imp_row *r = p2pb_imp_row_new(t);
                     if (!r)
                         goto nomem;
                     r->bytes = bytes;
-                    if (k->is_bw) {
+                    if (k->is_rate) {
                         r->mbps = v;
                         if (v > 0 && bytes > 0) {
                             r->t = (double)bytes / v;
@@ -629,8 +351,8 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
                     }
                 }
                 if (partial)
-                    note(lg, g, "warning: line %zu: %s table cut short (incomplete row)", j + 1,
-                         t->display);
+                    p2pb_imp_note(lg, g, "warning: line %zu: %s table cut short (incomplete row)",
+                                  j + 1, t->display);
                 if (t->nrows == 0)
                     g->ntabs--;
                 last_end = j;
@@ -643,10 +365,10 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
         if (!imb_header(s, cols, &ncols))
             continue;
         /* an IMB/PMB table; which kernel? */
-        const struct kinfo *ki = bench ? kinfo_find(bench) : NULL;
+        const struct p2pb_imp_kind *ki = bench ? p2pb_imp_imb_kind(bench) : NULL;
         if (!bench) {
             for (size_t j = i; j-- > last_end && !ki;)
-                ki = kinfo_in_line(lg->lines[j]);
+                ki = p2pb_imp_imb_kind_in_line(lg->lines[j]);
         }
         int has_mbps = 0, has_t = 0;
         for (size_t c = 0; c < ncols; c++) {
@@ -657,14 +379,14 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
         if (!ki || !has_mbps || !has_t) {
             /* a collective (or unknown) benchmark: skip its rows with a note */
             if (!ki && !bench)
-                note(lg, g, "line %zu: table of an unnamed benchmark skipped", i + 1);
+                p2pb_imp_note(lg, g, "line %zu: table of an unnamed benchmark skipped", i + 1);
             else if (ki)
-                note(lg, g, "line %zu: %s table without t and Mbytes/sec columns skipped", i + 1,
-                     ki->display);
+                p2pb_imp_note(lg, g, "line %zu: %s table without t and Mbytes/sec columns skipped",
+                              i + 1, ki->display);
             bench = NULL;
             continue;
         }
-        struct itable *t = table_new(g);
+        struct p2pb_imp_table *t = p2pb_imp_table_new(g);
         if (!t)
             goto nomem;
         snprintf(t->kernel, sizeof t->kernel, "%s", ki->kernel);
@@ -680,23 +402,23 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
         t->nranks = nprocs + waiting;
         t->active = nprocs;
         t->line = (long)i + 1;
-        repeat_variant(g, t);
+        p2pb_imp_repeat_variant(g, t);
         int partial = 0;
         for (; j < lg->nlines; j++) {
             const char *d = lg->lines[j];
-            if (!*skip_ws(d) || *skip_ws(d) == '\r') {
+            if (!*p2pb_imp_skip_ws(d) || *p2pb_imp_skip_ws(d) == '\r') {
                 /* blank lines separate sizes in PMB -multi tables */
                 size_t k = j + 1;
-                while (k < lg->nlines && !*skip_ws(lg->lines[k]))
+                while (k < lg->nlines && !*p2pb_imp_skip_ws(lg->lines[k]))
                     k++;
-                struct irow probe;
+                struct p2pb_imp_row probe;
                 int pp;
                 memset(&probe, 0, sizeof probe);
                 if (has_group && k < lg->nlines && imb_row(lg->lines[k], cols, ncols, &probe, &pp))
                     continue;
                 break;
             }
-            struct irow tmp;
+            struct p2pb_imp_row tmp;
             memset(&tmp, 0, sizeof tmp);
             tmp.reps = tmp.t = tmp.tmin = tmp.tmax = tmp.tavg = tmp.mbps = NAN;
             snprintf(tmp.variant, sizeof tmp.variant, "%s", t->variant);
@@ -706,10 +428,10 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
                  * size follows within a few lines, with no blank or '#' line between. */
                 size_t k = j + 1;
                 int resume = 0;
-                if (!partial && *skip_ws(d) != '#' && t->nrows > 0) {
+                if (!partial && *p2pb_imp_skip_ws(d) != '#' && t->nrows > 0) {
                     for (; k < lg->nlines && k < j + 8; k++) {
-                        const char *ks = skip_ws(lg->lines[k]);
-                        struct irow pr;
+                        const char *ks = p2pb_imp_skip_ws(lg->lines[k]);
+                        struct p2pb_imp_row pr;
                         int pp;
                         memset(&pr, 0, sizeof pr);
                         if (!*ks || *ks == '#')
@@ -722,8 +444,9 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
                 }
                 if (!resume)
                     break;
-                note(lg, g, "line %zu: %zu non-data line%s inside the %s table skipped (\"%.50s\")",
-                     j + 1, k - j, k - j == 1 ? "" : "s", t->display, skip_ws(d));
+                p2pb_imp_note(
+                    lg, g, "line %zu: %zu non-data line%s inside the %s table skipped (\"%.50s\")",
+                    j + 1, k - j, k - j == 1 ? "" : "s", t->display, p2pb_imp_skip_ws(d));
                 j = k - 1;
                 continue;
             }
@@ -740,12 +463,12 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
                     }
                     break;
                 }
-            struct irow *r = row_new(t);
+            struct p2pb_imp_row *r = p2pb_imp_row_new(t);
             if (!r)
                 goto nomem;
             *r = tmp;
         }
-        cut_short_check(lg, g, t, maxbytes, partial, j + 1);
+        p2pb_imp_cut_short(lg, g, t, maxbytes, partial, j + 1);
         if (t->nrows == 0) {
             g->ntabs--;
             free(t->rows);
@@ -759,17 +482,19 @@ static enum p2pb_status parse_imb_osu(struct ilog *lg, struct igroup *g, char *e
         nprocs = waiting = multi = 0;
     }
     if (skipped)
-        note(lg, g,
-             "note: %zu table%s of other benchmarks skipped (only PingPong, PingPing, "
-             "Sendrecv, Exchange are imported): %s",
-             skipped, skipped == 1 ? "" : "s", skipped_names);
+        p2pb_imp_note(lg, g,
+                      "note: %zu table%s of other benchmarks skipped (only PingPong, PingPing, "
+                      "Sendrecv, Exchange are imported): %s",
+                      skipped, skipped == 1 ? "" : "s", skipped_names);
     if (crash_line) {
         int after = 1;
         for (size_t k = 0; k < g->ntabs; k++)
             if (g->tabs[k].line > crash_line)
                 after = 0;
-        note(lg, g, "warning: line %d: the log %s a crash (\"%.60s\"); rows before it are kept",
-             crash_line, after ? "ends in" : "contains", skip_ws(lg->lines[crash_line - 1]));
+        p2pb_imp_note(lg, g,
+                      "warning: line %d: the log %s a crash (\"%.60s\"); rows before it are kept",
+                      crash_line, after ? "ends in" : "contains",
+                      p2pb_imp_skip_ws(lg->lines[crash_line - 1]));
     }
     return P2PB_OK;
 nomem:
@@ -782,8 +507,8 @@ nomem:
  * "chunk size (cpysize)<TAB>bare metal<TAB>pvhvm<TAB>pv". Returns column count >= 3. */
 static size_t cols_header(const char *line, char names[][64], size_t max)
 {
-    const char *s = skip_ws(line);
-    if (*s == '#' || !(ci_contains(s, "size")))
+    const char *s = p2pb_imp_skip_ws(line);
+    if (*s == '#' || !(p2pb_imp_ci_contains(s, "size")))
         return 0;
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", s);
@@ -792,16 +517,16 @@ static size_t cols_header(const char *line, char names[][64], size_t max)
     size_t n = 0;
     char *save = NULL;
     for (char *p = strtok_r(buf, sep, &save); p && n < max; p = strtok_r(NULL, sep, &save)) {
-        p = (char *)skip_ws(p);
+        p = (char *)p2pb_imp_skip_ws(p);
         if (!*p)
             continue;
         snprintf(names[n++], 64, "%s", p);
     }
-    if (n < 2 || !ci_contains(names[0], "size"))
+    if (n < 2 || !p2pb_imp_ci_contains(names[0], "size"))
         return 0;
     double v;
     for (size_t i = 1; i < n; i++)
-        if (parse_num(names[i], &v))
+        if (p2pb_imp_parse_num(names[i], &v))
             return 0;
     return n;
 }
@@ -819,7 +544,7 @@ struct coltab {
     int unit_label_ms; /* title said millisec */
 };
 
-static enum p2pb_status parse_columns(struct ilog *lg, char *err, size_t errlen)
+static enum p2pb_status parse_columns(struct p2pb_imp_log *lg, char *err, size_t errlen)
 {
     struct coltab tabs[8];
     size_t ntabs = 0;
@@ -843,25 +568,25 @@ static enum p2pb_status parse_columns(struct ilog *lg, char *err, size_t errlen)
         /* title: the nearest non-empty line above */
         const char *title = "";
         for (size_t j = i; j-- > 0;)
-            if (*skip_ws(lg->lines[j])) {
+            if (*p2pb_imp_skip_ws(lg->lines[j])) {
                 title = lg->lines[j];
                 break;
             }
-        const struct kinfo *ki = kinfo_in_line(title);
-        if (!ki && ci_contains(title, "SendRecv"))
-            ki = &kinfos[2];
+        const struct p2pb_imp_kind *ki = p2pb_imp_imb_kind_in_line(title);
+        if (!ki && p2pb_imp_ci_contains(title, "SendRecv"))
+            ki = &p2pb_imp_imb_kinds[2];
         if (ki) {
             snprintf(c->kernel, sizeof c->kernel, "%s", ki->kernel);
             snprintf(c->display, sizeof c->display, "%s", ki->display);
         }
-        if (ci_contains(title, "throughput") || ci_contains(title, "MB/s") ||
-            ci_contains(title, "MB/sec") || ci_contains(title, "bandwidth"))
+        if (p2pb_imp_ci_contains(title, "throughput") || p2pb_imp_ci_contains(title, "MB/s") ||
+            p2pb_imp_ci_contains(title, "MB/sec") || p2pb_imp_ci_contains(title, "bandwidth"))
             c->metric = 1;
-        if (ci_contains(title, "millisec") || ci_contains(title, "msec") ||
-            ci_contains(title, "(ms"))
+        if (p2pb_imp_ci_contains(title, "millisec") || p2pb_imp_ci_contains(title, "msec") ||
+            p2pb_imp_ci_contains(title, "(ms"))
             c->unit_label_ms = 1, c->t_scale = 1000.0;
-        if (ci_contains(names[0], "cpysize") || ci_contains(names[0], "chunk") ||
-            ci_contains(title, "memcpy") || ci_contains(title, "loops over")) {
+        if (p2pb_imp_ci_contains(names[0], "cpysize") || p2pb_imp_ci_contains(names[0], "chunk") ||
+            p2pb_imp_ci_contains(title, "memcpy") || p2pb_imp_ci_contains(title, "loops over")) {
             memcpy_log = 1;
             snprintf(c->kernel, sizeof c->kernel, "memcpy");
             snprintf(c->display, sizeof c->display, "memcpy");
@@ -871,14 +596,14 @@ static enum p2pb_status parse_columns(struct ilog *lg, char *err, size_t errlen)
         for (; j < lg->nlines; j++) {
             char buf[512], *tok[10];
             const char *ln = lg->lines[j];
-            size_t n = tokenize(ln, buf, sizeof buf, tok, 10);
+            size_t n = p2pb_imp_tokenize(ln, buf, sizeof buf, tok, 10);
             size_t b;
-            if (n != nc || !parse_size(tok[0], &b))
+            if (n != nc || !p2pb_imp_parse_size(tok[0], &b))
                 break;
             double vals[8];
             int ok = 1;
             for (size_t k = 1; k < n; k++)
-                ok &= parse_num(tok[k], &vals[k - 1]);
+                ok &= p2pb_imp_parse_num(tok[k], &vals[k - 1]);
             if (!ok)
                 break;
             if (c->nrows == cap) {
@@ -913,7 +638,8 @@ static enum p2pb_status parse_columns(struct ilog *lg, char *err, size_t errlen)
     size_t nsides = tabs[0].ncols - 1;
     int seed_pmb = 0;
     for (size_t k = 0; k < ntabs; k++)
-        seed_pmb |= strcmp(tabs[k].kernel, "sendrecv") == 0 || ci_contains(lg->lines[0], "PMB");
+        seed_pmb |=
+            strcmp(tabs[k].kernel, "sendrecv") == 0 || p2pb_imp_ci_contains(lg->lines[0], "PMB");
     /* Latency labelled millisec: check against the throughput table. With t in
      * usec, bytes_factor * X / t is MB/s in 10^6 B; the log's rate should be that
      * or that / 1.048576 (1 MB = 2^20 B). Whichever reading fits is taken. */
@@ -924,10 +650,7 @@ static enum p2pb_status parse_columns(struct ilog *lg, char *err, size_t errlen)
         if (tabs[k].metric == 0 && !lat)
             lat = &tabs[k];
     }
-    double bf = 1.0;
-    for (size_t q = 0; q < sizeof kinfos / sizeof kinfos[0]; q++)
-        if (lat && strcmp(kinfos[q].kernel, lat->kernel) == 0)
-            bf = kinfos[q].bytes_factor;
+    double bf = lat ? p2pb_imp_imb_bytes_factor(lat->kernel) : 1.0;
     int pow2 = seed_pmb ? 1 : 0;
     if (lat && thr && !memcpy_log) {
         double best_err[2] = {0, 0}; /* [0] t as usec, [1] t as msec */
@@ -944,9 +667,9 @@ static enum p2pb_status parse_columns(struct ilog *lg, char *err, size_t errlen)
                     if (!(t > 0 && rate > 0))
                         continue;
                     double x = bf * (double)lat->bytes[r] / (t * rate); /* 1 or 1.048576 if usec */
-                    double e0 = fmin(fabs(log(x)), fabs(log(x / MIB_PER_MB)));
+                    double e0 = fmin(fabs(log(x)), fabs(log(x / P2PB_IMP_MIB_PER_MB)));
                     double x3 = x / 1000.0;
-                    double e1 = fmin(fabs(log(x3)), fabs(log(x3 / MIB_PER_MB)));
+                    double e1 = fmin(fabs(log(x3)), fabs(log(x3 / P2PB_IMP_MIB_PER_MB)));
                     best_err[0] += e0;
                     best_err[1] += e1;
                     cnt++;
@@ -957,11 +680,12 @@ static enum p2pb_status parse_columns(struct ilog *lg, char *err, size_t errlen)
             int usec = best_err[0] <= best_err[1];
             if (lat->unit_label_ms && usec) {
                 lat->t_scale = 1.0;
-                note(lg, NULL,
-                     "warning: line %ld: the latency table says millisec but its values are "
-                     "usec (checked against the throughput table: %g x bytes / t matches the "
-                     "rates only with t in usec); read as usec",
-                     lat->line, bf);
+                p2pb_imp_note(
+                    lg, NULL,
+                    "warning: line %ld: the latency table says millisec but its values are "
+                    "usec (checked against the throughput table: %g x bytes / t matches the "
+                    "rates only with t in usec); read as usec",
+                    lat->line, bf);
             } else if (!usec) {
                 lat->t_scale = 1000.0;
             }
@@ -973,7 +697,7 @@ static enum p2pb_status parse_columns(struct ilog *lg, char *err, size_t errlen)
         for (char *p = label; *p; p++)
             if (*p == ' ' || *p == '/')
                 *p = '_';
-        struct igroup *g = group_new(lg, label);
+        struct p2pb_imp_group *g = p2pb_imp_group_new(lg, label);
         if (!g) {
             st = P2PB_ENOMEM;
             (void)p2pb_fail(P2PB_OK, err, errlen, "%s: out of memory", lg->path);
@@ -997,8 +721,8 @@ static enum p2pb_status parse_columns(struct ilog *lg, char *err, size_t errlen)
         for (size_t k = 0; k < ntabs; k++) {
             char title[200] = "";
             for (size_t j = (size_t)tabs[k].line - 1; j-- > 0;)
-                if (*skip_ws(lg->lines[j])) {
-                    snprintf(title, sizeof title, "%s", skip_ws(lg->lines[j]));
+                if (*p2pb_imp_skip_ws(lg->lines[j])) {
+                    snprintf(title, sizeof title, "%s", p2pb_imp_skip_ws(lg->lines[j]));
                     title[strcspn(title, "\r")] = '\0';
                     break;
                 }
@@ -1007,7 +731,7 @@ static enum p2pb_status parse_columns(struct ilog *lg, char *err, size_t errlen)
             cJSON_AddStringToObject(g->header, key, title);
         }
         /* merge tables by size into one table of this side */
-        struct itable *t = table_new(g);
+        struct p2pb_imp_table *t = p2pb_imp_table_new(g);
         if (!t) {
             st = P2PB_ENOMEM;
             goto done;
@@ -1022,12 +746,12 @@ static enum p2pb_status parse_columns(struct ilog *lg, char *err, size_t errlen)
             if (sd + 1 >= c->ncols)
                 continue;
             for (size_t r = 0; r < c->nrows; r++) {
-                struct irow *row = NULL;
+                struct p2pb_imp_row *row = NULL;
                 for (size_t q = 0; q < t->nrows; q++)
                     if (t->rows[q].bytes == c->bytes[r])
                         row = &t->rows[q];
                 if (!row) {
-                    row = row_new(t);
+                    row = p2pb_imp_row_new(t);
                     if (!row) {
                         st = P2PB_ENOMEM;
                         goto done;
@@ -1056,7 +780,7 @@ done:
 
 /* ---- reading the file ---- */
 
-static enum p2pb_status read_lines(struct ilog *lg, char *err, size_t errlen)
+static enum p2pb_status read_lines(struct p2pb_imp_log *lg, char *err, size_t errlen)
 {
     FILE *fp = fopen(lg->path, "rb");
     if (!fp) {
@@ -1126,162 +850,17 @@ static enum p2pb_status read_lines(struct ilog *lg, char *err, size_t errlen)
     return P2PB_OK;
 }
 
-/* ---- writing ---- */
-
-/* Unit of a group's rates: factor to 10^6 B and the recorded assumption. */
-static double unit_factor(struct ilog *lg, struct igroup *g)
-{
-    if (g->units[0])
-        return 1.0;
-    /* infer from the rows: bytes_factor * X / (t * rate) */
-    double sum = 0;
-    size_t cnt = 0;
-    for (size_t k = 0; k < g->ntabs; k++)
-        for (size_t i = 0; i < g->tabs[k].nrows; i++) {
-            const struct irow *r = &g->tabs[k].rows[i];
-            if (r->bytes < 65536 || !(r->t > 0) || !(r->mbps > 0) || r->t_derived)
-                continue;
-            sum += log(g->tabs[k].bytes_factor * (double)r->bytes / (r->t * r->mbps));
-            cnt++;
-        }
-    int inferred = -1;
-    if (cnt) {
-        double x = exp(sum / (double)cnt);
-        if (fabs(x / MIB_PER_MB - 1.0) < 0.02)
-            inferred = 1;
-        else if (fabs(x - 1.0) < 0.02)
-            inferred = 0;
-    }
-    if (g->mb_pow2 < 0) {
-        if (inferred >= 0) {
-            g->mb_pow2 = inferred;
-            snprintf(g->units, sizeof g->units,
-                     "version unknown; 1 MB = %s inferred from the rows (bytes x factor / t / "
-                     "rate)%s",
-                     inferred ? "2^20 B" : "10^6 B", inferred ? ", converted to 10^6 B" : "");
-        } else {
-            g->mb_pow2 = 0;
-            snprintf(g->units, sizeof g->units,
-                     "version unknown and not inferable; assumed 1 MB = 10^6 B (IMB >= 4, OSU), "
-                     "values as logged");
-        }
-        note(lg, g, "units: %s", g->units);
-    } else {
-        if (g->mb_pow2)
-            snprintf(g->units, sizeof g->units,
-                     "1 MB = 2^20 B (PMB/IMB <= 3.2), converted to 10^6 B");
-        else
-            snprintf(g->units, sizeof g->units, "1 MB = 10^6 B (%s), as logged",
-                     strncmp(g->source, "osu", 3) == 0 ? "OSU" : "IMB >= 4");
-        if (inferred >= 0 && inferred != g->mb_pow2) {
-            /* the rows are the stronger evidence: X / t / rate fits one unit within 2% */
-            const char *ver = g->mb_pow2 ? "2^20 B" : "10^6 B";
-            g->mb_pow2 = inferred;
-            snprintf(g->units, sizeof g->units,
-                     "1 MB = %s: the rows fit it (bytes x factor / t / rate), although %s "
-                     "versions are documented with 1 MB = %s%s",
-                     inferred ? "2^20 B" : "10^6 B", g->source, ver,
-                     inferred ? "; converted to 10^6 B" : "");
-            note(lg, g, "warning: units: %s", g->units);
-        }
-    }
-    return g->mb_pow2 ? MIB_PER_MB : 1.0;
-}
-
-static cJSON *run_record(const struct ilog *lg, const struct igroup *g, int nranks)
-{
-    cJSON *run = cJSON_CreateObject();
-    if (!run)
-        return NULL;
-    cJSON_AddStringToObject(run, "type", "run");
-    cJSON_AddStringToObject(run, "schema", P2PB_SCHEMA);
-    cJSON_AddStringToObject(run, "source", g->source[0] ? g->source : "unknown");
-    cJSON_AddBoolToObject(run, "imported", 1);
-    cJSON_AddStringToObject(run, "imported_from", lg->path);
-    cJSON_AddStringToObject(run, "version", P2PB_VERSION);
-    cJSON_AddStringToObject(run, "git_commit", P2PB_GIT_COMMIT);
-    cJSON_AddStringToObject(run, "label", g->label);
-    const cJSON *date = cJSON_GetObjectItemCaseSensitive(g->header, "date");
-    cJSON_AddStringToObject(run, "start_utc", cJSON_IsString(date) ? date->valuestring : "");
-    const cJSON *mv = cJSON_GetObjectItemCaseSensitive(g->header, "mpi_version");
-    char mpi[128] = "";
-    if (cJSON_IsString(mv) && mv->valuestring[0])
-        snprintf(mpi, sizeof mpi, "MPI standard %s (as logged)", mv->valuestring);
-    cJSON_AddStringToObject(run, "mpi_library", mpi);
-    cJSON_AddNumberToObject(run, "nranks", nranks);
-    const cJSON *cs = cJSON_GetObjectItemCaseSensitive(g->header, "calling_sequence");
-    cJSON_AddStringToObject(run, "command_line", cJSON_IsString(cs) ? cs->valuestring : "");
-    cJSON_AddStringToObject(run, "units_assumed", g->units);
-    /* host facts from the header, under "hosts" like a native run */
-    cJSON *hosts = cJSON_AddObjectToObject(run, "hosts");
-    cJSON *h = cJSON_AddObjectToObject(hosts, "imported");
-    static const char *const map[][2] = {{"release", "kernel_release"},
-                                         {"machine", "machine"},
-                                         {"system", "os"},
-                                         {"version", "kernel_version"}};
-    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(g->header, map[i][0]);
-        if (cJSON_IsString(v))
-            cJSON_AddStringToObject(h, map[i][1], v->valuestring);
-    }
-    cJSON_AddItemToObject(run, "import_header", cJSON_Duplicate(g->header, 1));
-    cJSON *pol = cJSON_AddObjectToObject(run, "policy");
-    cJSON_AddStringToObject(pol, "mode", "imported");
-    cJSON_AddItemToObject(run, "import_notes", cJSON_Duplicate(g->notes, 1));
-    return run;
-}
-
-static void fill_result(const struct itable *t, const struct irow *r, double uf, int nranks,
-                        struct p2pb_result *o)
-{
-    memset(o, 0, sizeof *o);
-    snprintf(o->kernel, sizeof o->kernel, "%s", t->kernel);
-    snprintf(o->display_name, sizeof o->display_name, "%s", t->display);
-    snprintf(o->variant, sizeof o->variant, "%s", r->variant);
-    o->bytes = r->bytes;
-    o->nranks = t->nranks > 0 ? t->nranks : nranks;
-    o->active_ranks = t->active > 0 ? t->active : o->nranks;
-    o->imb_layout = t->layout;
-    o->bytes_factor = t->bytes_factor;
-    o->samples = 1;
-    o->iterations_per_sample = isfinite(r->reps) && r->reps >= 1 ? (size_t)r->reps : 1;
-    o->status = P2PB_ROW_OK;
-    double tv = r->t;
-    o->t.n = 1;
-    o->t.min = o->t.p25 = o->t.median = o->t.p75 = o->t.p99 = o->t.max = o->t.mean = tv;
-    o->t.stddev = 0;
-    o->t_min_usec = r->tmin;
-    o->t_max_usec = r->tmax;
-    o->t_avg_usec = r->tavg;
-    if (t->layout == P2PB_IMB_T && isnan(r->tmax)) {
-        /* one time column (IMB PingPong/PingPing t[usec], OSU): that is IMB's time
-         * for the row; p2pbench fills t_min = t_max = t_avg likewise */
-        o->t_min_usec = o->t_max_usec = o->t_avg_usec = tv;
-    }
-    double rate = isfinite(r->mbps) ? r->mbps * uf : NAN;
-    /* A logged rate below 1 has at most 2 significant digits (IMB and PMB print
-     * 2 decimals: 0.01 for 0.0064): where the log has the time, the rate follows
-     * from the definition, bytes_factor x X / t, with the time's precision. */
-    if (tv > 0 && !r->t_derived && (!isfinite(rate) || r->mbps < 1.0))
-        rate = p2pb_mbytes_per_sec(t->bytes_factor, r->bytes, tv);
-    o->mbytes_per_sec = rate;
-    o->mbytes_per_sec_imb = rate;
-    o->ci_target_met = -1; /* no sampling policy behind an imported value */
-    if (r->t_derived)
-        snprintf(o->note, sizeof o->note, "t derived from the logged rate: bytes / MB/s");
-}
-
 /* Write one group to path. Returns P2PB_OK or P2PB_EIO/ENOMEM. */
-static enum p2pb_status write_group(struct ilog *lg, struct igroup *g, const char *path, char *err,
-                                    size_t errlen)
+static enum p2pb_status write_group(struct p2pb_imp_log *lg, struct p2pb_imp_group *g,
+                                    const char *path, char *err, size_t errlen)
 {
-    double uf = unit_factor(lg, g);
+    double uf = p2pb_imp_unit_factor(lg, g);
     int nranks = 0;
     for (size_t k = 0; k < g->ntabs; k++)
         if (g->tabs[k].nranks > nranks)
             nranks = g->tabs[k].nranks;
     /* 0: the log does not say (e.g. a comparison table) */
-    cJSON *run = run_record(lg, g, nranks);
+    cJSON *run = p2pb_imp_run_record(lg, g, nranks);
     if (!run) {
         return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
     }
@@ -1296,7 +875,7 @@ static enum p2pb_status write_group(struct ilog *lg, struct igroup *g, const cha
     for (size_t k = 0; k < g->ntabs && st == P2PB_OK; k++)
         for (size_t i = 0; i < g->tabs[k].nrows && st == P2PB_OK; i++) {
             struct p2pb_result r;
-            fill_result(&g->tabs[k], &g->tabs[k].rows[i], uf, nranks, &r);
+            p2pb_imp_fill_result(&g->tabs[k], &g->tabs[k].rows[i], uf, nranks, &r);
             /* IMB/PMB/OSU latency: PingPong's t is half the round trip */
             r.time_scale = strcmp(r.kernel, "pingpong") == 0 ? 0.5 : 1.0;
             st = p2pb_results_write_result(f, &r, err, errlen);
@@ -1316,21 +895,21 @@ static void base_name(const char *path, char *out, size_t len)
         *dot = '\0';
 }
 
-static void ilog_free(struct ilog *lg)
+static void ilog_free(struct p2pb_imp_log *lg)
 {
-    groups_free(lg);
+    p2pb_imp_groups_free(lg);
     free(lg->lines);
     free(lg->buf);
     memset(lg, 0, sizeof *lg);
 }
 
 /* Parse one log into groups (nothing written). */
-static enum p2pb_status parse_log(struct ilog *lg, char *err, size_t errlen)
+static enum p2pb_status parse_log(struct p2pb_imp_log *lg, char *err, size_t errlen)
 {
     enum p2pb_status st = read_lines(lg, err, errlen);
     if (st != P2PB_OK)
         return st;
-    struct igroup *g = group_new(lg, "");
+    struct p2pb_imp_group *g = p2pb_imp_group_new(lg, "");
     if (!g) {
         return p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", lg->path);
     }
@@ -1339,14 +918,14 @@ static enum p2pb_status parse_log(struct ilog *lg, char *err, size_t errlen)
         return st;
     if (g->ntabs == 0) {
         /* not IMB/PMB/OSU: try a comparison table with named columns */
-        groups_free(lg); /* the empty IMB/OSU group, with any emptied table array */
+        p2pb_imp_groups_free(lg); /* the empty IMB/OSU group, with any emptied table array */
         st = parse_columns(lg, err, errlen);
         if (st != P2PB_OK)
             return st;
         if (lg->ngroups == 0) {
             /* point at the first non-blank line */
             size_t ln = 0;
-            while (ln < lg->nlines && !*skip_ws(lg->lines[ln]))
+            while (ln < lg->nlines && !*p2pb_imp_skip_ws(lg->lines[ln]))
                 ln++;
             return p2pb_fail(P2PB_EFORMAT, err, errlen,
                              "%s:%zu: no IMB, PMB, OSU or size/value table found", lg->path,
@@ -1358,7 +937,8 @@ static enum p2pb_status parse_log(struct ilog *lg, char *err, size_t errlen)
         if (!g->source[0]) {
             int pmb = 0;
             for (size_t i = 0; i < lg->nlines && !pmb; i++)
-                pmb = ci_contains(lg->lines[i], "Pallas") || strstr(lg->lines[i], "PMB") != NULL;
+                pmb = p2pb_imp_ci_contains(lg->lines[i], "Pallas") ||
+                      strstr(lg->lines[i], "PMB") != NULL;
             snprintf(g->source, sizeof g->source, "%s", pmb ? "pmb" : "imb-unknown");
             if (pmb)
                 g->mb_pow2 = 1;
@@ -1378,7 +958,7 @@ enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char 
     if (stat(outdir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
         return p2pb_fail(P2PB_EIO, err, errlen, "%s: not a directory", outdir);
     }
-    struct ilog *logs = calloc(npaths ? npaths : 1, sizeof *logs);
+    struct p2pb_imp_log *logs = calloc(npaths ? npaths : 1, sizeof *logs);
     if (!logs) {
         return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
     }
@@ -1412,7 +992,7 @@ enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char 
         char base[256];
         base_name(paths[i], base, sizeof base);
         for (size_t k = 0; k < logs[i].ngroups && st == P2PB_OK; k++) {
-            struct igroup *g = &logs[i].groups[k];
+            struct p2pb_imp_group *g = &logs[i].groups[k];
             char path[4096], tmp[4200];
             if (logs[i].ngroups > 1)
                 snprintf(path, sizeof path, "%s/%s-%s.jsonl", outdir, base, g->label);
