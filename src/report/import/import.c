@@ -56,449 +56,57 @@ static int is_crash_line(const char *s)
     return 0;
 }
 
-/* ---- IMB / PMB ---- */
+/* ---- IMB, PMB and OSU logs: one pass over the lines ---- */
 
-enum col { C_GROUP, C_BYTES, C_REPS, C_T, C_TMIN, C_TMAX, C_TAVG, C_MBPS, C_OTHER };
-
-/* Column header of an IMB/PMB table: "#bytes #repetitions ..." */
-static int imb_header(const char *line, enum col *cols, size_t *ncols)
+/* A line is offered to the OSU reader, then to the IMB reader (a log may hold both). */
+static enum p2pb_status scan_line(struct p2pb_imp_scan *sc, size_t *i, char *err, size_t errlen)
 {
-    char buf[1024], *tok[16];
-    size_t n = p2pb_imp_tokenize(line, buf, sizeof buf, tok, 16);
-    int has_bytes = 0, has_reps = 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *t = tok[i];
-        if (strcmp(t, "#bytes") == 0)
-            cols[i] = C_BYTES, has_bytes = 1;
-        else if (strcmp(t, "#repetitions") == 0)
-            cols[i] = C_REPS, has_reps = 1;
-        else if (strcasecmp(t, "Group") == 0)
-            cols[i] = C_GROUP;
-        else if (strcmp(t, "t[usec]") == 0)
-            cols[i] = C_T;
-        else if (strcmp(t, "t_min[usec]") == 0)
-            cols[i] = C_TMIN;
-        else if (strcmp(t, "t_max[usec]") == 0)
-            cols[i] = C_TMAX;
-        else if (strcmp(t, "t_avg[usec]") == 0)
-            cols[i] = C_TAVG;
-        else if (strcasecmp(t, "Mbytes/sec") == 0 || strcasecmp(t, "MB/s") == 0)
-            cols[i] = C_MBPS;
-        else
-            cols[i] = C_OTHER;
+    const char *s = p2pb_imp_skip_ws(sc->lg->lines[*i]);
+    if (*s == '#') {
+        p2pb_imp_imb_comment(sc, *i, s);
+        p2pb_imp_osu_title(sc, s);
+        int taken = 0;
+        enum p2pb_status st = p2pb_imp_osu_table(sc, i, &taken, err, errlen);
+        if (st != P2PB_OK || taken)
+            return st;
     }
-    *ncols = n;
-    return has_bytes && has_reps;
+    return p2pb_imp_imb_table(sc, i, err, errlen);
 }
 
-/* Header facts "# Key : value" of an IMB banner. */
-static const char *const imb_facts[][2] = {
-    {"Date", "date"},
-    {"Machine", "machine"},
-    {"System", "system"},
-    {"Release", "release"},
-    {"Version", "version"},
-    {"MPI Version", "mpi_version"},
-    {"MPI Thread Environment", "mpi_thread_environment"},
-};
-
-static void imb_fact(struct p2pb_imp_group *g, const char *line)
+/* The first crash marker seen outside tables, at line crash_line (1-based; 0: none). */
+static void note_crash(struct p2pb_imp_log *lg, struct p2pb_imp_group *g, int crash_line)
 {
-    const char *s = p2pb_imp_skip_ws(line + 1);
-    const char *colon = strchr(s, ':');
-    if (!colon)
+    if (!crash_line)
         return;
-    size_t klen = (size_t)(colon - s);
-    while (klen && (s[klen - 1] == ' ' || s[klen - 1] == '\t'))
-        klen--;
-    for (size_t i = 0; i < sizeof imb_facts / sizeof imb_facts[0]; i++) {
-        if (strlen(imb_facts[i][0]) == klen && strncmp(s, imb_facts[i][0], klen) == 0) {
-            char val[256];
-            snprintf(val, sizeof val, "%s", p2pb_imp_skip_ws(colon + 1));
-            size_t l = strlen(val);
-            while (l && isspace((unsigned char)val[l - 1]))
-                val[--l] = '\0';
-            if (!cJSON_GetObjectItemCaseSensitive(g->header, imb_facts[i][1]))
-                cJSON_AddStringToObject(g->header, imb_facts[i][1], val);
-            return;
-        }
-    }
+    int after = 1;
+    for (size_t k = 0; k < g->ntabs; k++)
+        if (g->tabs[k].line > crash_line)
+            after = 0;
+    p2pb_imp_note(
+        lg, g, "warning: line %d: the log %s a crash (\"%.60s\"); rows before it are kept",
+        crash_line, after ? "ends in" : "contains", p2pb_imp_skip_ws(lg->lines[crash_line - 1]));
 }
 
-/* Version from a banner line ("Intel (R) MPI Benchmarks 4.1, MPI-1 part",
- * "Intel(R) MPI Benchmarks 2019 Update 5", "Intel (R) MPI Benchmark Suite V3.2.4",
- * "Pallas MPI Benchmark Suite V2.2", "PMB-MPI1"); sets source and the unit. */
-static void imb_version(struct p2pb_imp_group *g, const char *line)
+/* Read the IMB, PMB and OSU tables of lg into g. */
+static enum p2pb_status scan_imb_osu(struct p2pb_imp_log *lg, struct p2pb_imp_group *g, char *err,
+                                     size_t errlen)
 {
-    int pallas = p2pb_imp_ci_contains(line, "Pallas") || strstr(line, "PMB") != NULL;
-    const char *p = strstr(line, "MPI Benchmark");
-    char b[256];
-    snprintf(b, sizeof b, "%s", p2pb_imp_skip_ws(line + 1));
-    size_t l = strlen(b);
-    while (l && isspace((unsigned char)b[l - 1]))
-        b[--l] = '\0';
-    cJSON_DeleteItemFromObjectCaseSensitive(g->header, "banner");
-    cJSON_AddStringToObject(g->header, "banner", b);
-    char ver[48] = "";
-    if (p) {
-        p += strlen("MPI Benchmark");
-        if (*p == 's')
-            p++;
-        p = p2pb_imp_skip_ws(p);
-        if (strncmp(p, "Suite", 5) == 0)
-            p = p2pb_imp_skip_ws(p + 5);
-        if ((*p == 'V' || *p == 'v') && isdigit((unsigned char)p[1]))
-            p++;
-        size_t i = 0;
-        while (p[i] && p[i] != ',' && i + 1 < sizeof ver) {
-            ver[i] = p[i];
-            i++;
-        }
-        ver[i] = '\0';
-        while (i && ver[i - 1] == ' ')
-            ver[--i] = '\0';
-        for (char *c = ver; *c; c++)
-            *c = *c == ' ' ? '-' : (char)tolower((unsigned char)*c);
-        if (!isdigit((unsigned char)ver[0]))
-            ver[0] = '\0';
-    }
-    if (pallas) {
-        snprintf(g->source, sizeof g->source, "pmb%s%s", ver[0] ? "-" : "", ver);
-        g->mb_pow2 = 1;
-        return;
-    }
-    if (!ver[0])
-        return;
-    snprintf(g->source, sizeof g->source, "imb-%s", ver);
-    double v = atof(ver);
-    /* PMB and IMB <= 3.2: 2^20; IMB 4 and later (4.x, 2017 .. 2021): 10^6 */
-    g->mb_pow2 = v > 0 && v < 4.0 ? 1 : v >= 4.0 ? 0 : -1;
-}
-
-/* Is line (with table t's columns) a data row? Fills r if so. */
-static int imb_row(const char *line, const enum col *cols, size_t ncols, struct p2pb_imp_row *r,
-                   int *partial)
-{
-    char buf[1024], *tok[16];
-    size_t n = p2pb_imp_tokenize(line, buf, sizeof buf, tok, 16);
-    *partial = 0;
-    if (n == 0)
-        return 0;
-    double v[16];
-    for (size_t i = 0; i < n; i++)
-        if (!p2pb_imp_parse_num(tok[i], &v[i]))
-            return 0;
-    if (n != ncols) {
-        *partial = n < ncols;
-        return 0;
-    }
-    for (size_t i = 0; i < n; i++) {
-        switch (cols[i]) {
-        case C_GROUP:
-            if (v[i] < 0 || v[i] != floor(v[i]))
-                return 0;
-            snprintf(r->variant, sizeof r->variant, "group %d", (int)v[i]);
-            break;
-        case C_BYTES:
-            if (v[i] < 0 || v[i] != floor(v[i]) || v[i] > 1e15)
-                return 0;
-            r->bytes = (size_t)v[i];
-            break;
-        case C_REPS: r->reps = v[i]; break;
-        case C_T: r->t = v[i]; break;
-        case C_TMIN: r->tmin = v[i]; break;
-        case C_TMAX: r->tmax = v[i]; break;
-        case C_TAVG: r->tavg = v[i]; break;
-        case C_MBPS: r->mbps = v[i]; break;
-        default: break;
-        }
-    }
-    if (isnan(r->t))
-        r->t = r->tmax;
-    return 1;
-}
-
-static enum p2pb_status parse_imb_osu(struct p2pb_imp_log *lg, struct p2pb_imp_group *g, char *err,
-                                      size_t errlen)
-{
-    const char *bench = NULL; /* last "Benchmarking X" name */
-    char benchbuf[64] = "";
-    int nprocs = 0, waiting = 0, multi = 0;
-    long maxbytes = -1;
-    size_t last_end = 0; /* line after the previous table */
+    struct p2pb_imp_scan sc;
+    memset(&sc, 0, sizeof sc);
+    sc.lg = lg;
+    sc.g = g;
+    sc.maxbytes = -1;
     int crash_line = 0;
-    size_t skipped = 0;
-    char skipped_names[256] = "";
     for (size_t i = 0; i < lg->nlines; i++) {
-        const char *line = lg->lines[i];
-        const char *s = p2pb_imp_skip_ws(line);
-        if (is_crash_line(s) && !crash_line)
+        if (!crash_line && is_crash_line(p2pb_imp_skip_ws(lg->lines[i])))
             crash_line = (int)i + 1;
-        if (*s == '#') {
-            if (strstr(s, "MPI Benchmark") || strstr(s, "PMB-MPI1"))
-                imb_version(g, s);
-            else if (strstr(s, " : ") || strstr(s, "\t: "))
-                imb_fact(g, s);
-            if (strstr(s, "Calling sequence was")) {
-                for (size_t j = i + 1; j < lg->nlines && j < i + 4; j++) {
-                    const char *c = p2pb_imp_skip_ws(lg->lines[j]);
-                    if (*c == '#' && *p2pb_imp_skip_ws(c + 1)) {
-                        char cs[512];
-                        snprintf(cs, sizeof cs, "%s", p2pb_imp_skip_ws(c + 1));
-                        size_t l = strlen(cs);
-                        while (l && isspace((unsigned char)cs[l - 1]))
-                            cs[--l] = '\0';
-                        cJSON_AddStringToObject(g->header, "calling_sequence", cs);
-                        break;
-                    }
-                }
-            }
-            const char *m;
-            if ((m = strstr(s, "Maximum message length in bytes:")) != NULL)
-                maxbytes = atol(m + strlen("Maximum message length in bytes:"));
-            if ((m = strstr(s, "Benchmarking ")) != NULL) {
-                snprintf(benchbuf, sizeof benchbuf, "%s", m + strlen("Benchmarking "));
-                size_t l = strcspn(benchbuf, " \t\r");
-                benchbuf[l] = '\0';
-                bench = benchbuf;
-                nprocs = waiting = multi = 0;
-                if (!p2pb_imp_imb_kind(bench)) {
-                    if (strlen(skipped_names) + strlen(bench) + 3 < sizeof skipped_names)
-                        snprintf(skipped_names + strlen(skipped_names),
-                                 sizeof skipped_names - strlen(skipped_names), "%s%s",
-                                 skipped_names[0] ? ", " : "", bench);
-                    skipped++;
-                }
-            }
-            if ((m = strstr(s, "#processes =")) != NULL)
-                nprocs = atoi(m + strlen("#processes ="));
-            if ((m = strstr(s, "additional processes waiting")) != NULL) {
-                const char *p = strchr(s, '(');
-                waiting = p ? atoi(p + 1) : 0;
-            }
-            if (strstr(s, "groups of") && strstr(s, "processes each")) {
-                const char *p = strchr(s, '(');
-                multi = p ? atoi(p + 1) : 0;
-                const char *q = strstr(s, "groups of");
-                int per = q ? atoi(q + strlen("groups of")) : 0;
-                if (multi > 0 && per > 0)
-                    nprocs = multi * per;
-            }
-            /* OSU title and column header */
-            if (strstr(s, "OSU") && strstr(s, "Test")) {
-                const char *vv = strstr(s, " v");
-                if (vv && isdigit((unsigned char)vv[2])) {
-                    char ver[32];
-                    snprintf(ver, sizeof ver, "%s", vv + 2);
-                    ver[strcspn(ver, " \t\r")] = '\0';
-                    snprintf(g->source, sizeof g->source, "osu-%s", ver);
-                } else if (!g->source[0])
-                    snprintf(g->source, sizeof g->source, "osu");
-                g->mb_pow2 = 0;
-                const struct p2pb_imp_kind *ok = p2pb_imp_osu_kind_in_title(s);
-                if (ok) {
-                    snprintf(benchbuf, sizeof benchbuf, "%s", ok->kernel);
-                    bench = benchbuf;
-                }
-                char title[160];
-                snprintf(title, sizeof title, "%s", p2pb_imp_skip_ws(s + 1));
-                title[strcspn(title, "\r")] = '\0';
-                if (!cJSON_GetObjectItemCaseSensitive(g->header, "title"))
-                    cJSON_AddStringToObject(g->header, "title", title);
-            }
-            if (strncmp(p2pb_imp_skip_ws(s + 1), "Size", 4) == 0 && bench &&
-                strncmp(bench, "osu_", 4) == 0) {
-                /* OSU column header: "# Size  Latency (us)" / "Bandwidth (MB/s)" ... */
-                const struct p2pb_imp_kind *k = p2pb_imp_osu_kind(bench);
-                if (!k)
-                    continue;
-                struct p2pb_imp_table *t = p2pb_imp_table_new(g);
-                if (!t)
-                    goto nomem;
-                snprintf(t->kernel, sizeof t->kernel, "%s", k->kernel);
-                snprintf(t->display, sizeof t->display, "%s", k->display);
-                t->layout = P2PB_IMB_T;
-                t->nranks = t->active = 2;
-                t->line = (long)i + 1;
-                p2pb_imp_repeat_variant(g, t);
-                size_t j = i + 1;
-                int partial = 0;
-                for (; j < lg->nlines; j++) {
-                    char buf[512], *tok[8];
-                    size_t n = p2pb_imp_tokenize(lg->lines[j], buf, sizeof buf, tok, 8);
-                    size_t bytes;
-                    double v;
-                    if (n == 0)
-                        break;
-                    if (n < 2 || !p2pb_imp_parse_size(tok[0], &bytes) ||
-                        !p2pb_imp_parse_num(tok[1], &v)) {
-                        partial = n == 1 && p2pb_imp_parse_size(tok[0], &bytes);
-                        break;
-                    }
-                    /* further columns (OSU 7 -f: min, max, iterations; -c: Pass) are not used */
-                    struct p2pb_imp_row *r = p2pb_imp_row_new(t);
-                    if (!r)
-                        goto nomem;
-                    r->bytes = bytes;
-                    if (k->is_rate) {
-                        r->mbps = v;
-                        if (v > 0 && bytes > 0) {
-                            r->t = (double)bytes / v;
-                            r->t_derived = 1;
-                        }
-                    } else {
-                        r->t = v;
-                    }
-                }
-                if (partial)
-                    p2pb_imp_note(lg, g, "warning: line %zu: %s table cut short (incomplete row)",
-                                  j + 1, t->display);
-                if (t->nrows == 0)
-                    g->ntabs--;
-                last_end = j;
-                i = j - 1;
-                continue;
-            }
-        }
-        enum col cols[16];
-        size_t ncols;
-        if (!imb_header(s, cols, &ncols))
-            continue;
-        /* an IMB/PMB table; which kernel? */
-        const struct p2pb_imp_kind *ki = bench ? p2pb_imp_imb_kind(bench) : NULL;
-        if (!bench) {
-            for (size_t j = i; j-- > last_end && !ki;)
-                ki = p2pb_imp_imb_kind_in_line(lg->lines[j]);
-        }
-        int has_mbps = 0, has_t = 0;
-        for (size_t c = 0; c < ncols; c++) {
-            has_mbps |= cols[c] == C_MBPS;
-            has_t |= cols[c] == C_T || cols[c] == C_TMAX;
-        }
-        size_t j = i + 1;
-        if (!ki || !has_mbps || !has_t) {
-            /* a collective (or unknown) benchmark: skip its rows with a note */
-            if (!ki && !bench)
-                p2pb_imp_note(lg, g, "line %zu: table of an unnamed benchmark skipped", i + 1);
-            else if (ki)
-                p2pb_imp_note(lg, g, "line %zu: %s table without t and Mbytes/sec columns skipped",
-                              i + 1, ki->display);
-            bench = NULL;
-            continue;
-        }
-        struct p2pb_imp_table *t = p2pb_imp_table_new(g);
-        if (!t)
-            goto nomem;
-        snprintf(t->kernel, sizeof t->kernel, "%s", ki->kernel);
-        snprintf(t->display, sizeof t->display, "%s", ki->display);
-        t->bytes_factor = ki->bytes_factor;
-        t->layout = P2PB_IMB_T;
-        for (size_t c = 0; c < ncols; c++)
-            if (cols[c] == C_TMAX)
-                t->layout = P2PB_IMB_TMINMAXAVG;
-        int has_group = cols[0] == C_GROUP;
-        if ((multi || (bench && strncasecmp(bench, "Multi-", 6) == 0)) && !has_group)
-            snprintf(t->variant, sizeof t->variant, "multi");
-        t->nranks = nprocs + waiting;
-        t->active = nprocs;
-        t->line = (long)i + 1;
-        p2pb_imp_repeat_variant(g, t);
-        int partial = 0;
-        for (; j < lg->nlines; j++) {
-            const char *d = lg->lines[j];
-            if (!*p2pb_imp_skip_ws(d) || *p2pb_imp_skip_ws(d) == '\r') {
-                /* blank lines separate sizes in PMB -multi tables */
-                size_t k = j + 1;
-                while (k < lg->nlines && !*p2pb_imp_skip_ws(lg->lines[k]))
-                    k++;
-                struct p2pb_imp_row probe;
-                int pp;
-                memset(&probe, 0, sizeof probe);
-                if (has_group && k < lg->nlines && imb_row(lg->lines[k], cols, ncols, &probe, &pp))
-                    continue;
-                break;
-            }
-            struct p2pb_imp_row tmp;
-            memset(&tmp, 0, sizeof tmp);
-            tmp.reps = tmp.t = tmp.tmin = tmp.tmax = tmp.tavg = tmp.mbps = NAN;
-            snprintf(tmp.variant, sizeof tmp.variant, "%s", t->variant);
-            if (!imb_row(d, cols, ncols, &tmp, &partial)) {
-                /* Foreign lines inside a table (debug output of another rank written
-                 * between two rows): skipped if a row of the same table with a larger
-                 * size follows within a few lines, with no blank or '#' line between. */
-                size_t k = j + 1;
-                int resume = 0;
-                if (!partial && *p2pb_imp_skip_ws(d) != '#' && t->nrows > 0) {
-                    for (; k < lg->nlines && k < j + 8; k++) {
-                        const char *ks = p2pb_imp_skip_ws(lg->lines[k]);
-                        struct p2pb_imp_row pr;
-                        int pp;
-                        memset(&pr, 0, sizeof pr);
-                        if (!*ks || *ks == '#')
-                            break;
-                        if (imb_row(lg->lines[k], cols, ncols, &pr, &pp)) {
-                            resume = pr.bytes > t->rows[t->nrows - 1].bytes;
-                            break;
-                        }
-                    }
-                }
-                if (!resume)
-                    break;
-                p2pb_imp_note(
-                    lg, g, "line %zu: %zu non-data line%s inside the %s table skipped (\"%.50s\")",
-                    j + 1, k - j, k - j == 1 ? "" : "s", t->display, p2pb_imp_skip_ws(d));
-                j = k - 1;
-                continue;
-            }
-            /* IMB/PMB/OSU tables ascend in message size (per group in -multi
-             * tables): a size that does not is a swapped column or not a table */
-            for (size_t q = t->nrows; q-- > 0;)
-                if (strcmp(t->rows[q].variant, tmp.variant) == 0) {
-                    if (tmp.bytes <= t->rows[q].bytes) {
-                        return p2pb_fail(
-                            P2PB_EFORMAT, err, errlen,
-                            "%s:%zu: message size %zu after %zu in the %s table: sizes "
-                            "must ascend (columns swapped?)",
-                            lg->path, j + 1, tmp.bytes, t->rows[q].bytes, t->display);
-                    }
-                    break;
-                }
-            struct p2pb_imp_row *r = p2pb_imp_row_new(t);
-            if (!r)
-                goto nomem;
-            *r = tmp;
-        }
-        p2pb_imp_cut_short(lg, g, t, maxbytes, partial, j + 1);
-        if (t->nrows == 0) {
-            g->ntabs--;
-            free(t->rows);
-        }
-        if (nprocs > 2 &&
-            (strcmp(t->kernel, "pingpong") == 0 || strcmp(t->kernel, "pingping") == 0) && !multi)
-            t->active = 2;
-        last_end = j;
-        i = j - 1;
-        bench = NULL;
-        nprocs = waiting = multi = 0;
+        enum p2pb_status st = scan_line(&sc, &i, err, errlen);
+        if (st != P2PB_OK)
+            return st;
     }
-    if (skipped)
-        p2pb_imp_note(lg, g,
-                      "note: %zu table%s of other benchmarks skipped (only PingPong, PingPing, "
-                      "Sendrecv, Exchange are imported): %s",
-                      skipped, skipped == 1 ? "" : "s", skipped_names);
-    if (crash_line) {
-        int after = 1;
-        for (size_t k = 0; k < g->ntabs; k++)
-            if (g->tabs[k].line > crash_line)
-                after = 0;
-        p2pb_imp_note(lg, g,
-                      "warning: line %d: the log %s a crash (\"%.60s\"); rows before it are kept",
-                      crash_line, after ? "ends in" : "contains",
-                      p2pb_imp_skip_ws(lg->lines[crash_line - 1]));
-    }
+    p2pb_imp_imb_finish(&sc);
+    note_crash(lg, g, crash_line);
     return P2PB_OK;
-nomem:
-    return p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", lg->path);
 }
 
 /* ---- two-column (or N-column) comparison tables, as in the seed ---- */
@@ -913,7 +521,7 @@ static enum p2pb_status parse_log(struct p2pb_imp_log *lg, char *err, size_t err
     if (!g) {
         return p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", lg->path);
     }
-    st = parse_imb_osu(lg, g, err, errlen);
+    st = scan_imb_osu(lg, g, err, errlen);
     if (st != P2PB_OK)
         return st;
     if (g->ntabs == 0) {
@@ -934,15 +542,7 @@ static enum p2pb_status parse_log(struct p2pb_imp_log *lg, char *err, size_t err
     } else {
         /* label from the log's name */
         base_name(lg->path, g->label, sizeof g->label);
-        if (!g->source[0]) {
-            int pmb = 0;
-            for (size_t i = 0; i < lg->nlines && !pmb; i++)
-                pmb = p2pb_imp_ci_contains(lg->lines[i], "Pallas") ||
-                      strstr(lg->lines[i], "PMB") != NULL;
-            snprintf(g->source, sizeof g->source, "%s", pmb ? "pmb" : "imb-unknown");
-            if (pmb)
-                g->mb_pow2 = 1;
-        }
+        p2pb_imp_imb_default_source(lg, g);
     }
     return P2PB_OK;
 }

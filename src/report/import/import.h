@@ -199,4 +199,50 @@ cJSON *p2pb_imp_run_record(const struct p2pb_imp_log *lg, const struct p2pb_imp_
 void p2pb_imp_fill_result(const struct p2pb_imp_table *t, const struct p2pb_imp_row *r, double uf,
                           int nranks, struct p2pb_result *o);
 
+/* ---- the IMB / OSU scan of a log (import.c drives; imb.c, osu.c read) ---- */
+
+/*
+ * State of one pass over a log's lines looking for IMB, PMB and OSU tables.
+ * A line index i is 0-based; messages say line i + 1.
+ */
+struct p2pb_imp_scan {
+    struct p2pb_imp_log *lg;
+    struct p2pb_imp_group *g; /* the one group of an IMB/OSU log */
+    const char *bench;        /* NULL, or benchbuf: the benchmark of the section */
+    char benchbuf[64];        /* IMB "Benchmarking X" name, or an OSU kernel name */
+    int nprocs;               /* IMB "#processes = N" of the section (0: none) */
+    int waiting;              /* IMB "additional processes waiting" */
+    int multi;                /* IMB -multi: number of groups (0: not -multi) */
+    long maxbytes;            /* IMB "Maximum message length in bytes"; -1: none */
+    size_t last_end;          /* index of the line after the previous table */
+    size_t skipped;           /* IMB sections of benchmarks not imported ... */
+    char skipped_names[256];  /* ... and their names, ", "-separated */
+};
+
+/* imb.c: a '#' line (s: line i past blanks): banner, facts, calling
+ * sequence, "Benchmarking" section, process counts. */
+void p2pb_imp_imb_comment(struct p2pb_imp_scan *sc, size_t i, const char *s);
+/*
+ * imb.c: if line *i is an IMB/PMB column header, read its table (or skip it
+ * with a note: a benchmark not in kinds.c, no time or rate column) and leave
+ * *i at its last line. Returns P2PB_OK, P2PB_EFORMAT (sizes not ascending),
+ * P2PB_ENOMEM.
+ */
+enum p2pb_status p2pb_imp_imb_table(struct p2pb_imp_scan *sc, size_t *i, char *err, size_t errlen);
+/* imb.c: at the end of the log: the note on sections skipped. */
+void p2pb_imp_imb_finish(struct p2pb_imp_scan *sc);
+/* imb.c: g's source when no banner named it: "pmb" if the log mentions
+ * Pallas or PMB (then 1 MB = 2^20 B), else "imb-unknown". */
+void p2pb_imp_imb_default_source(const struct p2pb_imp_log *lg, struct p2pb_imp_group *g);
+
+/* osu.c: a '#' line s that is an OSU title: source, version, program, title. */
+void p2pb_imp_osu_title(struct p2pb_imp_scan *sc, const char *s);
+/*
+ * osu.c: *taken = 1 if line *i is an OSU column header ("# Size" in a section
+ * an OSU title opened); then its table is read (if the program is in
+ * kinds.c) and *i left at its last line. Returns P2PB_OK or P2PB_ENOMEM.
+ */
+enum p2pb_status p2pb_imp_osu_table(struct p2pb_imp_scan *sc, size_t *i, int *taken, char *err,
+                                    size_t errlen);
+
 #endif /* P2PBENCH_REPORT_IMPORT_H */
