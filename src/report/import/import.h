@@ -245,4 +245,12 @@ void p2pb_imp_osu_title(struct p2pb_imp_scan *sc, const char *s);
 enum p2pb_status p2pb_imp_osu_table(struct p2pb_imp_scan *sc, size_t *i, int *taken, char *err,
                                     size_t errlen);
 
+/* ---- columns.c: size/value column tables ---- */
+
+/*
+ * Read lg's size/value column tables (seed logs), one group per value column.
+ * No group when there is none. Returns P2PB_OK or P2PB_ENOMEM.
+ */
+enum p2pb_status p2pb_imp_columns(struct p2pb_imp_log *lg, char *err, size_t errlen);
+
 #endif /* P2PBENCH_REPORT_IMPORT_H */
