@@ -1,30 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * import: IMB / PMB / OSU text logs and two-column comparison tables into
+ * import: IMB / PMB / OSU text logs and size/value comparison tables into
  * p2pbench results files (schema p2pbench/1, "imported": true, one averaged
- * value per size: samples 1, no CI).
+ * value per size: samples 1, no CI). This file is the driver; import.h lists
+ * the others (one per log family).
  *
  * Written from the formats as they appear in published logs; no code from
- * IMB, PMB or OSU. The parser scans every line; a table starts at a column
- * header it knows and ends at the first line that is not a data row of that
- * table, so prompts, harness output and backtraces around a table are never
- * taken for data.
- *
- * Units: PMB and IMB <= 3.2 printed "Mbytes/sec" with 1 MB = 2^20 B; IMB >= 4
- * (4.x, 2017 .. 2021) with 1 MB = 10^6 B; OSU uses 10^6 B. Rates are stored
- * in MB/s with 1 MB = 10^6 B, and the run record says what was assumed. When
- * the version is unknown, the unit is inferred from the rows themselves
- * (bytes_factor * X / (t * rate) is 1.048576 for 2^20 and 1 for 10^6).
+ * IMB, PMB or OSU. Every line of a log is offered to the IMB and the OSU
+ * reader; a table starts at a column header they know and ends at the first
+ * line that is not a data row of that table, so prompts, harness output and
+ * backtraces around a table are never taken for data. A log without IMB or
+ * OSU tables is read as size/value column tables (columns.c).
  */
-#include <cjson/cJSON.h>
-#include <ctype.h>
 #include <errno.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -111,62 +101,73 @@ static enum p2pb_status scan_imb_osu(struct p2pb_imp_log *lg, struct p2pb_imp_gr
 
 /* ---- reading the file ---- */
 
-static enum p2pb_status read_lines(struct p2pb_imp_log *lg, char *err, size_t errlen)
+/* The whole file into lg->buf (NUL-terminated); *len: its size in bytes. */
+static enum p2pb_status read_file(struct p2pb_imp_log *lg, size_t *len, char *err, size_t errlen)
 {
     FILE *fp = fopen(lg->path, "rb");
-    if (!fp) {
+    if (!fp)
         return p2pb_fail(P2PB_EIO, err, errlen, "%s:0: cannot open: %s", lg->path, strerror(errno));
-    }
-    size_t cap = 0, len = 0;
+    enum p2pb_status st = P2PB_OK;
+    size_t cap = 0;
     char chunk[65536];
     size_t got;
+    *len = 0;
     while ((got = fread(chunk, 1, sizeof chunk, fp)) > 0) {
-        if (len + got + 1 > cap) {
-            size_t nc = (len + got + 1) * 2;
+        if (*len + got + 1 > cap) {
+            size_t nc = (*len + got + 1) * 2;
             char *nb = realloc(lg->buf, nc);
             if (!nb) {
-                fclose(fp);
-                return p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", lg->path);
+                st = p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", lg->path);
+                goto out;
             }
             lg->buf = nb;
             cap = nc;
         }
-        memcpy(lg->buf + len, chunk, got);
-        len += got;
-        if (len > (size_t)256 << 20) {
-            fclose(fp);
-            return p2pb_fail(P2PB_EFORMAT, err, errlen,
-                             "%s:0: larger than 256 MiB, not a benchmark log", lg->path);
+        memcpy(lg->buf + *len, chunk, got);
+        *len += got;
+        if (*len > (size_t)256 << 20) {
+            st = p2pb_fail(P2PB_EFORMAT, err, errlen,
+                           "%s:0: larger than 256 MiB, not a benchmark log", lg->path);
+            goto out;
         }
     }
-    int rerr = ferror(fp);
+    if (ferror(fp))
+        st = p2pb_fail(P2PB_EIO, err, errlen, "%s:0: read error", lg->path);
+    else if (!lg->buf)
+        st = p2pb_fail(P2PB_EFORMAT, err, errlen, "%s:1: empty file", lg->path);
+    else
+        lg->buf[*len] = '\0';
+out:
     fclose(fp);
-    if (rerr) {
-        return p2pb_fail(P2PB_EIO, err, errlen, "%s:0: read error", lg->path);
-    }
-    if (!lg->buf) {
-        return p2pb_fail(P2PB_EFORMAT, err, errlen, "%s:1: empty file", lg->path);
-    }
-    lg->buf[len] = '\0';
-    /* binary data: a NUL byte or other control characters */
+    return st;
+}
+
+/* Binary data (a NUL byte or other control characters) is not a log. */
+static enum p2pb_status check_text(const struct p2pb_imp_log *lg, size_t len, char *err,
+                                   size_t errlen)
+{
     size_t line = 1;
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)lg->buf[i];
         if (c == '\n')
             line++;
-        else if (c == 0 || (c < 32 && c != '\t' && c != '\r' && c != '\f' && c != '\v')) {
+        else if (c == 0 || (c < 32 && c != '\t' && c != '\r' && c != '\f' && c != '\v'))
             return p2pb_fail(P2PB_EFORMAT, err, errlen,
                              "%s:%zu: binary data (byte 0x%02x), not a text log", lg->path, line,
                              c);
-        }
     }
+    return P2PB_OK;
+}
+
+/* Cut lg->buf into lg->lines (without '\n' and a trailing CR). */
+static enum p2pb_status split_lines(struct p2pb_imp_log *lg, size_t len, char *err, size_t errlen)
+{
     size_t n = 1;
     for (size_t i = 0; i < len; i++)
         n += lg->buf[i] == '\n';
     lg->lines = calloc(n, sizeof *lg->lines);
-    if (!lg->lines) {
+    if (!lg->lines)
         return p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", lg->path);
-    }
     char *p = lg->buf;
     while (p && *p) {
         char *nl = strchr(p, '\n');
@@ -180,6 +181,19 @@ static enum p2pb_status read_lines(struct p2pb_imp_log *lg, char *err, size_t er
     }
     return P2PB_OK;
 }
+
+static enum p2pb_status read_lines(struct p2pb_imp_log *lg, char *err, size_t errlen)
+{
+    size_t len;
+    enum p2pb_status st = read_file(lg, &len, err, errlen);
+    if (st == P2PB_OK)
+        st = check_text(lg, len, err, errlen);
+    if (st == P2PB_OK)
+        st = split_lines(lg, len, err, errlen);
+    return st;
+}
+
+/* ---- writing ---- */
 
 /* Write one group to path. Returns P2PB_OK or P2PB_EIO/ENOMEM. */
 static enum p2pb_status write_group(struct p2pb_imp_log *lg, struct p2pb_imp_group *g,
@@ -226,7 +240,7 @@ static void base_name(const char *path, char *out, size_t len)
         *dot = '\0';
 }
 
-static void ilog_free(struct p2pb_imp_log *lg)
+static void log_free(struct p2pb_imp_log *lg)
 {
     p2pb_imp_groups_free(lg);
     free(lg->lines);
@@ -270,128 +284,203 @@ static enum p2pb_status parse_log(struct p2pb_imp_log *lg, char *err, size_t err
     return P2PB_OK;
 }
 
-enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char *outdir, FILE *msg,
-                                  char *err, size_t errlen)
+/* Every log parsed (nothing written); logs[i].path = paths[i]. */
+static enum p2pb_status parse_all(struct p2pb_imp_log *logs, char *const *paths, size_t npaths,
+                                  FILE *msg, char *err, size_t errlen)
 {
-    struct stat sb;
-    if (stat(outdir, &sb) != 0 && errno == ENOENT && mkdir(outdir, 0755) != 0) {
-        return p2pb_fail(P2PB_EIO, err, errlen, "%s: cannot create directory: %s", outdir,
-                         strerror(errno));
-    }
-    if (stat(outdir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-        return p2pb_fail(P2PB_EIO, err, errlen, "%s: not a directory", outdir);
-    }
-    struct p2pb_imp_log *logs = calloc(npaths ? npaths : 1, sizeof *logs);
-    if (!logs) {
-        return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
-    }
-    enum p2pb_status st = P2PB_OK;
-    for (size_t i = 0; i < npaths && st == P2PB_OK; i++) {
+    for (size_t i = 0; i < npaths; i++) {
         logs[i].path = paths[i];
         logs[i].msg = msg;
         struct stat ps;
-        if (stat(paths[i], &ps) == 0 && S_ISDIR(ps.st_mode)) {
-            (void)p2pb_fail(P2PB_OK, err, errlen, "%s: is a directory (import reads text logs)",
-                            paths[i]);
-            st = P2PB_EIO;
-            break;
-        }
-        st = parse_log(&logs[i], err, errlen);
+        if (stat(paths[i], &ps) == 0 && S_ISDIR(ps.st_mode))
+            return p2pb_fail(P2PB_EIO, err, errlen, "%s: is a directory (import reads text logs)",
+                             paths[i]);
+        enum p2pb_status st = parse_log(&logs[i], err, errlen);
+        if (st != P2PB_OK)
+            return st;
     }
-    /* All parsed: now write, each file first under a temporary name in the
-     * same directory; only when every file is complete are they renamed into
-     * place. A failure (bad path, full disk) removes the temporaries and leaves
-     * every existing file as it was: a failed import writes nothing. */
-    size_t cap = npaths * 8 + 8;
-    char **written = calloc(cap, sizeof *written); /* final names */
-    char **tmps = calloc(cap, sizeof *tmps);       /* temporary names */
-    char **notes = calloc(cap, sizeof *notes);     /* "wrote ..." lines */
-    size_t nwritten = 0;
-    if (!written || !tmps || !notes) {
-        (void)p2pb_fail(P2PB_OK, err, errlen, "out of memory");
-        st = P2PB_ENOMEM;
+    return P2PB_OK;
+}
+
+static enum p2pb_status ensure_outdir(const char *outdir, char *err, size_t errlen)
+{
+    struct stat sb;
+    if (stat(outdir, &sb) != 0 && errno == ENOENT && mkdir(outdir, 0755) != 0)
+        return p2pb_fail(P2PB_EIO, err, errlen, "%s: cannot create directory: %s", outdir,
+                         strerror(errno));
+    if (stat(outdir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return p2pb_fail(P2PB_EIO, err, errlen, "%s: not a directory", outdir);
+    return P2PB_OK;
+}
+
+/* ---- all or nothing ---- */
+
+/* The files of one import: final[i] is written as tmp[i]; note[i] is its
+ * "wrote ..." line. n of cap used. */
+struct outset {
+    char **final, **tmp, **note;
+    size_t n, cap;
+};
+
+static enum p2pb_status outset_init(struct outset *o, size_t npaths, char *err, size_t errlen)
+{
+    o->cap = npaths * 8 + 8;
+    o->final = calloc(o->cap, sizeof *o->final);
+    o->tmp = calloc(o->cap, sizeof *o->tmp);
+    o->note = calloc(o->cap, sizeof *o->note);
+    if (!o->final || !o->tmp || !o->note)
+        return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
+    return P2PB_OK;
+}
+
+static void outset_free(struct outset *o)
+{
+    for (size_t w = 0; w < o->n; w++) {
+        free(o->final[w]);
+        free(o->tmp[w]);
+        free(o->note[w]);
     }
-    for (size_t i = 0; i < npaths && st == P2PB_OK; i++) {
+    free(o->final);
+    free(o->tmp);
+    free(o->note);
+}
+
+static int outset_has(const struct outset *o, const char *path)
+{
+    int dup = 0;
+    for (size_t w = 0; w < o->n; w++)
+        dup |= strcmp(o->final[w], path) == 0;
+    return dup;
+}
+
+/* outdir/base.jsonl, or outdir/base-label.jsonl when the log has several
+ * groups; with a counter (base-2...) when another input of the same base
+ * name took that name. */
+static void output_path(const struct outset *o, const char *outdir, const char *base,
+                        const char *label, int many, char *path, size_t len)
+{
+    if (many)
+        snprintf(path, len, "%s/%s-%s.jsonl", outdir, base, label);
+    else
+        snprintf(path, len, "%s/%s.jsonl", outdir, base);
+    for (int n = 2; outset_has(o, path); n++) {
+        if (many)
+            snprintf(path, len, "%s/%s-%d-%s.jsonl", outdir, base, n, label);
+        else
+            snprintf(path, len, "%s/%s-%d.jsonl", outdir, base, n);
+    }
+}
+
+/* A message naming the temporary file tmp names the real one, path. */
+static void rename_in_message(char *err, size_t errlen, const char *tmp, const char *path)
+{
+    char *at = strstr(err, tmp);
+    if (at) {
+        char rest[1024];
+        snprintf(rest, sizeof rest, "%s", at + strlen(tmp));
+        snprintf(at, errlen - (size_t)(at - err), "%s%s", path, rest);
+    }
+}
+
+/* Write group g of lg under a temporary name; base: the log's base name. */
+static enum p2pb_status write_one(struct outset *o, struct p2pb_imp_log *lg,
+                                  struct p2pb_imp_group *g, const char *base, const char *outdir,
+                                  char *err, size_t errlen)
+{
+    char path[4096], tmp[4200];
+    output_path(o, outdir, base, g->label, lg->ngroups > 1, path, sizeof path);
+    if (o->n >= o->cap)
+        return p2pb_fail(P2PB_ERANGE, err, errlen, "too many output files");
+    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
+    o->tmp[o->n] = strdup(tmp);
+    o->final[o->n] = strdup(path);
+    o->n++;
+    enum p2pb_status st = write_group(lg, g, tmp, err, errlen);
+    if (st != P2PB_OK) {
+        rename_in_message(err, errlen, tmp, path);
+        return st;
+    }
+    size_t rows = 0;
+    for (size_t t = 0; t < g->ntabs; t++)
+        rows += g->tabs[t].nrows;
+    char line[4600];
+    snprintf(line, sizeof line, "%s: wrote %s (%s, label %s, %zu table%s, %zu rows)\n", lg->path,
+             path, g->source, g->label, g->ntabs, g->ntabs == 1 ? "" : "s", rows);
+    o->note[o->n - 1] = strdup(line);
+    return P2PB_OK;
+}
+
+/* Every group of every log under temporary names. */
+static enum p2pb_status write_all(struct outset *o, struct p2pb_imp_log *logs, size_t nlogs,
+                                  const char *outdir, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < nlogs; i++) {
         char base[256];
-        base_name(paths[i], base, sizeof base);
-        for (size_t k = 0; k < logs[i].ngroups && st == P2PB_OK; k++) {
-            struct p2pb_imp_group *g = &logs[i].groups[k];
-            char path[4096], tmp[4200];
-            if (logs[i].ngroups > 1)
-                snprintf(path, sizeof path, "%s/%s-%s.jsonl", outdir, base, g->label);
-            else
-                snprintf(path, sizeof path, "%s/%s.jsonl", outdir, base);
-            /* two inputs with the same base name: add a counter */
-            for (int n = 2;; n++) {
-                int dup = 0;
-                for (size_t w = 0; w < nwritten; w++)
-                    dup |= strcmp(written[w], path) == 0;
-                if (!dup)
-                    break;
-                if (logs[i].ngroups > 1)
-                    snprintf(path, sizeof path, "%s/%s-%d-%s.jsonl", outdir, base, n, g->label);
-                else
-                    snprintf(path, sizeof path, "%s/%s-%d.jsonl", outdir, base, n);
-            }
-            if (nwritten >= cap) {
-                (void)p2pb_fail(P2PB_OK, err, errlen, "too many output files");
-                st = P2PB_ERANGE;
-                break;
-            }
-            snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
-            tmps[nwritten] = strdup(tmp);
-            written[nwritten] = strdup(path);
-            nwritten++;
-            st = write_group(&logs[i], g, tmp, err, errlen);
-            if (st == P2PB_OK) {
-                size_t rows = 0;
-                for (size_t t = 0; t < g->ntabs; t++)
-                    rows += g->tabs[t].nrows;
-                char line[4600];
-                snprintf(line, sizeof line, "%s: wrote %s (%s, label %s, %zu table%s, %zu rows)\n",
-                         paths[i], path, g->source, g->label, g->ntabs, g->ntabs == 1 ? "" : "s",
-                         rows);
-                notes[nwritten - 1] = strdup(line);
-            } else {
-                /* the message names the temporary file: name the real one */
-                char *at = strstr(err, tmp);
-                if (at) {
-                    char rest[1024];
-                    snprintf(rest, sizeof rest, "%s", at + strlen(tmp));
-                    snprintf(at, errlen - (size_t)(at - err), "%s%s", path, rest);
-                }
-            }
+        base_name(logs[i].path, base, sizeof base);
+        for (size_t k = 0; k < logs[i].ngroups; k++) {
+            enum p2pb_status st =
+                write_one(o, &logs[i], &logs[i].groups[k], base, outdir, err, errlen);
+            if (st != P2PB_OK)
+                return st;
         }
     }
-    for (size_t w = 0; w < nwritten && st == P2PB_OK; w++) {
+    return P2PB_OK;
+}
+
+/* Rename every temporary file into place, once none of the names is a directory. */
+static enum p2pb_status commit_all(const struct outset *o, FILE *msg, char *err, size_t errlen)
+{
+    for (size_t w = 0; w < o->n; w++) {
         struct stat ts;
-        if (stat(written[w], &ts) == 0 && S_ISDIR(ts.st_mode)) {
-            (void)p2pb_fail(P2PB_OK, err, errlen, "cannot write results file '%s': Is a directory",
-                            written[w]);
-            st = P2PB_EIO;
-        }
+        if (stat(o->final[w], &ts) == 0 && S_ISDIR(ts.st_mode))
+            return p2pb_fail(P2PB_EIO, err, errlen,
+                             "cannot write results file '%s': Is a directory", o->final[w]);
     }
-    for (size_t w = 0; w < nwritten && st == P2PB_OK; w++)
-        if (rename(tmps[w], written[w]) != 0) {
-            (void)p2pb_fail(P2PB_OK, err, errlen, "cannot write results file '%s': %s", written[w],
-                            strerror(errno));
-            st = P2PB_EIO;
-        } else if (msg && notes[w])
-            fputs(notes[w], msg);
+    for (size_t w = 0; w < o->n; w++) {
+        if (rename(o->tmp[w], o->final[w]) != 0)
+            return p2pb_fail(P2PB_EIO, err, errlen, "cannot write results file '%s': %s",
+                             o->final[w], strerror(errno));
+        if (msg && o->note[w])
+            fputs(o->note[w], msg);
+    }
+    return P2PB_OK;
+}
+
+/*
+ * All parsed first; then each file is written under a temporary name in the
+ * same directory, and only when every file is complete are they renamed into
+ * place. A failure (bad path, full disk) removes the temporaries and leaves
+ * every existing file as it was: a failed import writes nothing.
+ */
+enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char *outdir, FILE *msg,
+                                  char *err, size_t errlen)
+{
+    enum p2pb_status st = ensure_outdir(outdir, err, errlen);
     if (st != P2PB_OK)
-        for (size_t w = 0; w < nwritten; w++)
-            if (tmps[w])
-                remove(tmps[w]);
-    for (size_t w = 0; w < nwritten; w++) {
-        free(written[w]);
-        free(tmps[w]);
-        free(notes[w]);
-    }
-    free(written);
-    free(tmps);
-    free(notes);
+        return st;
+    struct p2pb_imp_log *logs = calloc(npaths ? npaths : 1, sizeof *logs);
+    if (!logs)
+        return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
+    struct outset o;
+    memset(&o, 0, sizeof o);
+    st = parse_all(logs, paths, npaths, msg, err, errlen);
+    if (st != P2PB_OK)
+        goto out;
+    st = outset_init(&o, npaths, err, errlen);
+    if (st != P2PB_OK)
+        goto out;
+    st = write_all(&o, logs, npaths, outdir, err, errlen);
+    if (st != P2PB_OK)
+        goto out;
+    st = commit_all(&o, msg, err, errlen);
+out:
+    if (st != P2PB_OK)
+        for (size_t w = 0; w < o.n; w++)
+            if (o.tmp[w])
+                remove(o.tmp[w]);
+    outset_free(&o);
     for (size_t i = 0; i < npaths; i++)
-        ilog_free(&logs[i]);
+        log_free(&logs[i]);
     free(logs);
     return st;
 }

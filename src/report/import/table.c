@@ -234,6 +234,22 @@ double p2pb_imp_unit_factor(struct p2pb_imp_log *lg, struct p2pb_imp_group *g)
 
 /* ---- results records ---- */
 
+/* Host facts from the header, under "hosts" like a native run. */
+static void run_hosts(cJSON *run, const struct p2pb_imp_group *g)
+{
+    cJSON *hosts = cJSON_AddObjectToObject(run, "hosts");
+    cJSON *h = cJSON_AddObjectToObject(hosts, "imported");
+    static const char *const map[][2] = {{"release", "kernel_release"},
+                                         {"machine", "machine"},
+                                         {"system", "os"},
+                                         {"version", "kernel_version"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(g->header, map[i][0]);
+        if (cJSON_IsString(v))
+            cJSON_AddStringToObject(h, map[i][1], v->valuestring);
+    }
+}
+
 cJSON *p2pb_imp_run_record(const struct p2pb_imp_log *lg, const struct p2pb_imp_group *g,
                            int nranks)
 {
@@ -259,18 +275,7 @@ cJSON *p2pb_imp_run_record(const struct p2pb_imp_log *lg, const struct p2pb_imp_
     const cJSON *cs = cJSON_GetObjectItemCaseSensitive(g->header, "calling_sequence");
     cJSON_AddStringToObject(run, "command_line", cJSON_IsString(cs) ? cs->valuestring : "");
     cJSON_AddStringToObject(run, "units_assumed", g->units);
-    /* host facts from the header, under "hosts" like a native run */
-    cJSON *hosts = cJSON_AddObjectToObject(run, "hosts");
-    cJSON *h = cJSON_AddObjectToObject(hosts, "imported");
-    static const char *const map[][2] = {{"release", "kernel_release"},
-                                         {"machine", "machine"},
-                                         {"system", "os"},
-                                         {"version", "kernel_version"}};
-    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(g->header, map[i][0]);
-        if (cJSON_IsString(v))
-            cJSON_AddStringToObject(h, map[i][1], v->valuestring);
-    }
+    run_hosts(run, g);
     cJSON_AddItemToObject(run, "import_header", cJSON_Duplicate(g->header, 1));
     cJSON *pol = cJSON_AddObjectToObject(run, "policy");
     cJSON_AddStringToObject(pol, "mode", "imported");
