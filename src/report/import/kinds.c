@@ -13,7 +13,7 @@
 
 /* clang-format off */
 const struct p2pb_imp_kind p2pb_imp_imb_kinds[] = {
-    /* match       kernel      display     bytes/X native */
+    /* match     kernel      display     bytes/X native rate */
     {"PingPong", "pingpong", "PingPong", 1, 1, 0},
     {"PingPing", "pingping", "PingPing", 1, 1, 0},
     {"Sendrecv", "sendrecv", "Sendrecv", 2, 1, 0},
