@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * IMB and PMB logs: the banner (version, so the unit of the rates), the
+ * "# Key : value" facts, the calling sequence, the "Benchmarking X" sections
+ * with their process counts, and the "#bytes #repetitions ..." tables of the
+ * benchmarks in kinds.c. Written from the formats as they appear in
+ * published logs.
+ *
+ * A table starts at its column header and ends at the first line that is not
+ * one of its data rows, except: a blank line between the sizes of a PMB
+ * -multi table, and a few foreign lines (another rank's output) followed by a
+ * row of a larger size.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "import.h"
+
+/* ---- column header ---- */
+
+enum imb_col { C_GROUP, C_BYTES, C_REPS, C_T, C_TMIN, C_TMAX, C_TAVG, C_MBPS, C_OTHER };
+
+/* The columns of one table, in order. */
+struct imb_cols {
+    enum imb_col col[16];
+    size_t n;
+};
+
+static enum imb_col imb_col_of(const char *t)
+{
+    if (strcmp(t, "#bytes") == 0)
+        return C_BYTES;
+    if (strcmp(t, "#repetitions") == 0)
+        return C_REPS;
+    if (strcasecmp(t, "Group") == 0)
+        return C_GROUP;
+    if (strcmp(t, "t[usec]") == 0)
+        return C_T;
+    if (strcmp(t, "t_min[usec]") == 0)
+        return C_TMIN;
+    if (strcmp(t, "t_max[usec]") == 0)
+        return C_TMAX;
+    if (strcmp(t, "t_avg[usec]") == 0)
+        return C_TAVG;
+    if (strcasecmp(t, "Mbytes/sec") == 0 || strcasecmp(t, "MB/s") == 0)
+        return C_MBPS;
+    return C_OTHER;
+}
+
+/* Column header of an IMB/PMB table: "#bytes #repetitions ..." */
+static int imb_header(const char *line, struct imb_cols *c)
+{
+    char buf[1024], *tok[16];
+    size_t n = p2pb_imp_tokenize(line, buf, sizeof buf, tok, 16);
+    int has_bytes = 0, has_reps = 0;
+    for (size_t i = 0; i < n; i++) {
+        c->col[i] = imb_col_of(tok[i]);
+        has_bytes |= c->col[i] == C_BYTES;
+        has_reps |= c->col[i] == C_REPS;
+    }
+    c->n = n;
+    return has_bytes && has_reps;
+}
+
+static int imb_has(const struct imb_cols *c, enum imb_col want)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (c->col[i] == want)
+            return 1;
+    return 0;
+}
+
+/* ---- banner and facts ---- */
+
+/* Header facts "# Key : value" of an IMB banner. */
+static const char *const imb_facts[][2] = {
+    {"Date", "date"},
+    {"Machine", "machine"},
+    {"System", "system"},
+    {"Release", "release"},
+    {"Version", "version"},
+    {"MPI Version", "mpi_version"},
+    {"MPI Thread Environment", "mpi_thread_environment"},
+};
+
+static void imb_fact(struct p2pb_imp_group *g, const char *line)
+{
+    const char *s = p2pb_imp_skip_ws(line + 1);
+    const char *colon = strchr(s, ':');
+    if (!colon)
+        return;
+    size_t klen = (size_t)(colon - s);
+    while (klen && (s[klen - 1] == ' ' || s[klen - 1] == '\t'))
+        klen--;
+    for (size_t i = 0; i < sizeof imb_facts / sizeof imb_facts[0]; i++) {
+        if (strlen(imb_facts[i][0]) == klen && strncmp(s, imb_facts[i][0], klen) == 0) {
+            char val[256];
+            snprintf(val, sizeof val, "%s", p2pb_imp_skip_ws(colon + 1));
+            p2pb_imp_rtrim(val);
+            if (!cJSON_GetObjectItemCaseSensitive(g->header, imb_facts[i][1]))
+                cJSON_AddStringToObject(g->header, imb_facts[i][1], val);
+            return;
+        }
+    }
+}
+
+/* The version after "MPI Benchmark" (p) in lower case, blanks as '-':
+ * "4.1", "2019-update-5", "3.2.4", "2.2"; "" unless it starts with a digit. */
+static void imb_version_string(const char *p, char *ver, size_t len)
+{
+    p += strlen("MPI Benchmark");
+    if (*p == 's')
+        p++;
+    p = p2pb_imp_skip_ws(p);
+    if (strncmp(p, "Suite", 5) == 0)
+        p = p2pb_imp_skip_ws(p + 5);
+    if ((*p == 'V' || *p == 'v') && isdigit((unsigned char)p[1]))
+        p++;
+    size_t i = 0;
+    while (p[i] && p[i] != ',' && i + 1 < len) {
+        ver[i] = p[i];
+        i++;
+    }
+    ver[i] = '\0';
+    while (i && ver[i - 1] == ' ')
+        ver[--i] = '\0';
+    for (char *c = ver; *c; c++)
+        *c = *c == ' ' ? '-' : (char)tolower((unsigned char)*c);
+    if (!isdigit((unsigned char)ver[0]))
+        ver[0] = '\0';
+}
+
+/* Version from a banner line ("Intel (R) MPI Benchmarks 4.1, MPI-1 part",
+ * "Intel(R) MPI Benchmarks 2019 Update 5", "Intel (R) MPI Benchmark Suite V3.2.4",
+ * "Pallas MPI Benchmark Suite V2.2", "PMB-MPI1"); sets source and the unit. */
+static void imb_version(struct p2pb_imp_group *g, const char *line)
+{
+    int pallas = p2pb_imp_ci_contains(line, "Pallas") || strstr(line, "PMB") != NULL;
+    const char *p = strstr(line, "MPI Benchmark");
+    char b[256];
+    snprintf(b, sizeof b, "%s", p2pb_imp_skip_ws(line + 1));
+    p2pb_imp_rtrim(b);
+    cJSON_DeleteItemFromObjectCaseSensitive(g->header, "banner");
+    cJSON_AddStringToObject(g->header, "banner", b);
+    char ver[48] = "";
+    if (p)
+        imb_version_string(p, ver, sizeof ver);
+    if (pallas) {
+        snprintf(g->source, sizeof g->source, "pmb%s%s", ver[0] ? "-" : "", ver);
+        g->mb_pow2 = 1;
+        return;
+    }
+    if (!ver[0])
+        return;
+    snprintf(g->source, sizeof g->source, "imb-%s", ver);
+    double v = atof(ver);
+    /* PMB and IMB <= 3.2: 2^20; IMB 4 and later (4.x, 2017 .. 2021): 10^6 */
+    g->mb_pow2 = v > 0 && v < 4.0 ? 1 : v >= 4.0 ? 0 : -1;
+}
+
+/* "# Calling sequence was:" at line i: the first non-empty '#' line of the next three. */
+static void imb_calling_sequence(struct p2pb_imp_scan *sc, size_t i)
+{
+    const struct p2pb_imp_log *lg = sc->lg;
+    for (size_t j = i + 1; j < lg->nlines && j < i + 4; j++) {
+        const char *c = p2pb_imp_skip_ws(lg->lines[j]);
+        if (*c == '#' && *p2pb_imp_skip_ws(c + 1)) {
+            char cs[512];
+            snprintf(cs, sizeof cs, "%s", p2pb_imp_skip_ws(c + 1));
+            p2pb_imp_rtrim(cs);
+            cJSON_AddStringToObject(sc->g->header, "calling_sequence", cs);
+            break;
+        }
+    }
+}
+
+/* "# Benchmarking X" (m at "Benchmarking "): a new section; X noted if not imported. */
+static void imb_section(struct p2pb_imp_scan *sc, const char *m)
+{
+    snprintf(sc->benchbuf, sizeof sc->benchbuf, "%s", m + strlen("Benchmarking "));
+    size_t l = strcspn(sc->benchbuf, " \t\r");
+    sc->benchbuf[l] = '\0';
+    sc->bench = sc->benchbuf;
+    sc->nprocs = sc->waiting = sc->multi = 0;
+    if (p2pb_imp_imb_kind(sc->bench))
+        return;
+    char *names = sc->skipped_names;
+    size_t used = strlen(names);
+    if (used + strlen(sc->bench) + 3 < sizeof sc->skipped_names)
+        snprintf(names + used, sizeof sc->skipped_names - used, "%s%s", names[0] ? ", " : "",
+                 sc->bench);
+    sc->skipped++;
+}
+
+/* "#processes = N", "( M additional processes waiting in MPI_Barrier)",
+ * "( G groups of P processes each running simultaneous )". */
+static void imb_process_counts(struct p2pb_imp_scan *sc, const char *s)
+{
+    const char *m;
+    if ((m = strstr(s, "#processes =")) != NULL)
+        sc->nprocs = atoi(m + strlen("#processes ="));
+    if (strstr(s, "additional processes waiting") != NULL) {
+        const char *p = strchr(s, '(');
+        sc->waiting = p ? atoi(p + 1) : 0;
+    }
+    if (strstr(s, "groups of") && strstr(s, "processes each")) {
+        const char *p = strchr(s, '(');
+        sc->multi = p ? atoi(p + 1) : 0;
+        const char *q = strstr(s, "groups of");
+        int per = q ? atoi(q + strlen("groups of")) : 0;
+        if (sc->multi > 0 && per > 0)
+            sc->nprocs = sc->multi * per;
+    }
+}
+
+void p2pb_imp_imb_comment(struct p2pb_imp_scan *sc, size_t i, const char *s)
+{
+    if (strstr(s, "MPI Benchmark") || strstr(s, "PMB-MPI1"))
+        imb_version(sc->g, s);
+    else if (strstr(s, " : ") || strstr(s, "\t: "))
+        imb_fact(sc->g, s);
+    if (strstr(s, "Calling sequence was"))
+        imb_calling_sequence(sc, i);
+    const char *m;
+    if ((m = strstr(s, "Maximum message length in bytes:")) != NULL)
+        sc->maxbytes = atol(m + strlen("Maximum message length in bytes:"));
+    if ((m = strstr(s, "Benchmarking ")) != NULL)
+        imb_section(sc, m);
+    imb_process_counts(sc, s);
+}
+
+/* ---- data rows ---- */
+
+/* Store value v of column col in r; 0 if v cannot be that column. */
+static int imb_set(struct p2pb_imp_row *r, enum imb_col col, double v)
+{
+    switch (col) {
+    case C_GROUP:
+        if (v < 0 || v != floor(v))
+            return 0;
+        snprintf(r->variant, sizeof r->variant, "group %d", (int)v);
+        break;
+    case C_BYTES:
+        if (v < 0 || v != floor(v) || v > 1e15)
+            return 0;
+        r->bytes = (size_t)v;
+        break;
+    case C_REPS: r->reps = v; break;
+    case C_T: r->t = v; break;
+    case C_TMIN: r->tmin = v; break;
+    case C_TMAX: r->tmax = v; break;
+    case C_TAVG: r->tavg = v; break;
+    case C_MBPS: r->mbps = v; break;
+    default: break;
+    }
+    return 1;
+}
+
+/* Is line a data row of a table with columns c? Fills r if so; *partial: a
+ * row of numbers with too few columns (cut short). */
+static int imb_row(const char *line, const struct imb_cols *c, struct p2pb_imp_row *r, int *partial)
+{
+    char buf[1024], *tok[16];
+    size_t n = p2pb_imp_tokenize(line, buf, sizeof buf, tok, 16);
+    *partial = 0;
+    if (n == 0)
+        return 0;
+    double v[16];
+    for (size_t i = 0; i < n; i++)
+        if (!p2pb_imp_parse_num(tok[i], &v[i]))
+            return 0;
+    if (n != c->n) {
+        *partial = n < c->n;
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!imb_set(r, c->col[i], v[i]))
+            return 0;
+    if (isnan(r->t))
+        r->t = r->tmax;
+    return 1;
+}
+
+/* Is line k a data row (its contents not kept)? *bytes: its size. */
+static int imb_probe(const char *line, const struct imb_cols *c, size_t *bytes)
+{
+    struct p2pb_imp_row probe;
+    int pp;
+    memset(&probe, 0, sizeof probe);
+    if (!imb_row(line, c, &probe, &pp))
+        return 0;
+    *bytes = probe.bytes;
+    return 1;
+}
+
+/* Blank line j: blank lines separate sizes in PMB -multi tables (with a Group
+ * column); the table goes on if the next non-blank line is a row. */
+static int imb_blank_continues(const struct p2pb_imp_log *lg, const struct imb_cols *c, size_t j)
+{
+    size_t k = j + 1;
+    while (k < lg->nlines && !*p2pb_imp_skip_ws(lg->lines[k]))
+        k++;
+    size_t bytes;
+    return c->col[0] == C_GROUP && k < lg->nlines && imb_probe(lg->lines[k], c, &bytes);
+}
+
+/*
+ * Foreign lines inside a table (debug output of another rank written between
+ * two rows) at line j: skipped if a row of the same table with a larger size
+ * follows within a few lines, with no blank or '#' line between. Returns the
+ * index of that row, or 0: the table ends at j.
+ */
+static size_t imb_foreign_end(const struct p2pb_imp_log *lg, const struct p2pb_imp_table *t,
+                              const struct imb_cols *c, size_t j, int partial)
+{
+    const char *d = p2pb_imp_skip_ws(lg->lines[j]);
+    if (partial || *d == '#' || t->nrows == 0)
+        return 0;
+    for (size_t k = j + 1; k < lg->nlines && k < j + 8; k++) {
+        const char *ks = p2pb_imp_skip_ws(lg->lines[k]);
+        size_t bytes;
+        if (!*ks || *ks == '#')
+            return 0;
+        if (imb_probe(lg->lines[k], c, &bytes))
+            return bytes > t->rows[t->nrows - 1].bytes ? k : 0;
+    }
+    return 0;
+}
+
+/* ---- one table ---- */
+
+/* The kind of the table at line i: the section's, or for logs without
+ * "Benchmarking" a kind named on a line since the previous table. */
+static const struct p2pb_imp_kind *imb_table_kind(const struct p2pb_imp_scan *sc, size_t i)
+{
+    const struct p2pb_imp_kind *ki = sc->bench ? p2pb_imp_imb_kind(sc->bench) : NULL;
+    if (!sc->bench) {
+        for (size_t j = i; j-- > sc->last_end && !ki;)
+            ki = p2pb_imp_imb_kind_in_line(sc->lg->lines[j]);
+    }
+    return ki;
+}
+
+/* A collective (or unknown) benchmark's table at line i: its rows are skipped with a note. */
+static void imb_skip_table(struct p2pb_imp_scan *sc, const struct p2pb_imp_kind *ki, size_t i)
+{
+    if (!ki && !sc->bench)
+        p2pb_imp_note(sc->lg, sc->g, "line %zu: table of an unnamed benchmark skipped", i + 1);
+    else if (ki)
+        p2pb_imp_note(sc->lg, sc->g, "line %zu: %s table without t and Mbytes/sec columns skipped",
+                      i + 1, ki->display);
+    sc->bench = NULL;
+}
+
+/* A new table of kind ki with columns c, header at line i; NULL when out of memory. */
+static struct p2pb_imp_table *imb_table_open(struct p2pb_imp_scan *sc,
+                                             const struct p2pb_imp_kind *ki,
+                                             const struct imb_cols *c, size_t i)
+{
+    struct p2pb_imp_table *t = p2pb_imp_table_new(sc->g);
+    if (!t)
+        return NULL;
+    snprintf(t->kernel, sizeof t->kernel, "%s", ki->kernel);
+    snprintf(t->display, sizeof t->display, "%s", ki->display);
+    t->bytes_factor = ki->bytes_factor;
+    t->layout = imb_has(c, C_TMAX) ? P2PB_IMB_TMINMAXAVG : P2PB_IMB_T;
+    int has_group = c->col[0] == C_GROUP;
+    if ((sc->multi || (sc->bench && strncasecmp(sc->bench, "Multi-", 6) == 0)) && !has_group)
+        snprintf(t->variant, sizeof t->variant, "multi");
+    t->nranks = sc->nprocs + sc->waiting;
+    t->active = sc->nprocs;
+    t->line = (long)i + 1;
+    p2pb_imp_repeat_variant(sc->g, t);
+    return t;
+}
+
+/* Read the rows of t from line *j on; *j ends at the first line after the table. */
+static enum p2pb_status imb_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_table *t,
+                                      const struct imb_cols *c, size_t *j, int *partial, char *err,
+                                      size_t errlen)
+{
+    const struct p2pb_imp_log *lg = sc->lg;
+    for (; *j < lg->nlines; (*j)++) {
+        const char *d = lg->lines[*j];
+        if (!*p2pb_imp_skip_ws(d) || *p2pb_imp_skip_ws(d) == '\r') {
+            if (imb_blank_continues(lg, c, *j))
+                continue;
+            break;
+        }
+        struct p2pb_imp_row tmp;
+        p2pb_imp_row_init(&tmp, t->variant);
+        if (!imb_row(d, c, &tmp, partial)) {
+            size_t k = imb_foreign_end(lg, t, c, *j, *partial);
+            if (!k)
+                break;
+            p2pb_imp_note(sc->lg, sc->g,
+                          "line %zu: %zu non-data line%s inside the %s table skipped (\"%.50s\")",
+                          *j + 1, k - *j, k - *j == 1 ? "" : "s", t->display, p2pb_imp_skip_ws(d));
+            *j = k - 1;
+            continue;
+        }
+        enum p2pb_status st = p2pb_imp_check_ascending(lg, t, &tmp, *j + 1, err, errlen);
+        if (st != P2PB_OK)
+            return st;
+        struct p2pb_imp_row *r = p2pb_imp_row_new(t);
+        if (!r)
+            return p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", lg->path);
+        *r = tmp;
+    }
+    return P2PB_OK;
+}
+
+/* After the table t that ended at line j: checks, and the section is over. */
+static void imb_table_close(struct p2pb_imp_scan *sc, struct p2pb_imp_table *t, size_t j,
+                            int partial)
+{
+    p2pb_imp_cut_short(sc->lg, sc->g, t, sc->maxbytes, partial, j + 1);
+    p2pb_imp_table_drop_empty(sc->g, t);
+    /* PingPong and PingPing keep two ranks busy whatever the job size (not -multi) */
+    if (sc->nprocs > 2 &&
+        (strcmp(t->kernel, "pingpong") == 0 || strcmp(t->kernel, "pingping") == 0) && !sc->multi)
+        t->active = 2;
+    sc->last_end = j;
+    sc->bench = NULL;
+    sc->nprocs = sc->waiting = sc->multi = 0;
+}
+
+enum p2pb_status p2pb_imp_imb_table(struct p2pb_imp_scan *sc, size_t *i, char *err, size_t errlen)
+{
+    struct imb_cols c;
+    if (!imb_header(p2pb_imp_skip_ws(sc->lg->lines[*i]), &c))
+        return P2PB_OK;
+    const struct p2pb_imp_kind *ki = imb_table_kind(sc, *i);
+    if (!ki || !imb_has(&c, C_MBPS) || !(imb_has(&c, C_T) || imb_has(&c, C_TMAX))) {
+        imb_skip_table(sc, ki, *i);
+        return P2PB_OK;
+    }
+    struct p2pb_imp_table *t = imb_table_open(sc, ki, &c, *i);
+    if (!t)
+        return p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", sc->lg->path);
+    size_t j = *i + 1;
+    int partial = 0;
+    enum p2pb_status st = imb_read_rows(sc, t, &c, &j, &partial, err, errlen);
+    if (st != P2PB_OK)
+        return st;
+    imb_table_close(sc, t, j, partial);
+    *i = j - 1;
+    return P2PB_OK;
+}
+
+/* ---- the whole log ---- */
+
+void p2pb_imp_imb_finish(struct p2pb_imp_scan *sc)
+{
+    if (sc->skipped)
+        p2pb_imp_note(sc->lg, sc->g,
+                      "note: %zu table%s of other benchmarks skipped (only PingPong, PingPing, "
+                      "Sendrecv, Exchange are imported): %s",
+                      sc->skipped, sc->skipped == 1 ? "" : "s", sc->skipped_names);
+}
+
+void p2pb_imp_imb_default_source(const struct p2pb_imp_log *lg, struct p2pb_imp_group *g)
+{
+    if (g->source[0])
+        return;
+    int pmb = 0;
+    for (size_t i = 0; i < lg->nlines && !pmb; i++)
+        pmb = p2pb_imp_ci_contains(lg->lines[i], "Pallas") || strstr(lg->lines[i], "PMB") != NULL;
+    snprintf(g->source, sizeof g->source, "%s", pmb ? "pmb" : "imb-unknown");
+    if (pmb)
+        g->mb_pow2 = 1;
+}

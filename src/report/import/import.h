@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * import.h - what the files of the log importer share (not installed; the
+ * program calls p2pb_import_logs, src/report/report.h).
+ *
+ *   import.c   the driver: read each log, offer its lines to the IMB and OSU
+ *              readers, else read size/value column tables; write the results
+ *              files all-or-nothing through temporary names
+ *   imb.c      IMB and PMB: banner, "Benchmarking" sections, their tables
+ *   osu.c      OSU: title line, "# Size" tables
+ *   columns.c  generic size/value column tables (the seed logs)
+ *   table.c    the parsed model (groups, tables, rows), row checks, the unit
+ *              of a group's rates, results records
+ *   kinds.c    the one map from benchmark names in logs to kernels
+ *   text.c     tokens, numbers and message sizes as logs write them
+ *
+ * Units: PMB and IMB <= 3.2 printed "Mbytes/sec" with 1 MB = 2^20 B; IMB >= 4
+ * (4.x, 2017 .. 2021) with 1 MB = 10^6 B; OSU uses 10^6 B. Rates are stored
+ * in MB/s with 1 MB = 10^6 B, and the run record says what was assumed.
+ */
+#ifndef P2PBENCH_REPORT_IMPORT_H
+#define P2PBENCH_REPORT_IMPORT_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "p2pbench/result.h"
+#include "p2pbench/status.h"
+
+#define P2PB_IMP_MIB_PER_MB (1048576.0 / 1e6) /* 2^20 B expressed in 10^6 B */
+
+/* ---- kinds.c: benchmark names in logs -> kernels ---- */
+
+/*
+ * One benchmark as logs name it.
+ *  match         IMB: the name after "Benchmarking" (case-insensitive);
+ *                OSU: the words of the title ("# OSU MPI Bandwidth Test")
+ *  kernel        kernel name written to the results file
+ *  display       display name written to the results file
+ *  bytes_factor  bytes counted per iteration in units of the message size X:
+ *                MB/s = bytes_factor * X / t(usec), 1 MB = 10^6 B (IMB's
+ *                definition, as in include/p2pbench/kernel.h)
+ *  native        1: kernel is a p2pbench kernel (kernels/registry.c); name,
+ *                display name and bytes per X then agree with its descriptor
+ *                (tests/report/test_import_kinds.c checks it)
+ *  is_rate       OSU: the value column is a rate in MB/s, else a time in usec
+ */
+struct p2pb_imp_kind {
+    const char *match;
+    const char *kernel;
+    const char *display;
+    double bytes_factor;
+    int native;
+    int is_rate;
+};
+
+/* IMB / PMB benchmarks imported (PingPong, PingPing, Sendrecv, Exchange). */
+extern const struct p2pb_imp_kind p2pb_imp_imb_kinds[];
+extern const size_t p2pb_imp_n_imb_kinds;
+/* OSU programs, by title; the first title contained in a line wins. */
+extern const struct p2pb_imp_kind p2pb_imp_osu_kinds[];
+extern const size_t p2pb_imp_n_osu_kinds;
+/* The memcpy tables of the seed logs (columns.c); match unused. */
+extern const struct p2pb_imp_kind p2pb_imp_seed_memcpy;
+
+/* IMB kind named name ("PingPong", "Multi-PingPong": prefix ignored); NULL if none. */
+const struct p2pb_imp_kind *p2pb_imp_imb_kind(const char *name);
+/* First IMB kind whose name appears anywhere in line s (case-insensitive); NULL if none. */
+const struct p2pb_imp_kind *p2pb_imp_imb_kind_in_line(const char *s);
+/* bytes_factor of the IMB kind with kernel name kernel; 1.0 if none. */
+double p2pb_imp_imb_bytes_factor(const char *kernel);
+/* OSU kind whose title appears in line s (case-sensitive); NULL if none. */
+const struct p2pb_imp_kind *p2pb_imp_osu_kind_in_title(const char *s);
+/* OSU kind with kernel name kernel ("osu_bw"); NULL if none. */
+const struct p2pb_imp_kind *p2pb_imp_osu_kind(const char *kernel);
+
+/* ---- text.c: tokens and numbers ---- */
+
+/* 1 if needle occurs in hay, ignoring ASCII case. */
+int p2pb_imp_ci_contains(const char *hay, const char *needle);
+/* s past leading blanks and tabs. */
+const char *p2pb_imp_skip_ws(const char *s);
+/* Remove trailing white space from s in place; returns the new length. */
+size_t p2pb_imp_rtrim(char *s);
+/*
+ * Split s (copied into buf, buflen bytes) into at most max tokens separated by
+ * blanks, tabs or CR; tok[i] point into buf. Returns the token count.
+ */
+size_t p2pb_imp_tokenize(const char *s, char *buf, size_t buflen, char **tok, size_t max);
+/* 1 and *v if s is a finite plain decimal number as a whole, else 0. */
+int p2pb_imp_parse_num(const char *s, double *v);
+/*
+ * 1 and *out (bytes) if s is a message size: digits with an optional K, M or
+ * G suffix (powers of 1024, optional B), at most 2^50 B; else 0.
+ */
+int p2pb_imp_parse_size(const char *s, size_t *out);
+
+/* ---- table.c: the parsed model ---- */
+
+/* One data row of a table, as logged. */
+struct p2pb_imp_row {
+    size_t bytes;            /* message size X, bytes */
+    char variant[32];        /* "", "multi", "group N", ... */
+    double reps;             /* repetitions; NAN if not logged */
+    double t;                /* usec; NAN if none */
+    double tmin, tmax, tavg; /* usec; NAN if not logged */
+    double mbps;             /* as logged (unit of the log), NAN if none */
+    int t_derived;           /* t computed from the rate (OSU bandwidth) */
+};
+
+/* One table of one kernel; rows[nrows] (cap allocated). */
+struct p2pb_imp_table {
+    char kernel[32];
+    char display[32];
+    char variant[32];    /* default variant of the rows */
+    double bytes_factor; /* as struct p2pb_imp_kind */
+    int layout;          /* enum p2pb_imb_layout */
+    int nranks, active;  /* 0: not logged */
+    long line;           /* line of the column header (1-based) */
+    struct p2pb_imp_row *rows;
+    size_t nrows, cap;
+};
+
+/* One output results file: tabs[ntabs]. */
+struct p2pb_imp_group {
+    char label[64];
+    char source[64]; /* "imb-4.1", "pmb", "osu-5.6.2", "table" */
+    int mb_pow2;     /* 1: rates logged with 1 MB = 2^20 B; 0: 10^6 B; -1 unknown */
+    char units[200]; /* the assumption recorded in the run record */
+    struct p2pb_imp_table *tabs;
+    size_t ntabs;
+    cJSON *header; /* import_header facts (owned) */
+    cJSON *notes;  /* array of strings (owned) */
+    int nranks;
+};
+
+/* One input log: lines[nlines] point into buf; groups[ngroups] found in it. */
+struct p2pb_imp_log {
+    const char *path;
+    char **lines;
+    size_t nlines;
+    char *buf;
+    struct p2pb_imp_group *groups;
+    size_t ngroups;
+    FILE *msg; /* notes and warnings, "path: text" lines; may be NULL */
+};
+
+/*
+ * A note on lg->msg ("path: text") and, when g is not NULL, in g's
+ * import_notes. At most 511 characters.
+ */
+void p2pb_imp_note(struct p2pb_imp_log *lg, struct p2pb_imp_group *g, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Append a group labelled label to lg; NULL when out of memory. */
+struct p2pb_imp_group *p2pb_imp_group_new(struct p2pb_imp_log *lg, const char *label);
+/* Append an empty table (bytes_factor 1) to g; NULL when out of memory. */
+struct p2pb_imp_table *p2pb_imp_table_new(struct p2pb_imp_group *g);
+/* Set r to an empty row of variant: numbers NAN, bytes 0. */
+void p2pb_imp_row_init(struct p2pb_imp_row *r, const char *variant);
+/* Append an empty row of t's variant to t; NULL when out of memory. */
+struct p2pb_imp_row *p2pb_imp_row_new(struct p2pb_imp_table *t);
+/* Drop t, the last table of g, if it has no rows. */
+void p2pb_imp_table_drop_empty(struct p2pb_imp_group *g, struct p2pb_imp_table *t);
+/* Free every group of lg. */
+void p2pb_imp_groups_free(struct p2pb_imp_log *lg);
+
+/* Name the "run N" variant of t when g already holds a table of its kernel. */
+void p2pb_imp_repeat_variant(struct p2pb_imp_group *g, struct p2pb_imp_table *t);
+/*
+ * Warn when table t ended early: partial (an incomplete row at line_no) or
+ * below maxbytes, the largest size the log announced (-1: none).
+ */
+void p2pb_imp_cut_short(struct p2pb_imp_log *lg, struct p2pb_imp_group *g,
+                        const struct p2pb_imp_table *t, long maxbytes, int partial, size_t line_no);
+/*
+ * Sizes ascend within a table (per variant): P2PB_OK if row r (logged at
+ * line_no) may follow t's rows, else P2PB_EFORMAT with "path:line: ...".
+ */
+enum p2pb_status p2pb_imp_check_ascending(const struct p2pb_imp_log *lg,
+                                          const struct p2pb_imp_table *t,
+                                          const struct p2pb_imp_row *r, size_t line_no, char *err,
+                                          size_t errlen);
+
+/*
+ * Decide the unit of g's logged rates (g->mb_pow2, g->units): from the
+ * version, checked against the rows (bytes_factor * X / (t * rate) is 1 for
+ * 10^6 B and 1.048576 for 2^20 B, within 2%). Returns the factor that turns
+ * a logged rate into MB/s with 1 MB = 10^6 B: 1 or 1.048576.
+ */
+double p2pb_imp_unit_factor(struct p2pb_imp_log *lg, struct p2pb_imp_group *g);
+/* The run record of group g (nranks: 0 when not logged); NULL when out of memory. */
+cJSON *p2pb_imp_run_record(const struct p2pb_imp_log *lg, const struct p2pb_imp_group *g,
+                           int nranks);
+/*
+ * Result record of row r of table t: rates times uf (p2pb_imp_unit_factor),
+ * nranks where the table does not say.
+ */
+void p2pb_imp_fill_result(const struct p2pb_imp_table *t, const struct p2pb_imp_row *r, double uf,
+                          int nranks, struct p2pb_result *o);
+
+/* ---- the IMB / OSU scan of a log (import.c drives; imb.c, osu.c read) ---- */
+
+/*
+ * State of one pass over a log's lines looking for IMB, PMB and OSU tables.
+ * A line index i is 0-based; messages say line i + 1.
+ */
+struct p2pb_imp_scan {
+    struct p2pb_imp_log *lg;
+    struct p2pb_imp_group *g; /* the one group of an IMB/OSU log */
+    const char *bench;        /* NULL, or benchbuf: the benchmark of the section */
+    char benchbuf[64];        /* IMB "Benchmarking X" name, or an OSU kernel name */
+    int nprocs;               /* IMB "#processes = N" of the section (0: none) */
+    int waiting;              /* IMB "additional processes waiting" */
+    int multi;                /* IMB -multi: number of groups (0: not -multi) */
+    long maxbytes;            /* IMB "Maximum message length in bytes"; -1: none */
+    size_t last_end;          /* index of the line after the previous table */
+    size_t skipped;           /* IMB sections of benchmarks not imported ... */
+    char skipped_names[256];  /* ... and their names, ", "-separated */
+};
+
+/* imb.c: a '#' line (s: line i past blanks): banner, facts, calling
+ * sequence, "Benchmarking" section, process counts. */
+void p2pb_imp_imb_comment(struct p2pb_imp_scan *sc, size_t i, const char *s);
+/*
+ * imb.c: if line *i is an IMB/PMB column header, read its table (or skip it
+ * with a note: a benchmark not in kinds.c, no time or rate column) and leave
+ * *i at its last line. Returns P2PB_OK, P2PB_EFORMAT (sizes not ascending),
+ * P2PB_ENOMEM.
+ */
+enum p2pb_status p2pb_imp_imb_table(struct p2pb_imp_scan *sc, size_t *i, char *err, size_t errlen);
+/* imb.c: at the end of the log: the note on sections skipped. */
+void p2pb_imp_imb_finish(struct p2pb_imp_scan *sc);
+/* imb.c: g's source when no banner named it: "pmb" if the log mentions
+ * Pallas or PMB (then 1 MB = 2^20 B), else "imb-unknown". */
+void p2pb_imp_imb_default_source(const struct p2pb_imp_log *lg, struct p2pb_imp_group *g);
+
+/* osu.c: a '#' line s that is an OSU title: source, version, program, title. */
+void p2pb_imp_osu_title(struct p2pb_imp_scan *sc, const char *s);
+/*
+ * osu.c: *taken = 1 if line *i is an OSU column header ("# Size" in a section
+ * an OSU title opened); then its table is read (if the program is in
+ * kinds.c) and *i left at its last line. Returns P2PB_OK or P2PB_ENOMEM.
+ */
+enum p2pb_status p2pb_imp_osu_table(struct p2pb_imp_scan *sc, size_t *i, int *taken, char *err,
+                                    size_t errlen);
+
+/* ---- columns.c: size/value column tables ---- */
+
+/*
+ * Read lg's size/value column tables (seed logs), one group per value column.
+ * No group when there is none. Returns P2PB_OK or P2PB_ENOMEM.
+ */
+enum p2pb_status p2pb_imp_columns(struct p2pb_imp_log *lg, char *err, size_t errlen);
+
+#endif /* P2PBENCH_REPORT_IMPORT_H */

@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The parsed model of a log (groups of tables of rows, import.h), the checks
+ * on tables and rows, the unit of a group's rates and the results records
+ * made from them.
+ *
+ * Unit inference: with t in usec, bytes_factor * X / t is MB/s in 10^6 B; a
+ * logged rate in 2^20 B is that / 1.048576. So bytes_factor * X / (t * rate)
+ * is 1 for 10^6 B and 1.048576 for 2^20 B; the rows of 64 KiB and more (where
+ * the rates have enough digits) decide within 2%.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import.h"
+#include "version.h"
+
+/* ---- model ---- */
+
+void p2pb_imp_note(struct p2pb_imp_log *lg, struct p2pb_imp_group *g, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (lg->msg)
+        fprintf(lg->msg, "%s: %s\n", lg->path, buf);
+    if (g && g->notes)
+        cJSON_AddItemToArray(g->notes, cJSON_CreateString(buf));
+}
+
+struct p2pb_imp_group *p2pb_imp_group_new(struct p2pb_imp_log *lg, const char *label)
+{
+    struct p2pb_imp_group *n = realloc(lg->groups, (lg->ngroups + 1) * sizeof *n);
+    if (!n)
+        return NULL;
+    lg->groups = n;
+    struct p2pb_imp_group *g = &n[lg->ngroups++];
+    memset(g, 0, sizeof *g);
+    snprintf(g->label, sizeof g->label, "%s", label);
+    g->mb_pow2 = -1;
+    g->header = cJSON_CreateObject();
+    g->notes = cJSON_CreateArray();
+    if (!g->header || !g->notes)
+        return NULL;
+    return g;
+}
+
+struct p2pb_imp_table *p2pb_imp_table_new(struct p2pb_imp_group *g)
+{
+    struct p2pb_imp_table *n = realloc(g->tabs, (g->ntabs + 1) * sizeof *n);
+    if (!n)
+        return NULL;
+    g->tabs = n;
+    struct p2pb_imp_table *t = &n[g->ntabs++];
+    memset(t, 0, sizeof *t);
+    t->bytes_factor = 1.0;
+    return t;
+}
+
+void p2pb_imp_row_init(struct p2pb_imp_row *r, const char *variant)
+{
+    memset(r, 0, sizeof *r);
+    r->reps = r->t = r->tmin = r->tmax = r->tavg = r->mbps = NAN;
+    snprintf(r->variant, sizeof r->variant, "%s", variant);
+}
+
+struct p2pb_imp_row *p2pb_imp_row_new(struct p2pb_imp_table *t)
+{
+    if (t->nrows == t->cap) {
+        size_t nc = t->cap ? 2 * t->cap : 32;
+        struct p2pb_imp_row *n = realloc(t->rows, nc * sizeof *n);
+        if (!n)
+            return NULL;
+        t->rows = n;
+        t->cap = nc;
+    }
+    struct p2pb_imp_row *r = &t->rows[t->nrows++];
+    p2pb_imp_row_init(r, t->variant);
+    return r;
+}
+
+void p2pb_imp_table_drop_empty(struct p2pb_imp_group *g, struct p2pb_imp_table *t)
+{
+    if (t->nrows == 0) {
+        g->ntabs--;
+        free(t->rows);
+        t->rows = NULL;
+    }
+}
+
+void p2pb_imp_groups_free(struct p2pb_imp_log *lg)
+{
+    for (size_t i = 0; i < lg->ngroups; i++) {
+        struct p2pb_imp_group *g = &lg->groups[i];
+        for (size_t j = 0; j < g->ntabs; j++)
+            free(g->tabs[j].rows);
+        free(g->tabs);
+        cJSON_Delete(g->header);
+        cJSON_Delete(g->notes);
+    }
+    free(lg->groups);
+    lg->groups = NULL;
+    lg->ngroups = 0;
+}
+
+/* ---- checks on tables and rows ---- */
+
+void p2pb_imp_cut_short(struct p2pb_imp_log *lg, struct p2pb_imp_group *g,
+                        const struct p2pb_imp_table *t, long maxbytes, int partial, size_t line_no)
+{
+    if (partial)
+        p2pb_imp_note(lg, g, "warning: line %zu: %s table cut short (incomplete row)", line_no,
+                      t->display);
+    else if (maxbytes > 0 && t->nrows && t->rows[t->nrows - 1].bytes < (size_t)maxbytes &&
+             t->layout >= 0)
+        p2pb_imp_note(
+            lg, g,
+            "warning: %s table (line %ld) ends at %zu bytes; the header announced %ld: cut short",
+            t->display, t->line, t->rows[t->nrows - 1].bytes, maxbytes);
+}
+
+void p2pb_imp_repeat_variant(struct p2pb_imp_group *g, struct p2pb_imp_table *t)
+{
+    int count = 0;
+    for (size_t i = 0; i + 1 < g->ntabs; i++)
+        if (strcmp(g->tabs[i].kernel, t->kernel) == 0 &&
+            strncmp(g->tabs[i].variant, t->variant, strlen(t->variant)) == 0)
+            count++;
+    if (count) {
+        char v[64];
+        snprintf(v, sizeof v, "%.20s%srun %d", t->variant, t->variant[0] ? " " : "", count + 1);
+        snprintf(t->variant, sizeof t->variant, "%.31s", v);
+    }
+}
+
+/* IMB/PMB/OSU tables ascend in message size (per group in -multi tables): a
+ * size that does not is a swapped column or not a table. */
+enum p2pb_status p2pb_imp_check_ascending(const struct p2pb_imp_log *lg,
+                                          const struct p2pb_imp_table *t,
+                                          const struct p2pb_imp_row *r, size_t line_no, char *err,
+                                          size_t errlen)
+{
+    for (size_t q = t->nrows; q-- > 0;)
+        if (strcmp(t->rows[q].variant, r->variant) == 0) {
+            if (r->bytes <= t->rows[q].bytes)
+                return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                                 "%s:%zu: message size %zu after %zu in the %s table: sizes "
+                                 "must ascend (columns swapped?)",
+                                 lg->path, line_no, r->bytes, t->rows[q].bytes, t->display);
+            break;
+        }
+    return P2PB_OK;
+}
+
+/* ---- unit of the rates ---- */
+
+/* 1 (2^20 B) or 0 (10^6 B) when the rows fit one unit within 2%, else -1. */
+static int infer_pow2(const struct p2pb_imp_group *g)
+{
+    double sum = 0;
+    size_t cnt = 0;
+    for (size_t k = 0; k < g->ntabs; k++)
+        for (size_t i = 0; i < g->tabs[k].nrows; i++) {
+            const struct p2pb_imp_row *r = &g->tabs[k].rows[i];
+            if (r->bytes < 65536 || !(r->t > 0) || !(r->mbps > 0) || r->t_derived)
+                continue;
+            sum += log(g->tabs[k].bytes_factor * (double)r->bytes / (r->t * r->mbps));
+            cnt++;
+        }
+    if (!cnt)
+        return -1;
+    double x = exp(sum / (double)cnt);
+    if (fabs(x / P2PB_IMP_MIB_PER_MB - 1.0) < 0.02)
+        return 1;
+    if (fabs(x - 1.0) < 0.02)
+        return 0;
+    return -1;
+}
+
+/* Version unknown: the rows decide, else 10^6 B. */
+static void units_unknown_version(struct p2pb_imp_log *lg, struct p2pb_imp_group *g, int inferred)
+{
+    if (inferred >= 0) {
+        g->mb_pow2 = inferred;
+        snprintf(g->units, sizeof g->units,
+                 "version unknown; 1 MB = %s inferred from the rows (bytes x factor / t / "
+                 "rate)%s",
+                 inferred ? "2^20 B" : "10^6 B", inferred ? ", converted to 10^6 B" : "");
+    } else {
+        g->mb_pow2 = 0;
+        snprintf(g->units, sizeof g->units,
+                 "version unknown and not inferable; assumed 1 MB = 10^6 B (IMB >= 4, OSU), "
+                 "values as logged");
+    }
+    p2pb_imp_note(lg, g, "units: %s", g->units);
+}
+
+/* Version known: its unit, unless the rows fit the other one. */
+static void units_known_version(struct p2pb_imp_log *lg, struct p2pb_imp_group *g, int inferred)
+{
+    if (g->mb_pow2)
+        snprintf(g->units, sizeof g->units, "1 MB = 2^20 B (PMB/IMB <= 3.2), converted to 10^6 B");
+    else
+        snprintf(g->units, sizeof g->units, "1 MB = 10^6 B (%s), as logged",
+                 strncmp(g->source, "osu", 3) == 0 ? "OSU" : "IMB >= 4");
+    if (inferred >= 0 && inferred != g->mb_pow2) {
+        /* the rows are the stronger evidence: X / t / rate fits one unit within 2% */
+        const char *ver = g->mb_pow2 ? "2^20 B" : "10^6 B";
+        g->mb_pow2 = inferred;
+        snprintf(g->units, sizeof g->units,
+                 "1 MB = %s: the rows fit it (bytes x factor / t / rate), although %s "
+                 "versions are documented with 1 MB = %s%s",
+                 inferred ? "2^20 B" : "10^6 B", g->source, ver,
+                 inferred ? "; converted to 10^6 B" : "");
+        p2pb_imp_note(lg, g, "warning: units: %s", g->units);
+    }
+}
+
+double p2pb_imp_unit_factor(struct p2pb_imp_log *lg, struct p2pb_imp_group *g)
+{
+    if (g->units[0])
+        return 1.0; /* set by the parser (seed memcpy: rates computed in 10^6 B) */
+    int inferred = infer_pow2(g);
+    if (g->mb_pow2 < 0)
+        units_unknown_version(lg, g, inferred);
+    else
+        units_known_version(lg, g, inferred);
+    return g->mb_pow2 ? P2PB_IMP_MIB_PER_MB : 1.0;
+}
+
+/* ---- results records ---- */
+
+/* Host facts from the header, under "hosts" like a native run. */
+static void run_hosts(cJSON *run, const struct p2pb_imp_group *g)
+{
+    cJSON *hosts = cJSON_AddObjectToObject(run, "hosts");
+    cJSON *h = cJSON_AddObjectToObject(hosts, "imported");
+    static const char *const map[][2] = {{"release", "kernel_release"},
+                                         {"machine", "machine"},
+                                         {"system", "os"},
+                                         {"version", "kernel_version"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(g->header, map[i][0]);
+        if (cJSON_IsString(v))
+            cJSON_AddStringToObject(h, map[i][1], v->valuestring);
+    }
+}
+
+cJSON *p2pb_imp_run_record(const struct p2pb_imp_log *lg, const struct p2pb_imp_group *g,
+                           int nranks)
+{
+    cJSON *run = cJSON_CreateObject();
+    if (!run)
+        return NULL;
+    cJSON_AddStringToObject(run, "type", "run");
+    cJSON_AddStringToObject(run, "schema", P2PB_SCHEMA);
+    cJSON_AddStringToObject(run, "source", g->source[0] ? g->source : "unknown");
+    cJSON_AddBoolToObject(run, "imported", 1);
+    cJSON_AddStringToObject(run, "imported_from", lg->path);
+    cJSON_AddStringToObject(run, "version", P2PB_VERSION);
+    cJSON_AddStringToObject(run, "git_commit", P2PB_GIT_COMMIT);
+    cJSON_AddStringToObject(run, "label", g->label);
+    const cJSON *date = cJSON_GetObjectItemCaseSensitive(g->header, "date");
+    cJSON_AddStringToObject(run, "start_utc", cJSON_IsString(date) ? date->valuestring : "");
+    const cJSON *mv = cJSON_GetObjectItemCaseSensitive(g->header, "mpi_version");
+    char mpi[128] = "";
+    if (cJSON_IsString(mv) && mv->valuestring[0])
+        snprintf(mpi, sizeof mpi, "MPI standard %s (as logged)", mv->valuestring);
+    cJSON_AddStringToObject(run, "mpi_library", mpi);
+    cJSON_AddNumberToObject(run, "nranks", nranks);
+    const cJSON *cs = cJSON_GetObjectItemCaseSensitive(g->header, "calling_sequence");
+    cJSON_AddStringToObject(run, "command_line", cJSON_IsString(cs) ? cs->valuestring : "");
+    cJSON_AddStringToObject(run, "units_assumed", g->units);
+    run_hosts(run, g);
+    cJSON_AddItemToObject(run, "import_header", cJSON_Duplicate(g->header, 1));
+    cJSON *pol = cJSON_AddObjectToObject(run, "policy");
+    cJSON_AddStringToObject(pol, "mode", "imported");
+    cJSON_AddItemToObject(run, "import_notes", cJSON_Duplicate(g->notes, 1));
+    return run;
+}
+
+void p2pb_imp_fill_result(const struct p2pb_imp_table *t, const struct p2pb_imp_row *r, double uf,
+                          int nranks, struct p2pb_result *o)
+{
+    memset(o, 0, sizeof *o);
+    snprintf(o->kernel, sizeof o->kernel, "%s", t->kernel);
+    snprintf(o->display_name, sizeof o->display_name, "%s", t->display);
+    snprintf(o->variant, sizeof o->variant, "%s", r->variant);
+    o->bytes = r->bytes;
+    o->nranks = t->nranks > 0 ? t->nranks : nranks;
+    o->active_ranks = t->active > 0 ? t->active : o->nranks;
+    o->imb_layout = t->layout;
+    o->bytes_factor = t->bytes_factor;
+    o->samples = 1;
+    o->iterations_per_sample = isfinite(r->reps) && r->reps >= 1 ? (size_t)r->reps : 1;
+    o->status = P2PB_ROW_OK;
+    double tv = r->t;
+    o->t.n = 1;
+    o->t.min = o->t.p25 = o->t.median = o->t.p75 = o->t.p99 = o->t.max = o->t.mean = tv;
+    o->t.stddev = 0;
+    o->t_min_usec = r->tmin;
+    o->t_max_usec = r->tmax;
+    o->t_avg_usec = r->tavg;
+    if (t->layout == P2PB_IMB_T && isnan(r->tmax)) {
+        /* one time column (IMB PingPong/PingPing t[usec], OSU): that is IMB's time
+         * for the row; p2pbench fills t_min = t_max = t_avg likewise */
+        o->t_min_usec = o->t_max_usec = o->t_avg_usec = tv;
+    }
+    double rate = isfinite(r->mbps) ? r->mbps * uf : NAN;
+    /* A logged rate below 1 has at most 2 significant digits (IMB and PMB print
+     * 2 decimals: 0.01 for 0.0064): where the log has the time, the rate follows
+     * from the definition, bytes_factor x X / t, with the time's precision. */
+    if (tv > 0 && !r->t_derived && (!isfinite(rate) || r->mbps < 1.0))
+        rate = p2pb_mbytes_per_sec(t->bytes_factor, r->bytes, tv);
+    o->mbytes_per_sec = rate;
+    o->mbytes_per_sec_imb = rate;
+    o->ci_target_met = -1; /* no sampling policy behind an imported value */
+    if (r->t_derived)
+        snprintf(o->note, sizeof o->note, "t derived from the logged rate: bytes / MB/s");
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The importer's map from benchmark names in logs to kernels
+ * (src/report/import/kinds.c) against p2pbench's kernel descriptors
+ * (kernels/registry.c): every entry marked native names a kernel with the
+ * same name, display name and bytes counted per X; no other entry names a
+ * p2pbench kernel. The descriptors are plain data: no MPI call is made, so
+ * the test runs without a launcher.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../lib/check.h"
+#include "import/import.h"
+#include "p2pbench/kernel.h"
+
+/*
+ * Display names that differ today and are kept by the restructuring (the
+ * imported files carry them): {kernel, importer's display}. Listed so that
+ * the difference is seen; a fix makes this test fail until its line goes.
+ */
+static const char *const known_display_differences[][2] = {
+    {"memcpy", "memcpy"}, /* seed memcpy tables; the descriptor says "Memcpy" */
+};
+
+/*
+ * The descriptor's bytes per iteration as a multiple of X: returns 1 and sets
+ * *per_x when it is a fixed multiple; 0 when the bytes do not scale with X
+ * alone (a run-time window: uniband, biband; a fixed buffer: memcpy). The one
+ * place that reads the descriptor's bytes rule (include/p2pbench/kernel.h).
+ */
+static int bytes_per_x(const struct p2pb_kernel *k, double *per_x)
+{
+    if (k->bytes_factor_fn || (k->flags & P2PB_KF_FIXED_BYTES))
+        return 0;
+    *per_x = k->bytes_factor;
+    return 1;
+}
+
+/* The descriptor named exactly name, or NULL. */
+static const struct p2pb_kernel *kernel_named(const char *name)
+{
+    const struct p2pb_kernel *k = p2pb_kernel_find(name);
+    return k && strcmp(k->name, name) == 0 ? k : NULL;
+}
+
+static int listed_difference(const struct p2pb_imp_kind *e)
+{
+    size_t n = sizeof known_display_differences / sizeof known_display_differences[0];
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(known_display_differences[i][0], e->kernel) == 0 &&
+            strcmp(known_display_differences[i][1], e->display) == 0)
+            return 1;
+    return 0;
+}
+
+static void check_display(const struct p2pb_imp_kind *e, const struct p2pb_kernel *k)
+{
+    int same = strcmp(k->display_name, e->display) == 0;
+    if (listed_difference(e)) {
+        if (same)
+            fprintf(stderr, "%s: display names agree now: drop it from known_display_differences\n",
+                    e->kernel);
+        CHECK(!same);
+        return;
+    }
+    if (!same)
+        fprintf(stderr, "%s: importer display \"%s\", descriptor \"%s\"\n", e->kernel, e->display,
+                k->display_name);
+    CHECK(same);
+}
+
+/* One entry; *compared counts the bytes factors compared. */
+static void check_entry(const struct p2pb_imp_kind *e, size_t *compared)
+{
+    const struct p2pb_kernel *k = kernel_named(e->kernel);
+    if (!e->native) {
+        if (p2pb_kernel_find(e->kernel))
+            fprintf(stderr, "%s: names a p2pbench kernel but is not marked native\n", e->kernel);
+        CHECK(p2pb_kernel_find(e->kernel) == NULL);
+        return;
+    }
+    if (!k)
+        fprintf(stderr, "%s: marked native but no kernel of that name\n", e->kernel);
+    CHECK(k != NULL);
+    if (!k)
+        return;
+    check_display(e, k);
+    double per_x;
+    if (bytes_per_x(k, &per_x)) {
+        if (per_x != e->bytes_factor)
+            fprintf(stderr, "%s: importer counts %g x X bytes, descriptor %g x X\n", e->kernel,
+                    e->bytes_factor, per_x);
+        CHECK(per_x == e->bytes_factor);
+        (*compared)++;
+    }
+}
+
+int main(void)
+{
+    size_t compared = 0;
+    CHECK(p2pb_imp_n_imb_kinds >= 4);
+    for (size_t i = 0; i < p2pb_imp_n_imb_kinds; i++)
+        check_entry(&p2pb_imp_imb_kinds[i], &compared);
+    for (size_t i = 0; i < p2pb_imp_n_osu_kinds; i++)
+        check_entry(&p2pb_imp_osu_kinds[i], &compared);
+    check_entry(&p2pb_imp_seed_memcpy, &compared);
+    /* PingPong, PingPing, Sendrecv, Exchange at least */
+    CHECK(compared >= 4);
+    printf("%zu bytes factors compared\n", compared);
+    return CHECK_DONE();
+}
