@@ -31,9 +31,9 @@ static const char *const known_display_differences[][2] = {
  */
 static int bytes_per_x(const struct p2pb_kernel *k, double *per_x)
 {
-    if (k->bytes_factor_fn || (k->flags & P2PB_KF_FIXED_BYTES))
+    if (k->bytes.unit != P2PB_BYTES_X)
         return 0;
-    *per_x = k->bytes_factor;
+    *per_x = k->bytes.count;
     return 1;
 }
 
