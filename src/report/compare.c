@@ -138,6 +138,100 @@ static int all_positive(const double *v, size_t n)
     return 1;
 }
 
+/* Every (kernel, variant, size) of both sides, sorted for the table (key_cmp). */
+static enum p2pb_status collect_keys(const struct p2pb_side *a, const struct p2pb_side *b,
+                                     struct keyset *ks)
+{
+    const struct p2pb_side *const sides[2] = {a, b};
+    for (int s = 0; s < 2; s++)
+        for (size_t f = 0; f < sides[s]->nfiles; f++)
+            for (size_t i = 0; i < sides[s]->files[f].nrows; i++)
+                if (key_add(ks, &sides[s]->files[f].rows[i]))
+                    return P2PB_ENOMEM;
+    qsort(ks->k, ks->n, sizeof *ks->k, key_cmp);
+    return P2PB_OK;
+}
+
+/*
+ * Row r of key k: the launch values of each side (into the scratch arrays va,
+ * vb of a->nfiles + 1 and b->nfiles + 1 doubles), their summaries, and the
+ * Mann-Whitney test and Hodges-Lehmann ratio when both sides have positive
+ * numbers. Returns 1 when the row was tested.
+ */
+static int fill_row(struct p2pb_cmp_row *r, const struct key *k, const struct p2pb_side *a,
+                    const struct p2pb_side *b, enum p2pb_metric metric, double *va, double *vb)
+{
+    snprintf(r->kernel, sizeof r->kernel, "%s", k->kernel);
+    snprintf(r->display_name, sizeof r->display_name, "%s", k->display_name);
+    snprintf(r->variant, sizeof r->variant, "%s", k->variant);
+    r->bytes = k->bytes;
+    r->na = side_values(a, k, metric, va);
+    r->nb = side_values(b, k, metric, vb);
+    r->verdict = P2PB_VERDICT_NONE;
+    r->u = r->p = r->p_adj = NAN;
+    r->hl.ratio = NAN;
+    if (r->na == 0 || r->nb == 0) {
+        r->only = r->na ? "A" : r->nb ? "B" : "none";
+    } else if (all_positive(va, r->na) && all_positive(vb, r->nb)) {
+        if (p2pb_mwu_test(va, r->na, vb, r->nb, &r->u, &r->p) == P2PB_OK &&
+            p2pb_hl_ratio(va, r->na, vb, r->nb, 0.05, &r->hl) == P2PB_OK)
+            r->tested = 1;
+    }
+    summarize(va, r->na, &r->med_a, &r->min_a, &r->max_a, r->ci_a);
+    summarize(vb, r->nb, &r->med_b, &r->min_b, &r->max_b, r->ci_b);
+    return r->tested;
+}
+
+/*
+ * Power check of table t (ntested set): the exact two-sided Mann-Whitney p
+ * cannot go below 2 / C(na + nb, na); Holm multiplies the smallest p by the
+ * row count (BH leaves a uniform floor unchanged). Sets best_p_adj to that
+ * floor and launches_needed to the launches per side (equal sides, at most
+ * 64) that would bring it below 0.05, so that a table in which no row can
+ * ever be "changed" says so rather than pass silently.
+ */
+static void power_floor(struct p2pb_cmp_table *t, int holm)
+{
+    t->best_p_adj = NAN;
+    for (size_t i = 0; i < t->nrows; i++) {
+        const struct p2pb_cmp_row *r = &t->rows[i];
+        if (!r->tested)
+            continue;
+        double floor_p = 2.0 * exp(lgamma((double)r->na + 1) + lgamma((double)r->nb + 1) -
+                                   lgamma((double)(r->na + r->nb) + 1));
+        if (floor_p > 1.0)
+            floor_p = 1.0;
+        if (!(t->best_p_adj <= floor_p))
+            t->best_p_adj = floor_p;
+    }
+    if (holm && isfinite(t->best_p_adj))
+        t->best_p_adj = fmin(1.0, t->best_p_adj * (double)t->ntested);
+    t->launches_needed = 0;
+    for (size_t n = 2; n <= 64 && t->ntested; n++) {
+        double f = 2.0 * exp(2 * lgamma((double)n + 1) - lgamma((double)(2 * n) + 1));
+        if ((holm ? f * (double)t->ntested : f) < 0.05) {
+            t->launches_needed = n;
+            break;
+        }
+    }
+}
+
+/* Adjusted p (adj, one per tested row in row order), verdict and direction
+ * of every tested row of t; d is the equivalence margin as a fraction. */
+static void set_verdicts(struct p2pb_cmp_table *t, const double *adj, double d)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        struct p2pb_cmp_row *r = &t->rows[i];
+        if (!r->tested)
+            continue;
+        r->p_adj = adj[k++];
+        r->verdict = p2pb_compare_verdict(r->na, r->nb, r->p_adj, &r->hl, d);
+        if (r->verdict == P2PB_VERDICT_CHANGED)
+            r->worse = t->metric == P2PB_METRIC_LATENCY ? r->hl.ratio > 1.0 : r->hl.ratio < 1.0;
+    }
+}
+
 enum p2pb_status p2pb_compare_build(const struct p2pb_side *a, const struct p2pb_side *b,
                                     enum p2pb_metric metric, int holm, double d,
                                     struct p2pb_cmp_table *out)
@@ -145,96 +239,31 @@ enum p2pb_status p2pb_compare_build(const struct p2pb_side *a, const struct p2pb
     memset(out, 0, sizeof *out);
     out->metric = metric;
     struct keyset ks = {0};
-    const struct p2pb_side *sides[2] = {a, b};
-    enum p2pb_status st = P2PB_OK;
     double *va = malloc((a->nfiles + 1) * sizeof *va);
     double *vb = malloc((b->nfiles + 1) * sizeof *vb);
     double *p = NULL, *adj = NULL;
-    if (!va || !vb) {
-        st = P2PB_ENOMEM;
-        goto done;
-    }
-    for (int s = 0; s < 2; s++)
-        for (size_t f = 0; f < sides[s]->nfiles; f++)
-            for (size_t i = 0; i < sides[s]->files[f].nrows; i++)
-                if (key_add(&ks, &sides[s]->files[f].rows[i])) {
-                    st = P2PB_ENOMEM;
-                    goto done;
-                }
-    qsort(ks.k, ks.n, sizeof *ks.k, key_cmp);
-    out->rows = calloc(ks.n ? ks.n : 1, sizeof *out->rows);
-    p = malloc((ks.n ? ks.n : 1) * sizeof *p);
-    adj = malloc((ks.n ? ks.n : 1) * sizeof *adj);
+    enum p2pb_status st = va && vb ? collect_keys(a, b, &ks) : P2PB_ENOMEM;
+    if (st != P2PB_OK)
+        goto out;
+    size_t cap = ks.n ? ks.n : 1;
+    out->rows = calloc(cap, sizeof *out->rows);
+    p = malloc(cap * sizeof *p);     /* raw p of the tested rows */
+    adj = malloc(cap * sizeof *adj); /* their adjusted p */
     if (!out->rows || !p || !adj) {
         st = P2PB_ENOMEM;
-        goto done;
+        goto out;
     }
-    size_t ntested = 0;
     for (size_t i = 0; i < ks.n; i++) {
         struct p2pb_cmp_row *r = &out->rows[out->nrows++];
-        const struct key *k = &ks.k[i];
-        snprintf(r->kernel, sizeof r->kernel, "%s", k->kernel);
-        snprintf(r->display_name, sizeof r->display_name, "%s", k->display_name);
-        snprintf(r->variant, sizeof r->variant, "%s", k->variant);
-        r->bytes = k->bytes;
-        r->na = side_values(a, k, metric, va);
-        r->nb = side_values(b, k, metric, vb);
-        r->verdict = P2PB_VERDICT_NONE;
-        r->u = r->p = r->p_adj = NAN;
-        r->hl.ratio = NAN;
-        if (r->na == 0 || r->nb == 0) {
-            r->only = r->na ? "A" : r->nb ? "B" : "none";
-        } else if (all_positive(va, r->na) && all_positive(vb, r->nb)) {
-            if (p2pb_mwu_test(va, r->na, vb, r->nb, &r->u, &r->p) == P2PB_OK &&
-                p2pb_hl_ratio(va, r->na, vb, r->nb, 0.05, &r->hl) == P2PB_OK) {
-                r->tested = 1;
-                p[ntested++] = r->p;
-            }
-        }
-        summarize(va, r->na, &r->med_a, &r->min_a, &r->max_a, r->ci_a);
-        summarize(vb, r->nb, &r->med_b, &r->min_b, &r->max_b, r->ci_b);
+        if (fill_row(r, &ks.k[i], a, b, metric, va, vb))
+            p[out->ntested++] = r->p;
     }
-    st = holm ? p2pb_p_adjust_holm(p, ntested, adj) : p2pb_p_adjust_bh(p, ntested, adj);
+    st = holm ? p2pb_p_adjust_holm(p, out->ntested, adj) : p2pb_p_adjust_bh(p, out->ntested, adj);
     if (st != P2PB_OK)
-        goto done;
-    /* Power check: the exact two-sided Mann-Whitney p cannot go below
-     * 2 / C(na + nb, na); Holm multiplies the smallest p by the row count
-     * (BH leaves a uniform floor unchanged). If even that floor is >= 0.05,
-     * no row can ever be "changed": say so rather than pass silently. */
-    out->ntested = ntested;
-    out->best_p_adj = NAN;
-    for (size_t i = 0; i < out->nrows; i++) {
-        const struct p2pb_cmp_row *r = &out->rows[i];
-        if (!r->tested)
-            continue;
-        double floor_p = 2.0 * exp(lgamma((double)r->na + 1) + lgamma((double)r->nb + 1) -
-                                   lgamma((double)(r->na + r->nb) + 1));
-        if (floor_p > 1.0)
-            floor_p = 1.0;
-        if (!(out->best_p_adj <= floor_p))
-            out->best_p_adj = floor_p;
-    }
-    if (holm && isfinite(out->best_p_adj))
-        out->best_p_adj = fmin(1.0, out->best_p_adj * (double)ntested);
-    out->launches_needed = 0;
-    for (size_t n = 2; n <= 64 && ntested; n++) {
-        double f = 2.0 * exp(2 * lgamma((double)n + 1) - lgamma((double)(2 * n) + 1));
-        if ((holm ? f * (double)ntested : f) < 0.05) {
-            out->launches_needed = n;
-            break;
-        }
-    }
-    size_t t = 0;
-    for (size_t i = 0; i < out->nrows; i++) {
-        struct p2pb_cmp_row *r = &out->rows[i];
-        if (!r->tested)
-            continue;
-        r->p_adj = adj[t++];
-        r->verdict = p2pb_compare_verdict(r->na, r->nb, r->p_adj, &r->hl, d);
-        if (r->verdict == P2PB_VERDICT_CHANGED)
-            r->worse = metric == P2PB_METRIC_LATENCY ? r->hl.ratio > 1.0 : r->hl.ratio < 1.0;
-    }
-done:
+        goto out;
+    power_floor(out, holm);
+    set_verdicts(out, adj, d);
+out:
     free(va);
     free(vb);
     free(p);

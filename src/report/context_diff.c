@@ -173,112 +173,160 @@ static int has_key(const struct kvlist *seen, const char *k)
     return 0;
 }
 
+/* The flattened run records of both sides: lists[0..na-1] are the files of
+ * side A, lists[na..nf-1] those of side B; keys holds every key once, in
+ * first-seen order (values empty). */
+struct records {
+    struct kvlist *lists;
+    size_t na, nf;
+    struct kvlist keys;
+};
+
+static void records_free(struct records *rec)
+{
+    for (size_t f = 0; rec->lists && f < rec->nf; f++)
+        kv_free(&rec->lists[f]);
+    free(rec->lists);
+    kv_free(&rec->keys);
+}
+
+/* Flatten the run record of every file of a and b into rec (zeroed by the
+ * caller; records_free in any case). Returns P2PB_OK or P2PB_ENOMEM. */
+static enum p2pb_status records_read(const struct p2pb_side *a, const struct p2pb_side *b,
+                                     struct records *rec)
+{
+    rec->na = a->nfiles;
+    rec->nf = a->nfiles + b->nfiles;
+    rec->lists = calloc(rec->nf ? rec->nf : 1, sizeof *rec->lists);
+    if (!rec->lists)
+        return P2PB_ENOMEM;
+    for (size_t f = 0; f < rec->nf; f++) {
+        const struct p2pb_results_data *d = f < a->nfiles ? &a->files[f] : &b->files[f - a->nfiles];
+        if (d->run && flatten(d->run, "", &rec->lists[f]))
+            return P2PB_ENOMEM;
+    }
+    for (size_t f = 0; f < rec->nf; f++)
+        for (size_t i = 0; i < rec->lists[f].n; i++)
+            if (!has_key(&rec->keys, rec->lists[f].v[i].key) &&
+                kv_add(&rec->keys, rec->lists[f].v[i].key, ""))
+                return P2PB_ENOMEM;
+    return P2PB_OK;
+}
+
+/* An MPI setting absent from the environment is the library's default:
+ * "set on one side only" is a real difference (e.g. --mca btl tcp,self).
+ * Replaces *v when it is "(not recorded)"; returns -1 without memory. */
+static int mpi_env_default(char **v)
+{
+    if (strcmp(*v, "(not recorded)") != 0)
+        return 0;
+    free(*v);
+    *v = strdup("(not set: library default)");
+    return *v ? 0 : -1;
+}
+
+/* Values of key on side A and side B (side_values; the caller frees both,
+ * also on failure). Returns P2PB_OK or P2PB_ENOMEM. */
+static enum p2pb_status key_values(const struct records *rec, const char *key, char **va, char **vb)
+{
+    *va = side_values(rec->lists, rec->na, key);
+    *vb = side_values(rec->lists + rec->na, rec->nf - rec->na, key);
+    if (!*va || !*vb)
+        return P2PB_ENOMEM;
+    if (strncmp(key, "mpi_env.", 8) == 0 && (mpi_env_default(va) || mpi_env_default(vb)))
+        return P2PB_ENOMEM;
+    return P2PB_OK;
+}
+
+/* Fields that one side does not record at all (an imported log has no
+ * binding, an older build no hypervisor signals) are not confounders one can
+ * read: they are counted, and the first 12 names gathered into one line at
+ * the end, so the real differences stay visible. */
+struct one_sided {
+    size_t n, len;
+    char names[1024];
+};
+
+static void one_sided_add(struct one_sided *o, const char *key)
+{
+    if (o->n < 12) {
+        int w =
+            snprintf(o->names + o->len, sizeof o->names - o->len, "%s%s", o->n ? ", " : "", key);
+        if (w > 0 && (size_t)w < sizeof o->names - o->len)
+            o->len += (size_t)w;
+    }
+    o->n++;
+}
+
+/* Append line (malloc'd, may be NULL: no memory) to out, which owns it from
+ * then on. Returns P2PB_OK or P2PB_ENOMEM (line freed). */
+static enum p2pb_status add_line(struct p2pb_ctx_diff *out, char *line)
+{
+    char **nl = line ? realloc(out->lines, (out->n + 1) * sizeof *nl) : NULL;
+    if (!nl) {
+        free(line);
+        return P2PB_ENOMEM;
+    }
+    out->lines = nl;
+    out->lines[out->n++] = line;
+    return P2PB_OK;
+}
+
+/* "key: A = x | B = y" (malloc'd; NULL without memory). */
+static char *difference_line(const char *key, const struct p2pb_side *a, const char *va,
+                             const struct p2pb_side *b, const char *vb)
+{
+    size_t len = strlen(key) + strlen(va) + strlen(vb) + strlen(a->name) + strlen(b->name) + 16;
+    char *line = malloc(len);
+    if (line)
+        snprintf(line, len, "%s: %s = %s | %s = %s", key, a->name, va, b->name, vb);
+    return line;
+}
+
+/* Compare key between the sides: a difference line in out, or a field
+ * recorded on one side only in one. Returns P2PB_OK or P2PB_ENOMEM. */
+static enum p2pb_status diff_key(const struct records *rec, const char *key,
+                                 const struct p2pb_side *a, const struct p2pb_side *b,
+                                 struct one_sided *one, struct p2pb_ctx_diff *out)
+{
+    char *va = NULL, *vb = NULL;
+    enum p2pb_status st = key_values(rec, key, &va, &vb);
+    if (st == P2PB_OK && strcmp(va, vb) != 0) {
+        if (strcmp(va, "(not recorded)") == 0 || strcmp(vb, "(not recorded)") == 0)
+            one_sided_add(one, key);
+        else
+            st = add_line(out, difference_line(key, a, va, b, vb));
+    }
+    free(va);
+    free(vb);
+    return st;
+}
+
+/* The closing "recorded on one side only" line, when there is one. */
+static enum p2pb_status add_one_sided(const struct one_sided *one, struct p2pb_ctx_diff *out)
+{
+    if (!one->n)
+        return P2PB_OK;
+    size_t len = one->len + 160;
+    char *line = malloc(len);
+    if (line)
+        snprintf(line, len, "recorded on one side only (%zu field%s, not compared): %s%s", one->n,
+                 one->n == 1 ? "" : "s", one->names, one->n > 12 ? ", ..." : "");
+    return add_line(out, line);
+}
+
 enum p2pb_status p2pb_context_diff(const struct p2pb_side *a, const struct p2pb_side *b,
                                    struct p2pb_ctx_diff *out)
 {
     memset(out, 0, sizeof *out);
-    size_t nf = a->nfiles + b->nfiles;
-    struct kvlist *lists = calloc(nf ? nf : 1, sizeof *lists);
-    struct kvlist keys = {0};
-    enum p2pb_status st = P2PB_OK;
-    if (!lists)
-        return P2PB_ENOMEM;
-    for (size_t f = 0; f < nf; f++) {
-        const struct p2pb_results_data *d = f < a->nfiles ? &a->files[f] : &b->files[f - a->nfiles];
-        if (d->run && flatten(d->run, "", &lists[f])) {
-            st = P2PB_ENOMEM;
-            goto done;
-        }
-    }
-    /* all keys in first-seen order */
-    for (size_t f = 0; f < nf; f++)
-        for (size_t i = 0; i < lists[f].n; i++)
-            if (!has_key(&keys, lists[f].v[i].key) && kv_add(&keys, lists[f].v[i].key, "")) {
-                st = P2PB_ENOMEM;
-                goto done;
-            }
-    /* Fields that one side does not record at all (an imported log has no
-     * binding, an older build no hypervisor signals) are not confounders one
-     * can read: they are gathered into one line at the end, so the real
-     * differences stay visible. */
-    size_t n_one = 0, one_len = 0;
-    char one[1024] = "";
-    for (size_t k = 0; k < keys.n; k++) {
-        char *va = side_values(lists, a->nfiles, keys.v[k].key);
-        char *vb = side_values(lists + a->nfiles, b->nfiles, keys.v[k].key);
-        if (!va || !vb) {
-            free(va);
-            free(vb);
-            st = P2PB_ENOMEM;
-            goto done;
-        }
-        /* an MPI setting absent from the environment is the library's default:
-         * "set on one side only" is a real difference (e.g. --mca btl tcp,self) */
-        if (strncmp(keys.v[k].key, "mpi_env.", 8) == 0) {
-            char **vs[2] = {&va, &vb};
-            for (int i = 0; i < 2; i++)
-                if (strcmp(*vs[i], "(not recorded)") == 0) {
-                    free(*vs[i]);
-                    *vs[i] = strdup("(not set: library default)");
-                }
-            if (!va || !vb) {
-                free(va);
-                free(vb);
-                st = P2PB_ENOMEM;
-                goto done;
-            }
-        }
-        if (strcmp(va, vb) != 0 &&
-            (strcmp(va, "(not recorded)") == 0 || strcmp(vb, "(not recorded)") == 0)) {
-            if (n_one < 12) {
-                int w = snprintf(one + one_len, sizeof one - one_len, "%s%s", n_one ? ", " : "",
-                                 keys.v[k].key);
-                if (w > 0 && (size_t)w < sizeof one - one_len)
-                    one_len += (size_t)w;
-            }
-            n_one++;
-        } else if (strcmp(va, vb) != 0) {
-            size_t len = strlen(keys.v[k].key) + strlen(va) + strlen(vb) + strlen(a->name) +
-                         strlen(b->name) + 16;
-            char *line = malloc(len);
-            char **nl = realloc(out->lines, (out->n + 1) * sizeof *nl);
-            if (!line || !nl) {
-                free(line);
-                free(va);
-                free(vb);
-                if (nl)
-                    out->lines = nl;
-                st = P2PB_ENOMEM;
-                goto done;
-            }
-            snprintf(line, len, "%s: %s = %s | %s = %s", keys.v[k].key, a->name, va, b->name, vb);
-            out->lines = nl;
-            out->lines[out->n++] = line;
-        }
-        free(va);
-        free(vb);
-    }
-    if (n_one) {
-        size_t len = one_len + 160;
-        char *line = malloc(len);
-        char **nl = realloc(out->lines, (out->n + 1) * sizeof *nl);
-        if (!line || !nl) {
-            free(line);
-            if (nl)
-                out->lines = nl;
-            st = P2PB_ENOMEM;
-            goto done;
-        }
-        out->lines = nl;
-        snprintf(line, len, "recorded on one side only (%zu field%s, not compared): %s%s", n_one,
-                 n_one == 1 ? "" : "s", one, n_one > 12 ? ", ..." : "");
-        out->lines[out->n++] = line;
-    }
-done:
-    for (size_t f = 0; f < nf; f++)
-        kv_free(&lists[f]);
-    free(lists);
-    kv_free(&keys);
+    struct records rec = {0};
+    struct one_sided one = {0};
+    enum p2pb_status st = records_read(a, b, &rec);
+    for (size_t k = 0; st == P2PB_OK && k < rec.keys.n; k++)
+        st = diff_key(&rec, rec.keys.v[k].key, a, b, &one, out);
+    if (st == P2PB_OK)
+        st = add_one_sided(&one, out);
+    records_free(&rec);
     if (st != P2PB_OK)
         p2pb_ctx_diff_free(out);
     return st;
