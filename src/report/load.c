@@ -4,6 +4,7 @@
  * The host-context differences between two sides are in context_diff.c.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
@@ -60,4 +61,29 @@ void p2pb_side_name(struct p2pb_side *s, const char *fallback)
         common = l;
     }
     snprintf(s->name, sizeof s->name, "%s", common ? common : fallback);
+}
+
+enum p2pb_status p2pb_side_load(char *const *paths, size_t n, struct p2pb_side *s,
+                                const char *fallback, FILE *warn, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    s->files = calloc(n ? n : 1, sizeof *s->files);
+    if (!s->files)
+        return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        enum p2pb_status st = p2pb_load_results(paths[i], &s->files[i], warn, err, errlen);
+        if (st != P2PB_OK)
+            return st;
+        s->nfiles++;
+    }
+    p2pb_side_name(s, fallback);
+    return P2PB_OK;
+}
+
+void p2pb_side_free(struct p2pb_side *s)
+{
+    for (size_t i = 0; i < s->nfiles; i++)
+        p2pb_results_data_free(&s->files[i]);
+    free(s->files);
+    memset(s, 0, sizeof *s);
 }
