@@ -233,7 +233,7 @@ static enum p2pb_status add_path(struct p2pb_args *a, const char *path)
         }
     }
     closedir(d);
-    if (st == P2PB_OK)
+    if (st == P2PB_OK && a->nfiles[a->side] > first) /* an empty directory: no array yet */
         qsort(a->files[a->side] + first, a->nfiles[a->side] - first, sizeof(char *), cmp_str);
     return st;
 }
