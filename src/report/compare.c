@@ -3,14 +3,13 @@
  * compare: per (kernel, variant, size), the launch values of two sides,
  * their medians and spread, the Hodges-Lehmann ratio B/A with its CI, the
  * exact Mann-Whitney p, the adjusted p and a verdict (docs/methodology.md).
- * Printing in text, markdown, csv and json.
+ * The numbers only: compare_print.c prints them.
  */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/output.h"
+#include "p2pbench/stats.h"
 #include "report.h"
 
 static int cmp_double(const void *x, const void *y)
@@ -139,6 +138,100 @@ static int all_positive(const double *v, size_t n)
     return 1;
 }
 
+/* Every (kernel, variant, size) of both sides, sorted for the table (key_cmp). */
+static enum p2pb_status collect_keys(const struct p2pb_side *a, const struct p2pb_side *b,
+                                     struct keyset *ks)
+{
+    const struct p2pb_side *const sides[2] = {a, b};
+    for (int s = 0; s < 2; s++)
+        for (size_t f = 0; f < sides[s]->nfiles; f++)
+            for (size_t i = 0; i < sides[s]->files[f].nrows; i++)
+                if (key_add(ks, &sides[s]->files[f].rows[i]))
+                    return P2PB_ENOMEM;
+    qsort(ks->k, ks->n, sizeof *ks->k, key_cmp);
+    return P2PB_OK;
+}
+
+/*
+ * Row r of key k: the launch values of each side (into the scratch arrays va,
+ * vb of a->nfiles + 1 and b->nfiles + 1 doubles), their summaries, and the
+ * Mann-Whitney test and Hodges-Lehmann ratio when both sides have positive
+ * numbers. Returns 1 when the row was tested.
+ */
+static int fill_row(struct p2pb_cmp_row *r, const struct key *k, const struct p2pb_side *a,
+                    const struct p2pb_side *b, enum p2pb_metric metric, double *va, double *vb)
+{
+    snprintf(r->kernel, sizeof r->kernel, "%s", k->kernel);
+    snprintf(r->display_name, sizeof r->display_name, "%s", k->display_name);
+    snprintf(r->variant, sizeof r->variant, "%s", k->variant);
+    r->bytes = k->bytes;
+    r->na = side_values(a, k, metric, va);
+    r->nb = side_values(b, k, metric, vb);
+    r->verdict = P2PB_VERDICT_NONE;
+    r->u = r->p = r->p_adj = NAN;
+    r->hl.ratio = NAN;
+    if (r->na == 0 || r->nb == 0) {
+        r->only = r->na ? "A" : r->nb ? "B" : "none";
+    } else if (all_positive(va, r->na) && all_positive(vb, r->nb)) {
+        if (p2pb_mwu_test(va, r->na, vb, r->nb, &r->u, &r->p) == P2PB_OK &&
+            p2pb_hl_ratio(va, r->na, vb, r->nb, 0.05, &r->hl) == P2PB_OK)
+            r->tested = 1;
+    }
+    summarize(va, r->na, &r->med_a, &r->min_a, &r->max_a, r->ci_a);
+    summarize(vb, r->nb, &r->med_b, &r->min_b, &r->max_b, r->ci_b);
+    return r->tested;
+}
+
+/*
+ * Power check of table t (ntested set): the exact two-sided Mann-Whitney p
+ * cannot go below 2 / C(na + nb, na); Holm multiplies the smallest p by the
+ * row count (BH leaves a uniform floor unchanged). Sets best_p_adj to that
+ * floor and launches_needed to the launches per side (equal sides, at most
+ * 64) that would bring it below 0.05, so that a table in which no row can
+ * ever be "changed" says so rather than pass silently.
+ */
+static void power_floor(struct p2pb_cmp_table *t, int holm)
+{
+    t->best_p_adj = NAN;
+    for (size_t i = 0; i < t->nrows; i++) {
+        const struct p2pb_cmp_row *r = &t->rows[i];
+        if (!r->tested)
+            continue;
+        double floor_p = 2.0 * exp(lgamma((double)r->na + 1) + lgamma((double)r->nb + 1) -
+                                   lgamma((double)(r->na + r->nb) + 1));
+        if (floor_p > 1.0)
+            floor_p = 1.0;
+        if (!(t->best_p_adj <= floor_p))
+            t->best_p_adj = floor_p;
+    }
+    if (holm && isfinite(t->best_p_adj))
+        t->best_p_adj = fmin(1.0, t->best_p_adj * (double)t->ntested);
+    t->launches_needed = 0;
+    for (size_t n = 2; n <= 64 && t->ntested; n++) {
+        double f = 2.0 * exp(2 * lgamma((double)n + 1) - lgamma((double)(2 * n) + 1));
+        if ((holm ? f * (double)t->ntested : f) < 0.05) {
+            t->launches_needed = n;
+            break;
+        }
+    }
+}
+
+/* Adjusted p (adj, one per tested row in row order), verdict and direction
+ * of every tested row of t; d is the equivalence margin as a fraction. */
+static void set_verdicts(struct p2pb_cmp_table *t, const double *adj, double d)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        struct p2pb_cmp_row *r = &t->rows[i];
+        if (!r->tested)
+            continue;
+        r->p_adj = adj[k++];
+        r->verdict = p2pb_compare_verdict(r->na, r->nb, r->p_adj, &r->hl, d);
+        if (r->verdict == P2PB_VERDICT_CHANGED)
+            r->worse = t->metric == P2PB_METRIC_LATENCY ? r->hl.ratio > 1.0 : r->hl.ratio < 1.0;
+    }
+}
+
 enum p2pb_status p2pb_compare_build(const struct p2pb_side *a, const struct p2pb_side *b,
                                     enum p2pb_metric metric, int holm, double d,
                                     struct p2pb_cmp_table *out)
@@ -146,96 +239,31 @@ enum p2pb_status p2pb_compare_build(const struct p2pb_side *a, const struct p2pb
     memset(out, 0, sizeof *out);
     out->metric = metric;
     struct keyset ks = {0};
-    const struct p2pb_side *sides[2] = {a, b};
-    enum p2pb_status st = P2PB_OK;
     double *va = malloc((a->nfiles + 1) * sizeof *va);
     double *vb = malloc((b->nfiles + 1) * sizeof *vb);
     double *p = NULL, *adj = NULL;
-    if (!va || !vb) {
-        st = P2PB_ENOMEM;
-        goto done;
-    }
-    for (int s = 0; s < 2; s++)
-        for (size_t f = 0; f < sides[s]->nfiles; f++)
-            for (size_t i = 0; i < sides[s]->files[f].nrows; i++)
-                if (key_add(&ks, &sides[s]->files[f].rows[i])) {
-                    st = P2PB_ENOMEM;
-                    goto done;
-                }
-    qsort(ks.k, ks.n, sizeof *ks.k, key_cmp);
-    out->rows = calloc(ks.n ? ks.n : 1, sizeof *out->rows);
-    p = malloc((ks.n ? ks.n : 1) * sizeof *p);
-    adj = malloc((ks.n ? ks.n : 1) * sizeof *adj);
+    enum p2pb_status st = va && vb ? collect_keys(a, b, &ks) : P2PB_ENOMEM;
+    if (st != P2PB_OK)
+        goto out;
+    size_t cap = ks.n ? ks.n : 1;
+    out->rows = calloc(cap, sizeof *out->rows);
+    p = malloc(cap * sizeof *p);     /* raw p of the tested rows */
+    adj = malloc(cap * sizeof *adj); /* their adjusted p */
     if (!out->rows || !p || !adj) {
         st = P2PB_ENOMEM;
-        goto done;
+        goto out;
     }
-    size_t ntested = 0;
     for (size_t i = 0; i < ks.n; i++) {
         struct p2pb_cmp_row *r = &out->rows[out->nrows++];
-        const struct key *k = &ks.k[i];
-        snprintf(r->kernel, sizeof r->kernel, "%s", k->kernel);
-        snprintf(r->display_name, sizeof r->display_name, "%s", k->display_name);
-        snprintf(r->variant, sizeof r->variant, "%s", k->variant);
-        r->bytes = k->bytes;
-        r->na = side_values(a, k, metric, va);
-        r->nb = side_values(b, k, metric, vb);
-        r->verdict = P2PB_VERDICT_NONE;
-        r->u = r->p = r->p_adj = NAN;
-        r->hl.ratio = NAN;
-        if (r->na == 0 || r->nb == 0) {
-            r->only = r->na ? "A" : r->nb ? "B" : "none";
-        } else if (all_positive(va, r->na) && all_positive(vb, r->nb)) {
-            if (p2pb_mwu_test(va, r->na, vb, r->nb, &r->u, &r->p) == P2PB_OK &&
-                p2pb_hl_ratio(va, r->na, vb, r->nb, 0.05, &r->hl) == P2PB_OK) {
-                r->tested = 1;
-                p[ntested++] = r->p;
-            }
-        }
-        summarize(va, r->na, &r->med_a, &r->min_a, &r->max_a, r->ci_a);
-        summarize(vb, r->nb, &r->med_b, &r->min_b, &r->max_b, r->ci_b);
+        if (fill_row(r, &ks.k[i], a, b, metric, va, vb))
+            p[out->ntested++] = r->p;
     }
-    st = holm ? p2pb_p_adjust_holm(p, ntested, adj) : p2pb_p_adjust_bh(p, ntested, adj);
+    st = holm ? p2pb_p_adjust_holm(p, out->ntested, adj) : p2pb_p_adjust_bh(p, out->ntested, adj);
     if (st != P2PB_OK)
-        goto done;
-    /* Power check: the exact two-sided Mann-Whitney p cannot go below
-     * 2 / C(na + nb, na); Holm multiplies the smallest p by the row count
-     * (BH leaves a uniform floor unchanged). If even that floor is >= 0.05,
-     * no row can ever be "changed": say so rather than pass silently. */
-    out->ntested = ntested;
-    out->best_p_adj = NAN;
-    for (size_t i = 0; i < out->nrows; i++) {
-        const struct p2pb_cmp_row *r = &out->rows[i];
-        if (!r->tested)
-            continue;
-        double floor_p = 2.0 * exp(lgamma((double)r->na + 1) + lgamma((double)r->nb + 1) -
-                                   lgamma((double)(r->na + r->nb) + 1));
-        if (floor_p > 1.0)
-            floor_p = 1.0;
-        if (!(out->best_p_adj <= floor_p))
-            out->best_p_adj = floor_p;
-    }
-    if (holm && isfinite(out->best_p_adj))
-        out->best_p_adj = fmin(1.0, out->best_p_adj * (double)ntested);
-    out->launches_needed = 0;
-    for (size_t n = 2; n <= 64 && ntested; n++) {
-        double f = 2.0 * exp(2 * lgamma((double)n + 1) - lgamma((double)(2 * n) + 1));
-        if ((holm ? f * (double)ntested : f) < 0.05) {
-            out->launches_needed = n;
-            break;
-        }
-    }
-    size_t t = 0;
-    for (size_t i = 0; i < out->nrows; i++) {
-        struct p2pb_cmp_row *r = &out->rows[i];
-        if (!r->tested)
-            continue;
-        r->p_adj = adj[t++];
-        r->verdict = p2pb_compare_verdict(r->na, r->nb, r->p_adj, &r->hl, d);
-        if (r->verdict == P2PB_VERDICT_CHANGED)
-            r->worse = metric == P2PB_METRIC_LATENCY ? r->hl.ratio > 1.0 : r->hl.ratio < 1.0;
-    }
-done:
+        goto out;
+    power_floor(out, holm);
+    set_verdicts(out, adj, d);
+out:
     free(va);
     free(vb);
     free(p);
@@ -252,383 +280,4 @@ void p2pb_compare_free(struct p2pb_cmp_table *t)
     free(t->rows);
     t->rows = NULL;
     t->nrows = 0;
-}
-
-/* ---- printing ---- */
-
-static const char *metric_name(enum p2pb_metric m)
-{
-    return m == P2PB_METRIC_LATENCY ? "latency" : "throughput";
-}
-
-static const char *metric_unit(enum p2pb_metric m)
-{
-    return m == P2PB_METRIC_LATENCY ? "usec" : "MB/s";
-}
-
-/* "12.34" or "12.34 [11.9 .. 13.1]" (the launch range) */
-/* About 4 significant digits, so that "median [min..max]" fits its column:
- * 10655, 398.5, 12.15, 0.412 (p2pb_fmt_sig below 1). */
-static char *fmt_cmp(char *buf, size_t len, double v)
-{
-    double a = fabs(v);
-    if (!isfinite(v) || a < 1.0)
-        return p2pb_fmt_sig(buf, len, v);
-    snprintf(buf, len, a >= 1000 ? "%.0f" : a >= 100 ? "%.1f" : "%.2f", v);
-    return buf;
-}
-
-static void fmt_side(char *buf, size_t len, size_t n, double med, double mn, double mx)
-{
-    char a[32], b[32], c[32];
-    if (n == 0) {
-        snprintf(buf, len, "-");
-        return;
-    }
-    fmt_cmp(a, sizeof a, med);
-    if (n == 1 || mn == mx) {
-        snprintf(buf, len, "%s", a);
-        return;
-    }
-    char whole[128];
-    snprintf(whole, sizeof whole, "%s [%s..%s]", a, fmt_cmp(b, sizeof b, mn),
-             fmt_cmp(c, sizeof c, mx));
-    snprintf(buf, len, "%.*s", (int)(len - 1), whole);
-}
-
-/* 3 decimals, or 3 significant digits below 0.1 */
-static const char *ratio_str(char *buf, size_t len, double x)
-{
-    snprintf(buf, len, x >= 0.1 ? "%.3f" : "%.3g", x);
-    return buf;
-}
-
-static void fmt_ratio(char *buf, size_t len, const struct p2pb_cmp_row *r)
-{
-    char a[24], b[24], c[24];
-    if (!r->tested)
-        snprintf(buf, len, "-");
-    else if (r->hl.ci_valid)
-        snprintf(buf, len, "%s [%s..%s]", ratio_str(a, sizeof a, r->hl.ratio),
-                 ratio_str(b, sizeof b, r->hl.ci_low), ratio_str(c, sizeof c, r->hl.ci_high));
-    else
-        snprintf(buf, len, "%s", ratio_str(a, sizeof a, r->hl.ratio));
-}
-
-static void fmt_p(char *buf, size_t len, double p)
-{
-    if (!isfinite(p))
-        snprintf(buf, len, "-");
-    else if (p < 0.0001)
-        snprintf(buf, len, "%.1e", p);
-    else
-        snprintf(buf, len, "%.4f", p);
-}
-
-static const char *row_verdict(const struct p2pb_cmp_row *r)
-{
-    if (!r->tested)
-        return "no verdict (zero value)";
-    if (r->verdict == P2PB_VERDICT_NONE)
-        return "no verdict (< 4 launches)";
-    if (r->verdict == P2PB_VERDICT_CHANGED)
-        return r->worse ? "changed (worse)" : "changed (better)";
-    return p2pb_verdict_str(r->verdict);
-}
-
-static int same_section(const struct p2pb_cmp_row *x, const struct p2pb_cmp_row *y)
-{
-    return strcmp(x->kernel, y->kernel) == 0 && strcmp(x->variant, y->variant) == 0;
-}
-
-static void print_table_text(FILE *o, int md, const struct p2pb_side *a, const struct p2pb_side *b,
-                             const struct p2pb_cmp_table *t)
-{
-    const struct p2pb_cmp_row *prev = NULL;
-    char sz[16], ca[64], cb[64], cr[96], cp[16], cq[16];
-    for (size_t i = 0; i < t->nrows; i++) {
-        const struct p2pb_cmp_row *r = &t->rows[i];
-        if (r->only)
-            continue;
-        if (!prev || !same_section(prev, r)) {
-            if (md) {
-                fprintf(o, "\n### %s%s%s %s (%s)\n\n", r->display_name, r->variant[0] ? " " : "",
-                        r->variant, metric_name(t->metric), metric_unit(t->metric));
-                fprintf(o,
-                        "| bytes | size | %s [%s] | %s [%s] | ratio %s/%s [95%% CI] | p | "
-                        "p_adj | verdict |\n",
-                        a->name, metric_unit(t->metric), b->name, metric_unit(t->metric), b->name,
-                        a->name);
-                fprintf(o, "|---:|---:|---:|---:|---:|---:|---:|:---|\n");
-            } else {
-                fprintf(o, "\n# %s%s%s %s: %s, median of launch values [min..max]\n",
-                        r->display_name, r->variant[0] ? " " : "", r->variant,
-                        metric_name(t->metric), metric_unit(t->metric));
-                char ha[96], hb[96], hr[160];
-                snprintf(ha, sizeof ha, "%s (n=%zu)", a->name, r->na);
-                snprintf(hb, sizeof hb, "%s (n=%zu)", b->name, r->nb);
-                snprintf(hr, sizeof hr, "ratio %s/%s [95%% CI]", b->name, a->name);
-                fprintf(o, "%12s %6s %28s %28s %26s %8s %8s  %s\n", "bytes", "size", ha, hb, hr,
-                        "p", "p_adj", "verdict");
-            }
-        }
-        prev = r;
-        p2pb_fmt_size(sz, sizeof sz, r->bytes);
-        fmt_side(ca, sizeof ca, r->na, r->med_a, r->min_a, r->max_a);
-        fmt_side(cb, sizeof cb, r->nb, r->med_b, r->min_b, r->max_b);
-        fmt_ratio(cr, sizeof cr, r);
-        /* one launch on a side: the test has nothing to say (p = 1) */
-        int one = r->na < 2 || r->nb < 2;
-        fmt_p(cp, sizeof cp, one ? NAN : r->p);
-        fmt_p(cq, sizeof cq, one ? NAN : r->p_adj);
-        if (md)
-            fprintf(o, "| %zu | %s | %s | %s | %s | %s | %s | %s |\n", r->bytes, sz, ca, cb, cr, cp,
-                    cq, row_verdict(r));
-        else
-            fprintf(o, "%12zu %6s %28s %28s %26s %8s %8s  %s\n", r->bytes, sz, ca, cb, cr, cp, cq,
-                    row_verdict(r));
-    }
-}
-
-/* Rows with numbers on one side only, runs of consecutive sizes of one
- * (kernel, variant, side) on one line. */
-static void print_only_rows(FILE *o, int md, const struct p2pb_side *a, const struct p2pb_side *b,
-                            const struct p2pb_cmp_table *t)
-{
-    int any = 0;
-    char s1[16], s2[16];
-    for (size_t i = 0; i < t->nrows; i++) {
-        const struct p2pb_cmp_row *r = &t->rows[i];
-        if (!r->only)
-            continue;
-        size_t j = i;
-        while (j + 1 < t->nrows && t->rows[j + 1].only && !strcmp(t->rows[j + 1].only, r->only) &&
-               same_section(&t->rows[j + 1], r))
-            j++;
-        const struct p2pb_cmp_row *e = &t->rows[j];
-        if (!any)
-            fprintf(o, "\n%s Rows with %s values on one side only (not compared):\n",
-                    md ? "####" : "#", metric_name(t->metric));
-        any = 1;
-        const char *side = strcmp(r->only, "A") == 0   ? a->name
-                           : strcmp(r->only, "B") == 0 ? b->name
-                                                       : "neither side (no numbers)";
-        fprintf(o, "%s%s%s%s ", md ? "- " : "#   ", r->display_name, r->variant[0] ? " " : "",
-                r->variant);
-        if (j == i)
-            fprintf(o, "%zu (%s): %s\n", r->bytes, p2pb_fmt_size(s1, sizeof s1, r->bytes), side);
-        else
-            fprintf(o, "%zu .. %zu (%s .. %s), %zu sizes: %s\n", r->bytes, e->bytes,
-                    p2pb_fmt_size(s1, sizeof s1, r->bytes), p2pb_fmt_size(s2, sizeof s2, e->bytes),
-                    j - i + 1, side);
-        i = j;
-    }
-}
-
-static void print_files(FILE *o, const char *pfx, const char *tag, const struct p2pb_side *s)
-{
-    fprintf(o, "%s%s = %s: %zu launch%s:", pfx, tag, s->name, s->nfiles,
-            s->nfiles == 1 ? "" : "es");
-    for (size_t i = 0; i < s->nfiles && i < 4; i++)
-        fprintf(o, " %s", s->files[i].path);
-    if (s->nfiles > 4)
-        fprintf(o, " ... (%zu more)", s->nfiles - 4);
-    int imported = 0;
-    for (size_t i = 0; i < s->nfiles; i++)
-        imported |= s->files[i].info.imported;
-    fprintf(o, "%s\n", imported ? " (imported logs: one averaged value per size, no CI)" : "");
-}
-
-static void print_text(FILE *o, int md, const struct p2pb_cmp_print *opt, const struct p2pb_side *a,
-                       const struct p2pb_side *b, const struct p2pb_cmp_table *lat,
-                       const struct p2pb_cmp_table *thr, const struct p2pb_ctx_diff *diff)
-{
-    const char *pfx = md ? "" : "# ";
-    if (md)
-        fprintf(o, "## p2pbench-report compare: %s vs %s\n\n", a->name, b->name);
-    else
-        fprintf(o, "# p2pbench-report compare: %s vs %s\n", a->name, b->name);
-    print_files(o, pfx, "A", a);
-    if (md)
-        fprintf(o, "\n");
-    print_files(o, pfx, "B", b);
-    if (md)
-        fprintf(o, "\n");
-    fprintf(o,
-            "%sper launch: latency = t_usec.median (usec), throughput = mbytes_per_sec "
-            "(MB/s, 1 MB = 10^6 B)\n",
-            pfx);
-    if (md)
-        fprintf(o, "\n");
-    fprintf(o,
-            "%sratio = %s/%s, Hodges-Lehmann on log values with 95%% CI; p = exact two-sided "
-            "Mann-Whitney U on launch values\n",
-            pfx, b->name, a->name);
-    if (md)
-        fprintf(o, "\n");
-    fprintf(o,
-            "%sp_adj = %s over all rows of a metric (every kernel and size of the latency tables "
-            "together, and of the throughput tables); verdict: changed if p_adj < 0.05 and CI "
-            "outside [%.3g, %.3g], equivalent if CI inside, else inconclusive; "
-            "no verdict below %d launches per side\n",
-            pfx, opt->holm ? "Holm" : "Benjamini-Hochberg", 1.0 - opt->threshold,
-            1.0 + opt->threshold, P2PB_COMPARE_MIN_LAUNCHES);
-    print_table_text(o, md, a, b, lat);
-    print_table_text(o, md, a, b, thr);
-    const struct p2pb_cmp_table *tabs[2] = {lat, thr};
-    for (int i = 0; i < 2; i++)
-        if (tabs[i]->ntested && tabs[i]->best_p_adj >= 0.05)
-            fprintf(o,
-                    "%swarning: %s: with these launch counts the smallest reachable p_adj is "
-                    "%.3g (>= 0.05), so no row can be 'changed'; use at least %zu launches per "
-                    "side%s\n",
-                    pfx, metric_name(tabs[i]->metric), tabs[i]->best_p_adj,
-                    tabs[i]->launches_needed, opt->holm ? " or compare fewer sizes" : "");
-    print_only_rows(o, md, a, b, lat);
-    print_only_rows(o, md, a, b, thr);
-    if (md)
-        fprintf(o, "\n#### Host context differences besides the label\n\n");
-    else
-        fprintf(o, "\n# Host context differences besides the label (%zu):\n", diff->n);
-    if (!diff->n)
-        fprintf(o, "%s(none recorded)\n", md ? "- " : "#   ");
-    for (size_t i = 0; i < diff->n; i++)
-        fprintf(o, "%s%s\n", md ? "- " : "#   ", diff->lines[i]);
-}
-
-static void csv_num(FILE *o, double v)
-{
-    fputc(',', o);
-    if (isfinite(v))
-        fprintf(o, "%.9g", v);
-}
-
-static void csv_str(FILE *o, const char *s)
-{
-    fputc(',', o);
-    p2pb_csv_field(o, s);
-}
-
-static void print_csv(FILE *o, const struct p2pb_side *a, const struct p2pb_side *b,
-                      const struct p2pb_cmp_table *const tabs[2])
-{
-    fputs("metric,unit,side_a,side_b,kernel,variant,bytes,n_a,median_a,min_a,max_a,n_b,median_b,"
-          "min_b,max_b,ratio,ratio_ci95_low,ratio_ci95_high,u,p,p_adj,verdict,worse,only,"
-          "median_a_ci95_low,median_a_ci95_high,median_b_ci95_low,median_b_ci95_high\n",
-          o);
-    for (int t = 0; t < 2; t++)
-        for (size_t i = 0; i < tabs[t]->nrows; i++) {
-            const struct p2pb_cmp_row *r = &tabs[t]->rows[i];
-            fputs(metric_name(tabs[t]->metric), o);
-            csv_str(o, metric_unit(tabs[t]->metric));
-            csv_str(o, a->name);
-            csv_str(o, b->name);
-            csv_str(o, r->kernel);
-            csv_str(o, r->variant);
-            fprintf(o, ",%zu,%zu", r->bytes, r->na);
-            csv_num(o, r->med_a);
-            csv_num(o, r->min_a);
-            csv_num(o, r->max_a);
-            fprintf(o, ",%zu", r->nb);
-            csv_num(o, r->med_b);
-            csv_num(o, r->min_b);
-            csv_num(o, r->max_b);
-            csv_num(o, r->tested ? r->hl.ratio : NAN);
-            csv_num(o, r->tested && r->hl.ci_valid ? r->hl.ci_low : NAN);
-            csv_num(o, r->tested && r->hl.ci_valid ? r->hl.ci_high : NAN);
-            csv_num(o, r->u);
-            csv_num(o, r->p);
-            csv_num(o, r->p_adj);
-            csv_str(o, r->only ? "one side only" : row_verdict(r));
-            fprintf(o, ",%d", r->worse);
-            csv_str(o, r->only ? r->only : "");
-            csv_num(o, r->ci_a[0]);
-            csv_num(o, r->ci_a[1]);
-            csv_num(o, r->ci_b[0]);
-            csv_num(o, r->ci_b[1]);
-            fputc('\n', o);
-        }
-}
-
-static void jnum(cJSON *o, const char *k, double v)
-{
-    if (isfinite(v))
-        cJSON_AddNumberToObject(o, k, v);
-    else
-        cJSON_AddNullToObject(o, k);
-}
-
-static void print_json(FILE *o, const struct p2pb_cmp_print *opt, const struct p2pb_side *a,
-                       const struct p2pb_side *b, const struct p2pb_cmp_table *const tabs[2],
-                       const struct p2pb_ctx_diff *diff)
-{
-    cJSON *root = cJSON_CreateObject();
-    if (!root)
-        return;
-    cJSON_AddStringToObject(root, "type", "compare");
-    cJSON_AddStringToObject(root, "side_a", a->name);
-    cJSON_AddStringToObject(root, "side_b", b->name);
-    cJSON_AddNumberToObject(root, "launches_a", (double)a->nfiles);
-    cJSON_AddNumberToObject(root, "launches_b", (double)b->nfiles);
-    cJSON_AddStringToObject(root, "p_adjust", opt->holm ? "holm" : "benjamini-hochberg");
-    cJSON_AddNumberToObject(root, "threshold", opt->threshold);
-    cJSON *rows = cJSON_AddArrayToObject(root, "rows");
-    for (int t = 0; t < 2; t++)
-        for (size_t i = 0; i < tabs[t]->nrows; i++) {
-            const struct p2pb_cmp_row *r = &tabs[t]->rows[i];
-            cJSON *j = cJSON_CreateObject();
-            cJSON_AddStringToObject(j, "metric", metric_name(tabs[t]->metric));
-            cJSON_AddStringToObject(j, "unit", metric_unit(tabs[t]->metric));
-            cJSON_AddStringToObject(j, "kernel", r->kernel);
-            if (r->variant[0])
-                cJSON_AddStringToObject(j, "variant", r->variant);
-            cJSON_AddNumberToObject(j, "bytes", (double)r->bytes);
-            cJSON_AddNumberToObject(j, "n_a", (double)r->na);
-            jnum(j, "median_a", r->med_a);
-            jnum(j, "min_a", r->min_a);
-            jnum(j, "max_a", r->max_a);
-            jnum(j, "median_a_ci95_low", r->ci_a[0]);
-            jnum(j, "median_a_ci95_high", r->ci_a[1]);
-            cJSON_AddNumberToObject(j, "n_b", (double)r->nb);
-            jnum(j, "median_b", r->med_b);
-            jnum(j, "min_b", r->min_b);
-            jnum(j, "max_b", r->max_b);
-            jnum(j, "median_b_ci95_low", r->ci_b[0]);
-            jnum(j, "median_b_ci95_high", r->ci_b[1]);
-            jnum(j, "ratio", r->tested ? r->hl.ratio : NAN);
-            jnum(j, "ratio_ci95_low", r->tested && r->hl.ci_valid ? r->hl.ci_low : NAN);
-            jnum(j, "ratio_ci95_high", r->tested && r->hl.ci_valid ? r->hl.ci_high : NAN);
-            jnum(j, "u", r->u);
-            jnum(j, "p", r->p);
-            jnum(j, "p_adj", r->p_adj);
-            cJSON_AddStringToObject(j, "verdict",
-                                    r->only ? "one side only" : p2pb_verdict_str(r->verdict));
-            cJSON_AddBoolToObject(j, "worse", r->worse);
-            if (r->only)
-                cJSON_AddStringToObject(j, "only", r->only);
-            cJSON_AddItemToArray(rows, j);
-        }
-    cJSON *ctx = cJSON_AddArrayToObject(root, "context_differences");
-    for (size_t i = 0; i < diff->n; i++)
-        cJSON_AddItemToArray(ctx, cJSON_CreateString(diff->lines[i]));
-    char *txt = cJSON_Print(root);
-    if (txt) {
-        fprintf(o, "%s\n", txt);
-        cJSON_free(txt);
-    }
-    cJSON_Delete(root);
-}
-
-void p2pb_compare_print(FILE *o, const struct p2pb_cmp_print *opt, const struct p2pb_side *a,
-                        const struct p2pb_side *b, const struct p2pb_cmp_table *lat,
-                        const struct p2pb_cmp_table *thr, const struct p2pb_ctx_diff *diff)
-{
-    const struct p2pb_cmp_table *const tabs[2] = {lat, thr};
-    switch (opt->fmt) {
-    case P2PB_OUT_CSV: print_csv(o, a, b, tabs); break;
-    case P2PB_OUT_JSON: print_json(o, opt, a, b, tabs, diff); break;
-    case P2PB_OUT_MARKDOWN: print_text(o, 1, opt, a, b, lat, thr, diff); break;
-    default: print_text(o, 0, opt, a, b, lat, thr, diff); break;
-    }
-    fflush(o);
 }

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -39,6 +38,27 @@ static int ends_with(const char *s, const char *suf)
     return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
+/* One launch: its within-launch 95% CI of the median as the band of size
+ * bytes of kernel; *lo and *hi stay as they are when the row has no CI. */
+static void one_launch_band(const struct p2pb_side *s, enum p2pb_metric m, const char *kernel,
+                            size_t bytes, double *lo, double *hi)
+{
+    for (size_t f = 0; f < s->nfiles; f++)
+        for (size_t j = 0; j < s->files[f].nrows; j++) {
+            const struct p2pb_result *x = &s->files[f].rows[j];
+            if (x->bytes != bytes || strcmp(x->kernel, kernel) || x->variant[0] || !x->t.ci_valid ||
+                x->status != P2PB_ROW_OK)
+                continue;
+            if (m == P2PB_METRIC_LATENCY) {
+                *lo = x->t.ci95_low;
+                *hi = x->t.ci95_high;
+            } else if (x->t.ci95_high > 0 && x->t.ci95_low > 0) {
+                *lo = x->bytes_factor * (double)x->bytes / x->t.ci95_high;
+                *hi = x->bytes_factor * (double)x->bytes / x->t.ci95_low;
+            }
+        }
+}
+
 /* Inline data block of one side and metric: bytes median low high, one line
  * per size of its first kernel table (sizes 0 are left out: log axis). */
 static void write_block(FILE *o, const struct p2pb_side *s, enum p2pb_metric m, const char *kernel,
@@ -53,23 +73,8 @@ static void write_block(FILE *o, const struct p2pb_side *s, enum p2pb_metric m, 
             if (strcmp(r->kernel, kernel) || r->variant[0] || r->bytes == 0 || !(r->med_a > 0))
                 continue;
             double lo = r->min_a, hi = r->max_a;
-            /* one launch: use its within-launch 95% CI of the median as the band */
-            if (r->na == 1) {
-                for (size_t f = 0; f < s->nfiles; f++)
-                    for (size_t j = 0; j < s->files[f].nrows; j++) {
-                        const struct p2pb_result *x = &s->files[f].rows[j];
-                        if (x->bytes != r->bytes || strcmp(x->kernel, kernel) || x->variant[0] ||
-                            !x->t.ci_valid || x->status != P2PB_ROW_OK)
-                            continue;
-                        if (m == P2PB_METRIC_LATENCY) {
-                            lo = x->t.ci95_low;
-                            hi = x->t.ci95_high;
-                        } else if (x->t.ci95_high > 0 && x->t.ci95_low > 0) {
-                            lo = x->bytes_factor * (double)x->bytes / x->t.ci95_high;
-                            hi = x->bytes_factor * (double)x->bytes / x->t.ci95_low;
-                        }
-                    }
-            }
+            if (r->na == 1)
+                one_launch_band(s, m, kernel, r->bytes, &lo, &hi);
             fprintf(o, "%zu %.9g %.9g %.9g\n", r->bytes, r->med_a, lo, hi);
         }
         p2pb_compare_free(&t);
@@ -112,67 +117,108 @@ static void write_script(FILE *o, struct p2pb_side *sides, size_t nsides, const 
     fputs("unset multiplot\nset output\n", o);
 }
 
-enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *out,
-                           const char *kernel, const char *gnuplot, char *err, size_t errlen)
+/* The output name: .png or .svg (*svg set), no line break. */
+static enum p2pb_status check_name(const char *out, int *svg, char *err, size_t errlen)
 {
-    int svg = ends_with(out, ".svg");
-    if (!svg && !ends_with(out, ".png")) {
+    *svg = ends_with(out, ".svg");
+    if (!*svg && !ends_with(out, ".png"))
         return p2pb_fail(P2PB_EUSAGE, err, errlen, "plot output '%s' must end in .png or .svg",
                          out);
-    }
-    if (strpbrk(out, "\n\r")) {
+    if (strpbrk(out, "\n\r"))
         return p2pb_fail(P2PB_EUSAGE, err, errlen,
                          "plot output name contains a line break (gnuplot cannot write it)");
-    }
-    if (!nsides || !sides[0].nfiles || !sides[0].files[0].nrows) {
-        return p2pb_fail(P2PB_EFORMAT, err, errlen, "nothing to plot");
-    }
-    /* gnuplot falls back to stdout when it cannot open the file: check first */
-    {
-        struct stat ost;
-        int existed = stat(out, &ost) == 0;
-        FILE *probe = fopen(out, "ab");
-        if (!probe) {
-            return p2pb_fail(P2PB_EIO, err, errlen, "cannot write plot '%s': %s", out,
-                             strerror(errno));
-        }
-        fclose(probe);
-        if (!existed)
-            remove(out);
-    }
-    /* the kernel asked for, or the first kernel of the first file */
-    const struct p2pb_result *first = kernel ? NULL : &sides[0].files[0].rows[0];
-    for (size_t s = 0; s < nsides && !first; s++)
-        for (size_t f = 0; f < sides[s].nfiles && !first; f++)
+    return P2PB_OK;
+}
+
+/* gnuplot falls back to stdout when it cannot open the file: check first
+ * that out can be written (a file made for the check is removed). */
+static enum p2pb_status check_writable(const char *out, char *err, size_t errlen)
+{
+    struct stat ost;
+    int existed = stat(out, &ost) == 0;
+    FILE *probe = fopen(out, "ab");
+    if (!probe)
+        return p2pb_fail(P2PB_EIO, err, errlen, "cannot write plot '%s': %s", out, strerror(errno));
+    fclose(probe);
+    if (!existed)
+        remove(out);
+    return P2PB_OK;
+}
+
+/* The first row of the kernel asked for, or the first row of the first file
+ * when kernel is NULL; NULL when no file has the kernel. */
+static const struct p2pb_result *find_kernel(const struct p2pb_side *sides, size_t nsides,
+                                             const char *kernel)
+{
+    if (!kernel)
+        return &sides[0].files[0].rows[0];
+    for (size_t s = 0; s < nsides; s++)
+        for (size_t f = 0; f < sides[s].nfiles; f++)
             for (size_t i = 0; i < sides[s].files[f].nrows; i++)
-                if (strcmp(sides[s].files[f].rows[i].kernel, kernel) == 0) {
-                    first = &sides[s].files[f].rows[i];
-                    break;
-                }
-    if (!first) {
-        return p2pb_fail(P2PB_EFORMAT, err, errlen, "kernel '%s' is not in the files to plot",
-                         kernel);
-    }
-    /* log-log axes: a size of 0 bytes has no place on them */
+                if (strcmp(sides[s].files[f].rows[i].kernel, kernel) == 0)
+                    return &sides[s].files[f].rows[i];
+    return NULL;
+}
+
+/* Measured rows of kernel above 0 bytes: log-log axes have no place for 0. */
+static size_t count_points(const struct p2pb_side *sides, size_t nsides, const char *kernel)
+{
     size_t points = 0;
-    for (size_t s2 = 0; s2 < nsides; s2++)
-        for (size_t f = 0; f < sides[s2].nfiles; f++)
-            for (size_t i = 0; i < sides[s2].files[f].nrows; i++) {
-                const struct p2pb_result *r = &sides[s2].files[f].rows[i];
-                points += r->bytes > 0 && r->status == P2PB_ROW_OK &&
-                          strcmp(r->kernel, first->kernel) == 0;
+    for (size_t s = 0; s < nsides; s++)
+        for (size_t f = 0; f < sides[s].nfiles; f++)
+            for (size_t i = 0; i < sides[s].files[f].nrows; i++) {
+                const struct p2pb_result *r = &sides[s].files[f].rows[i];
+                points +=
+                    r->bytes > 0 && r->status == P2PB_ROW_OK && strcmp(r->kernel, kernel) == 0;
             }
-    if (!points) {
-        return p2pb_fail(P2PB_EFORMAT, err, errlen,
-                         "nothing to plot: kernel %s has no measured size above 0 bytes (the "
-                         "axes are logarithmic)",
-                         first->kernel);
+    return points;
+}
+
+/* What the gnuplot script draws. */
+struct plot_job {
+    struct p2pb_side *sides;
+    size_t nsides;
+    const char *out;
+    int svg;
+    const struct p2pb_result *first; /* a row of the kernel drawn */
+};
+
+/* Child side of the fork: the pipe's read end as stdin, exec prog. */
+__attribute__((noreturn)) static void exec_gnuplot(const char *prog, int pfd[2])
+{
+    dup2(pfd[0], STDIN_FILENO);
+    close(pfd[0]);
+    close(pfd[1]);
+    char *const argv[] = {(char *)prog, NULL};
+    execvp(prog, argv);
+    fprintf(stderr, "p2pbench-report: cannot run '%s': %s\n", prog, strerror(errno));
+    _exit(127);
+}
+
+/* Write the script into the pipe's write end fd (closed on return); a
+ * gnuplot that exits early must not kill us with SIGPIPE. */
+static void send_script(int fd, const struct plot_job *job)
+{
+    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+    FILE *o = fdopen(fd, "w");
+    if (!o) {
+        close(fd);
+    } else {
+        write_script(o, job->sides, job->nsides, job->out, job->svg, job->first->kernel,
+                     job->first->display_name);
+        fclose(o);
     }
-    const char *prog = gnuplot ? gnuplot : "gnuplot";
+    signal(SIGPIPE, old);
+}
+
+/* Run prog with the script of job on its stdin and wait for it. Returns
+ * P2PB_OK, or P2PB_EIO when the pipe or fork fails or gnuplot fails. */
+static enum p2pb_status run_gnuplot(const char *prog, const struct plot_job *job, char *err,
+                                    size_t errlen)
+{
     int pfd[2];
-    if (pipe(pfd) != 0) {
+    if (pipe(pfd) != 0)
         return p2pb_fail(P2PB_EIO, err, errlen, "pipe: %s", strerror(errno));
-    }
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
@@ -180,31 +226,39 @@ enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *o
         close(pfd[1]);
         return p2pb_fail(P2PB_EIO, err, errlen, "fork: %s", strerror(errno));
     }
-    if (pid == 0) {
-        dup2(pfd[0], STDIN_FILENO);
-        close(pfd[0]);
-        close(pfd[1]);
-        char *const argv[] = {(char *)prog, NULL};
-        execvp(prog, argv);
-        fprintf(stderr, "p2pbench-report: cannot run '%s': %s\n", prog, strerror(errno));
-        _exit(127);
-    }
+    if (pid == 0)
+        exec_gnuplot(prog, pfd);
     close(pfd[0]);
-    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-    FILE *o = fdopen(pfd[1], "w");
-    if (!o) {
-        close(pfd[1]);
-    } else {
-        write_script(o, sides, nsides, out, svg, first->kernel, first->display_name);
-        fclose(o);
-    }
-    signal(SIGPIPE, old);
+    send_script(pfd[1], job);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         return p2pb_fail(P2PB_EIO, err, errlen, "gnuplot ('%s') failed (exit %d) writing '%s'",
-                         prog, WIFEXITED(status) ? WEXITSTATUS(status) : -1, out);
-    }
+                         prog, WIFEXITED(status) ? WEXITSTATUS(status) : -1, job->out);
     return P2PB_OK;
+}
+
+enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *out,
+                           const char *kernel, const char *gnuplot, char *err, size_t errlen)
+{
+    struct plot_job job = {.sides = sides, .nsides = nsides, .out = out};
+    enum p2pb_status st = check_name(out, &job.svg, err, errlen);
+    if (st != P2PB_OK)
+        return st;
+    if (!nsides || !sides[0].nfiles || !sides[0].files[0].nrows)
+        return p2pb_fail(P2PB_EFORMAT, err, errlen, "nothing to plot");
+    st = check_writable(out, err, errlen);
+    if (st != P2PB_OK)
+        return st;
+    job.first = find_kernel(sides, nsides, kernel);
+    if (!job.first)
+        return p2pb_fail(P2PB_EFORMAT, err, errlen, "kernel '%s' is not in the files to plot",
+                         kernel);
+    if (!count_points(sides, nsides, job.first->kernel))
+        return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                         "nothing to plot: kernel %s has no measured size above 0 bytes (the "
+                         "axes are logarithmic)",
+                         job.first->kernel);
+    return run_gnuplot(gnuplot ? gnuplot : "gnuplot", &job, err, errlen);
 }

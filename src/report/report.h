@@ -42,6 +42,19 @@ struct p2pb_side {
 /* Name a side from its files' labels: the common label, or "A"/"B" fallback. */
 void p2pb_side_name(struct p2pb_side *s, const char *fallback);
 
+/*
+ * Load the n results files paths[0..n-1] into s (p2pb_load_results, warnings
+ * to warn) and name it (p2pb_side_name). On failure s holds the files read so
+ * far. p2pb_side_free in any case. Returns P2PB_OK, P2PB_ENOMEM or the status
+ * of the first file that cannot be read (P2PB_EIO, P2PB_EFORMAT), its message
+ * in err.
+ */
+enum p2pb_status p2pb_side_load(char *const *paths, size_t n, struct p2pb_side *s,
+                                const char *fallback, FILE *warn, char *err, size_t errlen);
+
+/* Free the files of s (which owns them) and zero it. */
+void p2pb_side_free(struct p2pb_side *s);
+
 /* One (kernel, variant, size) row of a comparison table. */
 struct p2pb_cmp_row {
     char kernel[32];

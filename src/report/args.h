@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * args.h - the command line of p2pbench-report: one table of options
+ * (args.c) that drives both the parsing and the "Options:" part of the usage
+ * text, and the commands (cmd_*.c) that main.c looks up by name.
+ *
+ * Errors follow status.h: a p2pb_status and a message in a caller-owned
+ * buffer, without the "p2pbench-report: " that main.c puts in front of it.
+ * A usage error (P2PB_EUSAGE) ends its message with P2PB_TRY_HELP.
+ */
+#ifndef P2PBENCH_REPORT_ARGS_H
+#define P2PBENCH_REPORT_ARGS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report.h"
+
+/* Second line of the message of a usage error. */
+#define P2PB_TRY_HELP "\nTry 'p2pbench-report --help'."
+
+/* Messages of the loaders, of import and of plot are cut at this many bytes
+ * (with the terminating NUL); a usage error never is. */
+#define P2PB_CMD_ERRLEN 1024
+
+/* errlen, at most P2PB_CMD_ERRLEN. */
+static inline size_t p2pb_cmd_errlen(size_t errlen)
+{
+    return errlen < P2PB_CMD_ERRLEN ? errlen : P2PB_CMD_ERRLEN;
+}
+
+/* The commands, as bits of the set of commands that take an option. */
+enum p2pb_cmd_bit {
+    P2PB_CMD_SHOW = 1u << 0,
+    P2PB_CMD_COMPARE = 1u << 1,
+    P2PB_CMD_IMPORT = 1u << 2,
+    P2PB_CMD_PLOT = 1u << 3,
+    P2PB_CMD_ALL = (1u << 4) - 1
+};
+
+/* What the command line asks for besides the command itself. */
+enum p2pb_args_action {
+    P2PB_ARGS_RUN,    /* run the command */
+    P2PB_ARGS_HELP,   /* -h, --help: print the usage text, exit 0 */
+    P2PB_ARGS_VERSION /* -V, --version: print the version, exit 0 */
+};
+
+/* The options and files of one command line (p2pb_args_init, then
+ * p2pb_args_parse; p2pb_args_free in any case). */
+struct p2pb_args {
+    const char *format;  /* -f FMT as given, NULL: text (p2pb_args_format) */
+    int metric;          /* -m: an enum p2pb_metric, -1 when not given */
+    double threshold;    /* -t PCT as a fraction (5% = 0.05, the default) */
+    int holm;            /* --holm, or --fail-on-regression */
+    int fail;            /* --fail-on-regression */
+    const char *output;  /* -o PATH, NULL when not given */
+    const char *kernel;  /* -k NAME, NULL when not given */
+    const char *gnuplot; /* --gnuplot PATH, NULL when not given */
+    char **files[2];     /* side A (before --vs) and side B (after it), */
+    size_t nfiles[2];    /* nfiles[s] strdup'ed paths each, in order */
+    int side;            /* side the next file goes to: 1 after --vs */
+    int expand_dirs;     /* 1: a directory stands for its *.jsonl files */
+    unsigned given;      /* bit i: option i of the table was given */
+    enum p2pb_args_action action;
+};
+
+/* An accepted --format value of a command: its name and its format. */
+struct p2pb_fmt_name {
+    const char *name;
+    enum p2pb_outfmt fmt;
+};
+
+/* Empty arguments: no option given, threshold 0.05. expand_dirs as above. */
+void p2pb_args_init(struct p2pb_args *a, int expand_dirs);
+
+/*
+ * Parse argv[1..argc-1] (argv[0] is the command name) into a, which must
+ * come from p2pb_args_init: options in any order, files in order, "--vs"
+ * switching to side B. Stops at -h or -V (a->action says which).
+ * Returns P2PB_OK, P2PB_EUSAGE (unknown option, missing or bad value, --vs
+ * twice or with no file after it) or P2PB_ENOMEM.
+ */
+enum p2pb_status p2pb_args_parse(int argc, char **argv, struct p2pb_args *a, char *err,
+                                 size_t errlen);
+
+/*
+ * P2PB_EUSAGE with message msg (P2PB_TRY_HELP is added) when an option that
+ * command cmd (a P2PB_CMD_* bit) does not take was given, else P2PB_OK.
+ */
+enum p2pb_status p2pb_args_only(const struct p2pb_args *a, unsigned cmd, const char *msg, char *err,
+                                size_t errlen);
+
+/*
+ * The format of -f: text when not given, else the entry of names[0..n-1]
+ * with that name. Returns P2PB_OK or P2PB_EUSAGE, whose message lists the
+ * names in table order.
+ */
+enum p2pb_status p2pb_args_format(const struct p2pb_args *a, const struct p2pb_fmt_name *names,
+                                  size_t n, enum p2pb_outfmt *out, char *err, size_t errlen);
+
+/* Free the file lists of a. */
+void p2pb_args_free(struct p2pb_args *a);
+
+/* The "Options:" lines of the usage text, one per table entry, to o. */
+void p2pb_args_print_options(FILE *o);
+
+/*
+ * The commands, run by main.c once the options are parsed. Each returns
+ * P2PB_OK or a failure with its message in err (a message may be empty when
+ * the command printed it itself); main.c maps the status to the exit code.
+ */
+enum p2pb_status p2pb_cmd_show(struct p2pb_args *a, char *err, size_t errlen);
+enum p2pb_status p2pb_cmd_compare(struct p2pb_args *a, char *err, size_t errlen);
+enum p2pb_status p2pb_cmd_import(struct p2pb_args *a, char *err, size_t errlen);
+enum p2pb_status p2pb_cmd_plot(struct p2pb_args *a, char *err, size_t errlen);
+
+#endif /* P2PBENCH_REPORT_ARGS_H */

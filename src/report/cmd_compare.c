@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * compare: two groups of launches, A... --vs B..., one results file per
+ * launch: both metrics (compare.c), the host-context differences
+ * (context_diff.c), printed by compare_print.c; with --fail-on-regression a
+ * gate on the rows changed for the worse.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "args.h"
+
+/* The --format values of compare, in the order of its error message. */
+static const struct p2pb_fmt_name compare_formats[] = {
+    {"text", P2PB_OUT_TEXT},
+    {"markdown", P2PB_OUT_MARKDOWN},
+    {"csv", P2PB_OUT_CSV},
+    {"json", P2PB_OUT_JSON},
+};
+
+/* The options of compare and its output format. */
+static enum p2pb_status check_args(const struct p2pb_args *a, enum p2pb_outfmt *fmt, char *err,
+                                   size_t errlen)
+{
+    enum p2pb_status st = p2pb_args_format(
+        a, compare_formats, sizeof compare_formats / sizeof compare_formats[0], fmt, err, errlen);
+    if (st == P2PB_OK && (a->nfiles[0] == 0 || a->nfiles[1] == 0))
+        st = p2pb_fail(P2PB_EUSAGE, err, errlen,
+                       "compare needs files on both sides: A... --vs B..." P2PB_TRY_HELP);
+    if (st == P2PB_OK)
+        st = p2pb_args_only(a, P2PB_CMD_COMPARE,
+                            "compare prints both metrics; --metric and --output do not apply", err,
+                            errlen);
+    return st;
+}
+
+/* Path i of the files of both sides, side A first. */
+static const char *path_at(const struct p2pb_args *a, size_t i)
+{
+    return i < a->nfiles[0] ? a->files[0][i] : a->files[1][i - a->nfiles[0]];
+}
+
+/* One launch counts once: the same file (by device and inode) given twice,
+ * on one side or on both, would fake replicates. Returns P2PB_OK (also when
+ * there is no memory for the check) or P2PB_EUSAGE naming both paths. */
+static enum p2pb_status check_distinct_files(const struct p2pb_args *a, char *err, size_t errlen)
+{
+    size_t n = a->nfiles[0] + a->nfiles[1];
+    struct stat *st = calloc(n ? n : 1, sizeof *st);
+    if (!st)
+        return P2PB_OK;
+    enum p2pb_status rc = P2PB_OK;
+    for (size_t i = 0; i < n && rc == P2PB_OK; i++) {
+        if (stat(path_at(a, i), &st[i]) != 0)
+            continue; /* p2pb_side_load reports it */
+        for (size_t j = 0; j < i; j++)
+            if (st[j].st_ino == st[i].st_ino && st[j].st_dev == st[i].st_dev && st[i].st_ino) {
+                rc = p2pb_fail(P2PB_EUSAGE, err, errlen,
+                               "'%s' is the same file as '%s': each launch may be "
+                               "given once" P2PB_TRY_HELP,
+                               path_at(a, i), path_at(a, j));
+                break;
+            }
+    }
+    free(st);
+    return rc;
+}
+
+/* Load both sides; sides of one name are called "A" and "B". */
+static enum p2pb_status load_sides(const struct p2pb_args *a, struct p2pb_side *sa,
+                                   struct p2pb_side *sb, char *err, size_t errlen)
+{
+    enum p2pb_status st =
+        p2pb_side_load(a->files[0], a->nfiles[0], sa, "A", stderr, err, p2pb_cmd_errlen(errlen));
+    if (st == P2PB_OK)
+        st = p2pb_side_load(a->files[1], a->nfiles[1], sb, "B", stderr, err,
+                            p2pb_cmd_errlen(errlen));
+    if (st == P2PB_OK && strcmp(sa->name, sb->name) == 0) {
+        snprintf(sa->name, sizeof sa->name, "A");
+        snprintf(sb->name, sizeof sb->name, "B");
+    }
+    return st;
+}
+
+static size_t count_worse(const struct p2pb_cmp_table *t)
+{
+    size_t worse = 0;
+    for (size_t i = 0; i < t->nrows; i++)
+        worse += (size_t)t->rows[i].worse;
+    return worse;
+}
+
+/*
+ * --fail-on-regression: P2PB_EVERIFY when a row changed for the worse, the
+ * count on stderr either way. A gate that cannot fail (the smallest reachable
+ * p_adj of a table is >= 0.05) must not pass silently: P2PB_EUSAGE then,
+ * unless a row is worse already.
+ */
+static enum p2pb_status regression_gate(const struct p2pb_args *a, const struct p2pb_cmp_table *lat,
+                                        const struct p2pb_cmp_table *thr, char *err, size_t errlen)
+{
+    if (!a->fail)
+        return P2PB_OK;
+    size_t worse = count_worse(lat) + count_worse(thr);
+    const struct p2pb_cmp_table *blind = NULL;
+    if (lat->ntested && lat->best_p_adj >= 0.05)
+        blind = lat;
+    else if (thr->ntested && thr->best_p_adj >= 0.05)
+        blind = thr;
+    if (!worse && blind)
+        return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                         "error: --fail-on-regression cannot detect a regression here: with "
+                         "these launch counts and %zu rows (Holm) the smallest reachable p_adj "
+                         "is %.3g; use at least %zu launches per side or compare fewer sizes",
+                         blind->ntested, blind->best_p_adj, blind->launches_needed);
+    fprintf(stderr, "p2pbench-report: %zu row%s changed for the worse (Holm-adjusted)\n", worse,
+            worse == 1 ? "" : "s");
+    return worse ? P2PB_EVERIFY : P2PB_OK;
+}
+
+/* Build both tables and the context differences, print them, run the gate. */
+static enum p2pb_status compare_sides(const struct p2pb_args *a, enum p2pb_outfmt fmt,
+                                      const struct p2pb_side *sa, const struct p2pb_side *sb,
+                                      char *err, size_t errlen)
+{
+    struct p2pb_cmp_table lat = {0}, thr = {0};
+    struct p2pb_ctx_diff diff = {0};
+    enum p2pb_status st;
+    if (p2pb_compare_build(sa, sb, P2PB_METRIC_LATENCY, a->holm, a->threshold, &lat) ||
+        p2pb_compare_build(sa, sb, P2PB_METRIC_THROUGHPUT, a->holm, a->threshold, &thr) ||
+        p2pb_context_diff(sa, sb, &diff)) {
+        st = p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
+        goto out;
+    }
+    struct p2pb_cmp_print po = {.fmt = fmt, .holm = a->holm, .threshold = a->threshold};
+    p2pb_compare_print(stdout, &po, sa, sb, &lat, &thr, &diff);
+    st = regression_gate(a, &lat, &thr, err, errlen);
+out:
+    p2pb_compare_free(&lat);
+    p2pb_compare_free(&thr);
+    p2pb_ctx_diff_free(&diff);
+    return st;
+}
+
+enum p2pb_status p2pb_cmd_compare(struct p2pb_args *a, char *err, size_t errlen)
+{
+    enum p2pb_outfmt fmt;
+    enum p2pb_status st = check_args(a, &fmt, err, errlen);
+    if (st != P2PB_OK)
+        return st;
+    struct p2pb_side sa = {0}, sb = {0};
+    st = check_distinct_files(a, err, errlen);
+    if (st == P2PB_OK)
+        st = load_sides(a, &sa, &sb, err, errlen);
+    if (st == P2PB_OK)
+        st = compare_sides(a, fmt, &sa, &sb, err, errlen);
+    p2pb_side_free(&sa);
+    p2pb_side_free(&sb);
+    return st;
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plot: latency and throughput against size through gnuplot (plot.c), one
+ * line per label of the files, or per side with --vs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+
+/* The lines of a plot. With --vs the two sides own their files; else the
+ * sides are groups of the files of all (shallow copies, owned by all). */
+struct plot_sides {
+    struct p2pb_side *sides; /* up to as many as there are files */
+    size_t n;
+    struct p2pb_side all;
+    int own; /* 1: sides own their files (--vs) */
+};
+
+static void plot_sides_free(struct plot_sides *ps)
+{
+    for (size_t s = 0; s < ps->n; s++) {
+        if (ps->own)
+            p2pb_side_free(&ps->sides[s]);
+        else
+            free(ps->sides[s].files);
+    }
+    p2pb_side_free(&ps->all);
+    free(ps->sides);
+}
+
+/* The options of plot. */
+static enum p2pb_status check_args(const struct p2pb_args *a, char *err, size_t errlen)
+{
+    if (!a->output)
+        return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                         "plot needs -o FILE.png or FILE.svg" P2PB_TRY_HELP);
+    if (a->nfiles[0] == 0)
+        return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                         "plot needs at least one results file" P2PB_TRY_HELP);
+    return p2pb_args_only(
+        a, P2PB_CMD_PLOT,
+        "plot takes only RUN... [--vs RUN...] -o FILE [-k KERNEL] [--gnuplot PATH]", err, errlen);
+}
+
+/* --vs: side A and side B, as compare names them. */
+static enum p2pb_status load_two(const struct p2pb_args *a, struct plot_sides *ps, char *err,
+                                 size_t errlen)
+{
+    ps->own = 1;
+    ps->n = 2; /* p2pb_side_load leaves a side that failed ready to be freed */
+    enum p2pb_status st = p2pb_side_load(a->files[0], a->nfiles[0], &ps->sides[0], "A", stderr, err,
+                                         p2pb_cmd_errlen(errlen));
+    if (st == P2PB_OK)
+        st = p2pb_side_load(a->files[1], a->nfiles[1], &ps->sides[1], "B", stderr, err,
+                            p2pb_cmd_errlen(errlen));
+    return st;
+}
+
+/* Group the files by label: one line per label (or per unlabelled file).
+ * Without memory, P2PB_ENOMEM with no message, as before. */
+static enum p2pb_status load_by_label(const struct p2pb_args *a, struct plot_sides *ps, char *err,
+                                      size_t errlen)
+{
+    struct p2pb_side *all = &ps->all;
+    enum p2pb_status st =
+        p2pb_side_load(a->files[0], a->nfiles[0], all, "", stderr, err, p2pb_cmd_errlen(errlen));
+    for (size_t f = 0; st == P2PB_OK && f < all->nfiles; f++) {
+        const char *l = all->files[f].info.label;
+        size_t s = 0;
+        while (s < ps->n && !(l[0] && strcmp(ps->sides[s].name, l) == 0))
+            s++;
+        if (s == ps->n) {
+            ps->sides[s].files = calloc(all->nfiles, sizeof *ps->sides[s].files);
+            if (!ps->sides[s].files)
+                return P2PB_ENOMEM;
+            snprintf(ps->sides[s].name, sizeof ps->sides[s].name, "%.63s",
+                     l[0] ? l : all->files[f].path);
+            ps->n++;
+        }
+        ps->sides[s].files[ps->sides[s].nfiles++] = all->files[f];
+    }
+    return st;
+}
+
+enum p2pb_status p2pb_cmd_plot(struct p2pb_args *a, char *err, size_t errlen)
+{
+    enum p2pb_status st = check_args(a, err, errlen);
+    if (st != P2PB_OK)
+        return st;
+    struct plot_sides ps = {0};
+    ps.sides = calloc(a->nfiles[0] + a->nfiles[1], sizeof *ps.sides);
+    if (!ps.sides)
+        return P2PB_ENOMEM; /* no message, as before */
+    st = a->nfiles[1] ? load_two(a, &ps, err, errlen) : load_by_label(a, &ps, err, errlen);
+    if (st == P2PB_OK)
+        st = p2pb_plot(ps.sides, ps.n, a->output, a->kernel, a->gnuplot, err,
+                       p2pb_cmd_errlen(errlen));
+    plot_sides_free(&ps);
+    return st;
+}

@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * show: print the tables of results files without rerunning, through the
+ * reporters of src/common/output (text, markdown, csv, imb), as json, or with
+ * --metric one column per file side by side.
+ */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "output/output.h"
+
+/* The --format values of show, in the order of its error message. */
+static const struct p2pb_fmt_name show_formats[] = {
+    {"text", P2PB_OUT_TEXT},         {"imb", P2PB_OUT_IMB},   {"csv", P2PB_OUT_CSV},
+    {"markdown", P2PB_OUT_MARKDOWN}, {"json", P2PB_OUT_JSON},
+};
+
+/* Reporter names by enum p2pb_outfmt. */
+static const char *const reporter_names[] = {"text", "markdown", "csv", "json", "imb"};
+
+/* One array of {path, complete, end_status, run, results} per file. */
+static void show_json(const struct p2pb_side *s)
+{
+    cJSON *root = cJSON_CreateArray();
+    if (!root)
+        return;
+    for (size_t f = 0; f < s->nfiles; f++) {
+        const struct p2pb_results_data *d = &s->files[f];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "path", d->path);
+        cJSON_AddBoolToObject(o, "complete", d->complete);
+        cJSON_AddStringToObject(o, "end_status", d->end_status);
+        cJSON_AddItemToObject(o, "run", cJSON_Duplicate((const cJSON *)d->run, 1));
+        cJSON *rows = cJSON_AddArrayToObject(o, "results");
+        for (size_t i = 0; i < d->nrows; i++) {
+            cJSON *r = p2pb_result_to_json(&d->rows[i]);
+            if (r)
+                cJSON_AddItemToArray(rows, r);
+        }
+        cJSON_AddItemToArray(root, o);
+    }
+    char *txt = cJSON_Print(root);
+    if (txt) {
+        printf("%s\n", txt);
+        cJSON_free(txt);
+    }
+    cJSON_Delete(root);
+}
+
+/* Column name of file f in a side-by-side table: its label, else its path;
+ * "label#2" etc. when several files share the label. Returns buf. */
+static const char *file_name_in(const struct p2pb_side *s, size_t f, char *buf, size_t len)
+{
+    const struct p2pb_results_data *d = &s->files[f];
+    const char *base = d->info.label[0] ? d->info.label : d->path;
+    size_t same = 0, idx = 0;
+    for (size_t i = 0; i < s->nfiles; i++) {
+        const struct p2pb_results_data *e = &s->files[i];
+        if (strcmp(e->info.label[0] ? e->info.label : e->path, base) == 0) {
+            if (i < f)
+                idx++;
+            same++;
+        }
+    }
+    if (same > 1)
+        snprintf(buf, len, "%s#%zu", base, idx + 1);
+    else
+        snprintf(buf, len, "%s", base);
+    return buf;
+}
+
+/* The csv header, or the one-line title of the text and markdown tables. */
+static void metric_title(const struct p2pb_side *s, enum p2pb_metric m, enum p2pb_outfmt fmt)
+{
+    char colname[600];
+    if (fmt == P2PB_OUT_CSV) {
+        printf("metric,kernel,variant,bytes");
+        for (size_t f = 0; f < s->nfiles; f++)
+            printf(",%s", file_name_in(s, f, colname, sizeof colname));
+        printf("\n");
+    } else {
+        printf("%s %s; MB/s = 10^6 bytes/s\n", fmt == P2PB_OUT_MARKDOWN ? "" : "#",
+               m == P2PB_METRIC_LATENCY ? "latency: t_usec.median per file, usec"
+                                        : "throughput: mbytes_per_sec per file");
+    }
+}
+
+/* Heading and column names of the (kernel, variant) section of row r. */
+static void metric_section(const struct p2pb_side *s, const struct p2pb_cmp_row *r,
+                           enum p2pb_outfmt fmt, const char *unit)
+{
+    char colname[600];
+    if (fmt == P2PB_OUT_MARKDOWN) {
+        printf("\n### %s%s%s (%s)\n\n| bytes | size |", r->display_name, r->variant[0] ? " " : "",
+               r->variant, unit);
+        for (size_t f = 0; f < s->nfiles; f++)
+            printf(" %s |", file_name_in(s, f, colname, sizeof colname));
+        printf("\n|---:|---:|");
+        for (size_t f = 0; f < s->nfiles; f++)
+            printf("---:|");
+        printf("\n");
+    } else {
+        printf("\n# %s%s%s: %s\n%12s %6s", r->display_name, r->variant[0] ? " " : "", r->variant,
+               unit, "bytes", "size");
+        for (size_t f = 0; f < s->nfiles; f++)
+            printf(" %14.14s", file_name_in(s, f, colname, sizeof colname));
+        printf("\n");
+    }
+}
+
+/* Value of metric m for the key of row r in file d (the first such row);
+ * NAN when d has none. */
+static double file_value(const struct p2pb_results_data *d, const struct p2pb_cmp_row *r,
+                         enum p2pb_metric m)
+{
+    for (size_t j = 0; j < d->nrows; j++)
+        if (d->rows[j].bytes == r->bytes && !strcmp(d->rows[j].kernel, r->kernel) &&
+            !strcmp(d->rows[j].variant, r->variant))
+            return p2pb_metric_value(&d->rows[j], m);
+    return NAN;
+}
+
+/* One line of the side-by-side table: the key of row r, one value per file. */
+static void metric_line(const struct p2pb_side *s, const struct p2pb_cmp_row *r, enum p2pb_metric m,
+                        enum p2pb_outfmt fmt)
+{
+    char sz[16], buf[32];
+    p2pb_fmt_size(sz, sizeof sz, r->bytes);
+    if (fmt == P2PB_OUT_CSV)
+        printf("%s,%s,%s,%zu", m == P2PB_METRIC_LATENCY ? "latency" : "throughput", r->kernel,
+               r->variant, r->bytes);
+    else if (fmt == P2PB_OUT_MARKDOWN)
+        printf("| %zu | %s |", r->bytes, sz);
+    else
+        printf("%12zu %6s", r->bytes, sz);
+    for (size_t f = 0; f < s->nfiles; f++) {
+        double v = file_value(&s->files[f], r, m);
+        if (fmt == P2PB_OUT_CSV) {
+            if (isfinite(v))
+                printf(",%.9g", v);
+            else
+                printf(",");
+        } else {
+            p2pb_fmt_sig(buf, sizeof buf, v);
+            printf(fmt == P2PB_OUT_MARKDOWN ? " %s |" : " %14s", buf);
+        }
+    }
+    printf("\n");
+}
+
+/* --metric: one column per file, rows the union of the (kernel, variant,
+ * bytes) keys of the files in table order (p2pb_compare_build of the side
+ * against nothing). Without memory: a message, and nothing shown. */
+static void show_metric(const struct p2pb_side *s, enum p2pb_metric m, enum p2pb_outfmt fmt)
+{
+    struct p2pb_side empty = {0};
+    struct p2pb_cmp_table t;
+    if (p2pb_compare_build(s, &empty, m, 0, 0.05, &t) != P2PB_OK) {
+        fprintf(stderr, "p2pbench-report: out of memory\n");
+        return;
+    }
+    const char *unit = m == P2PB_METRIC_LATENCY ? "t_median[usec]" : "MB/s";
+    metric_title(s, m, fmt);
+    for (size_t i = 0; i < t.nrows; i++) {
+        const struct p2pb_cmp_row *r = &t.rows[i];
+        const struct p2pb_cmp_row *prev = i ? &t.rows[i - 1] : NULL;
+        int newsec = !prev || strcmp(prev->kernel, r->kernel) || strcmp(prev->variant, r->variant);
+        if (newsec && fmt != P2PB_OUT_CSV)
+            metric_section(s, r, fmt, unit);
+        metric_line(s, r, m, fmt);
+    }
+    p2pb_compare_free(&t);
+}
+
+/* Same table of a reporter: kernel, variant and rank count. */
+static int same_table(const struct p2pb_result *x, const struct p2pb_result *y)
+{
+    return strcmp(x->kernel, y->kernel) == 0 && strcmp(x->variant, y->variant) == 0 &&
+           x->nranks == y->nranks;
+}
+
+/*
+ * Hand a file's rows to a reporter grouped by table, tables in order of first
+ * appearance, sizes in file order: a kernel with several rows per size
+ * (per pair + aggregate) writes them size by size. Without memory for the
+ * bookkeeping, file order.
+ */
+static void show_rows(const struct p2pb_reporter *rep, struct p2pb_report_ctx *ctx,
+                      const struct p2pb_results_data *d)
+{
+    unsigned char *done = calloc(d->nrows ? d->nrows : 1, 1);
+    for (size_t i = 0; i < d->nrows; i++) {
+        if (done && done[i])
+            continue;
+        for (size_t j = i; j < d->nrows; j++) {
+            if (j != i && (!done || done[j] || !same_table(&d->rows[i], &d->rows[j])))
+                continue;
+            rep->row(ctx, &d->rows[j]);
+            if (done)
+                done[j] = 1;
+        }
+    }
+    free(done);
+}
+
+/* The tables of every file through the reporter of fmt; csv has one header. */
+static void show_tables(const struct p2pb_side *s, enum p2pb_outfmt fmt)
+{
+    const struct p2pb_reporter *rep = p2pb_reporter_find(reporter_names[fmt]);
+    for (size_t f = 0; rep && f < s->nfiles; f++) {
+        struct p2pb_report_ctx ctx = {0};
+        ctx.out = stdout;
+        ctx.run = &s->files[f].info;
+        ctx.eager_limit = -1;
+        if (fmt != P2PB_OUT_CSV || f == 0)
+            rep->begin(&ctx);
+        else if (f > 0)
+            ctx.rows = 1;
+        show_rows(rep, &ctx, &s->files[f]);
+        rep->end(&ctx);
+    }
+}
+
+/* The options of show and its output format. */
+static enum p2pb_status check_args(const struct p2pb_args *a, enum p2pb_outfmt *fmt, char *err,
+                                   size_t errlen)
+{
+    enum p2pb_status st =
+        p2pb_args_only(a, P2PB_CMD_SHOW, "show takes only --format and --metric", err, errlen);
+    if (st == P2PB_OK)
+        st = p2pb_args_format(a, show_formats, sizeof show_formats / sizeof show_formats[0], fmt,
+                              err, errlen);
+    if (st == P2PB_OK && a->nfiles[0] == 0)
+        st = p2pb_fail(P2PB_EUSAGE, err, errlen,
+                       "show needs at least one results file" P2PB_TRY_HELP);
+    return st;
+}
+
+enum p2pb_status p2pb_cmd_show(struct p2pb_args *a, char *err, size_t errlen)
+{
+    enum p2pb_outfmt fmt;
+    enum p2pb_status st = check_args(a, &fmt, err, errlen);
+    if (st != P2PB_OK)
+        return st;
+    struct p2pb_side s;
+    st = p2pb_side_load(a->files[0], a->nfiles[0], &s, "", stderr, err, p2pb_cmd_errlen(errlen));
+    if (st == P2PB_OK) {
+        if (a->metric >= 0 && (fmt == P2PB_OUT_IMB || fmt == P2PB_OUT_JSON))
+            st = p2pb_fail(P2PB_EUSAGE, err, errlen,
+                           "--metric works with text, markdown and csv" P2PB_TRY_HELP);
+        else if (a->metric >= 0)
+            show_metric(&s, (enum p2pb_metric)a->metric, fmt);
+        else if (fmt == P2PB_OUT_JSON)
+            show_json(&s);
+        else
+            show_tables(&s, fmt);
+        fflush(stdout);
+    }
+    p2pb_side_free(&s);
+    return st;
+}
