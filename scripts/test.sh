@@ -7,15 +7,15 @@
 #   scripts/test.sh --fast   Open MPI only, labels unit and mpi
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=SCRIPTDIR/lib/common.sh
+. "$root/scripts/lib/common.sh"
 fast=0
 [ "${1:-}" = "--fast" ] && fast=1
 "$root/scripts/deps.sh" test
 cd "$root"
 
-if [ "$(id -u)" -eq 0 ]; then
-    # Open MPI refuses to run as root without these (tests only; never in the program).
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
+# Open MPI refuses to run as root without these (tests only; never in the program).
+allow_mpi_as_root
 jobs=$(nproc)
 status=0
 log=$(mktemp)
@@ -38,6 +38,7 @@ summary() {
         END { printf "%d passed, %d failed\n", total - failed, failed + broken }' "$log"
 }
 
+# shellcheck disable=SC2317 # called indirectly: through run, and declare -f
 build_and_test() {
     local preset=$1
     shift
