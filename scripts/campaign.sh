@@ -20,10 +20,11 @@
 # Progress on stderr: launch i of 2N, elapsed time, estimated time left.
 # Exit status: 0 all launches finished, 1 a launch failed (rerun to resume), 2 usage error.
 set -u
+PROG=campaign.sh
+# shellcheck source=SCRIPTDIR/lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 # Open MPI refuses root without these; set only when running as root.
-if [ "$(id -u)" -eq 0 ]; then
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
+allow_mpi_as_root
 
 usage() {
     sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -45,21 +46,21 @@ while getopts "n:o:a:b:A:B:h" opt; do
 done
 case $n in
 '' | *[!0-9]*)
-    echo "campaign.sh: -n '$n' is not a positive integer" >&2
+    log "-n '$n' is not a positive integer"
     exit 2
     ;;
 esac
-[ "$n" -ge 1 ] || { echo "campaign.sh: -n must be at least 1" >&2; exit 2; }
+[ "$n" -ge 1 ] || { log "-n must be at least 1"; exit 2; }
 { [ -n "$dir" ] && [ -n "$ca" ] && [ -n "$cb" ]; } || usage
 for l in "$la" "$lb"; do
     case $l in
     '' | */*)
-        echo "campaign.sh: label '$l' must be non-empty and without '/'" >&2
+        log "label '$l' must be non-empty and without '/'"
         exit 2
         ;;
     esac
 done
-[ "$la" != "$lb" ] || { echo "campaign.sh: the two labels must differ" >&2; exit 2; }
+[ "$la" != "$lb" ] || { log "the two labels must differ"; exit 2; }
 
 mkdir -p "$dir" || exit 1
 manifest="$dir/campaign.txt"
@@ -69,7 +70,7 @@ if [ -f "$manifest" ]; then
     # the same configurations with another -n: grow (or cap) the campaign
     if [ "$(grep -v '^launches per side:' "$manifest")" != \
         "$(printf '%s\n' "$want" | grep -v '^launches per side:')" ]; then
-        echo "campaign.sh: $manifest records another campaign; use a new directory" >&2
+        log "$manifest records another campaign; use a new directory"
         exit 2
     fi
     printf '%s\n' "$want" >"$manifest" || exit 1

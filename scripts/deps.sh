@@ -7,6 +7,9 @@
 # As root, missing packages are installed with apt-get; otherwise their
 # names are printed with the command to install them, and the script fails.
 set -euo pipefail
+PROG=p2pbench
+# shellcheck source=SCRIPTDIR/lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 
 build_pkgs=(build-essential cmake pkg-config git openmpi-bin libopenmpi-dev libhwloc-dev hwloc
             libcjson-dev)
@@ -29,11 +32,11 @@ done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
-    echo "p2pbench: missing packages: ${missing[*]}" >&2
-    echo "p2pbench: install them with: sudo apt-get install ${missing[*]}" >&2
+    log "missing packages: ${missing[*]}"
+    log "install them with: sudo apt-get install ${missing[*]}"
     exit 1
 fi
-echo "p2pbench: installing ${missing[*]}" >&2
+log "installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

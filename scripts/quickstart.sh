@@ -6,12 +6,12 @@
 #   scripts/quickstart.sh [extra p2pbench options...]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=SCRIPTDIR/lib/common.sh
+. "$root/scripts/lib/common.sh"
 "$root/scripts/deps.sh" build
 cmake --preset release -S "$root" >/dev/null
 cmake --build "$root/build" -j"$(nproc)" >/dev/null
 mkdir -p "$root/results"
 out="$root/results/p2pbench-$(date -u +%Y%m%dT%H%M%SZ).jsonl"
-if [ "$(id -u)" -eq 0 ]; then
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
+allow_mpi_as_root
 mpirun -np 2 "$root/build/p2pbench" -o "$out" "$@"

@@ -7,37 +7,38 @@
 #   scripts/test.sh --fast   Open MPI only, labels unit and mpi
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=SCRIPTDIR/lib/common.sh
+. "$root/scripts/lib/common.sh"
 fast=0
 [ "${1:-}" = "--fast" ] && fast=1
 "$root/scripts/deps.sh" test
 cd "$root"
 
-if [ "$(id -u)" -eq 0 ]; then
-    # Open MPI refuses to run as root without these (tests only; never in the program).
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
+# Open MPI refuses to run as root without these (tests only; never in the program).
+allow_mpi_as_root
 jobs=$(nproc)
 status=0
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+runlog=$(mktemp) # the output of every run, for the closing summary
+trap 'rm -f "$runlog"' EXIT
 broken=0 # test runs that failed before ctest could count (e.g. a build error)
 run() {
     echo "== $*"
     local before
-    before=$(grep -c 'tests failed out of' "$log" || true)
-    if ! "$@" 2>&1 | tee -a "$log"; then
+    before=$(grep -c 'tests failed out of' "$runlog" || true)
+    if ! "$@" 2>&1 | tee -a "$runlog"; then
         status=1
         echo "== FAILED: $*"
-        [ "$(grep -c 'tests failed out of' "$log" || true)" != "$before" ] || broken=$((broken + 1))
+        [ "$(grep -c 'tests failed out of' "$runlog" || true)" != "$before" ] || broken=$((broken + 1))
     fi
 }
 # One closing line over every ctest run: "N passed, N failed".
 summary() {
     awk -v broken="$broken" '
         / tests failed out of / { failed += $4; total += $NF }
-        END { printf "%d passed, %d failed\n", total - failed, failed + broken }' "$log"
+        END { printf "%d passed, %d failed\n", total - failed, failed + broken }' "$runlog"
 }
 
+# shellcheck disable=SC2317 # called indirectly: through run, and declare -f
 build_and_test() {
     local preset=$1
     shift

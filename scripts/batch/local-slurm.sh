@@ -10,6 +10,8 @@
 set -euo pipefail
 
 readonly PROG=${0##*/}
+# shellcheck source=SCRIPTDIR/../lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh" # log, die, require_root
 DIR=${P2PB_SLURM_DIR:-/tmp/p2pb-slurm}
 CTLD_PORT=${P2PB_SLURM_CTLD_PORT:-6817}
 SLURMD_PORT=${P2PB_SLURM_SLURMD_PORT:-6818}
@@ -39,12 +41,6 @@ Environment:
   P2PB_SLURM_START_TIMEOUT  seconds to wait for an idle node (default 60)
   P2PB_SLURM_KEEP=1         keep the state directory (logs) on stop
 EOF
-}
-
-log() { printf '%s: %s\n' "$PROG" "$*" >&2; }
-die() {
-    log "error: $*"
-    exit 1
 }
 
 conf() { printf '%s/slurm.conf' "$DIR"; }
@@ -190,7 +186,7 @@ on_exit() {
 }
 
 cmd_start() {
-    [[ $(id -u) -eq 0 ]] || die "must run as root (SlurmUser=root, munged --force)"
+    require_root "SlurmUser=root, munged --force"
     if any_running; then
         all_running && {
             log "already running in $DIR"
@@ -271,7 +267,7 @@ stop_daemons() {
 }
 
 cmd_stop() {
-    [[ $(id -u) -eq 0 ]] || die "must run as root"
+    require_root
     [[ -d $DIR ]] || {
         log "nothing to stop ($DIR does not exist)"
         return 0

@@ -10,20 +10,21 @@
 #   BUILD_DIR  where p2pbench and p2pbench-report are (default build)
 # Do not run while a build or another benchmark runs.
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
+scripts=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-/tmp/p2pb-bench-compare}
 build=${2:-build}
 report="$build/p2pbench-report"
 [ -x "$report" ] || { echo "no $report; build first" >&2; exit 2; }
+# shellcheck disable=SC2012 # counting names of the form A-NN.jsonl: ls is fine
 if [ "$(ls "$dir"/A-*.jsonl "$dir"/B-*.jsonl 2>/dev/null | wc -l)" -lt 20 ]; then
-    sh "$here/campaign.sh" -n 10 -o "$dir" -a A -b B \
+    sh "$scripts/campaign.sh" -n 10 -o "$dir" -a A -b B \
         -A "mpirun -np 2 $build/p2pbench" -B "mpirun -np 2 $build/p2pbench" >/dev/null
 fi
-rows=$(cat "$dir"/A-01.jsonl | grep -c '"type":"result"')
+rows=$(grep -c '"type":"result"' "$dir/A-01.jsonl")
 best=
 all=
 for f in text json; do
-    for i in 1 2 3 4 5; do
+    for _ in 1 2 3 4 5; do
         t0=$(date +%s%N)
         "$report" compare "$dir"/A-*.jsonl --vs "$dir"/B-*.jsonl -f $f >/dev/null
         t1=$(date +%s%N)

@@ -11,15 +11,15 @@
 # p2pbench's headline is its median; NetPIPE prints its best trial, so the
 # ratios are also printed with p2pbench's minimum (like for like).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=SCRIPTDIR/../lib/common.sh
+. "$root/scripts/lib/common.sh"
 build=${1:-$root/build}
 rounds=${2:-5}
 bin="$build/p2pbench"
 command -v NPopenmpi >/dev/null || { echo "NPopenmpi missing: apt-get install netpipe-openmpi" >&2; exit 1; }
 [ -x "$bin" ] || { echo "no $bin: build first (cmake --preset release && cmake --build build)" >&2; exit 1; }
-if [ "$(id -u)" -eq 0 ]; then
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
+allow_mpi_as_root
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mpi=(mpirun -np 2 --bind-to core)

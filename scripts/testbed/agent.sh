@@ -12,6 +12,8 @@
 set -euo pipefail
 
 readonly PROG=${0##*/}
+# shellcheck source=SCRIPTDIR/../lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh" # die
 PREFIX=${P2PB_TESTBED_PREFIX:-p2pb}
 
 usage() {
@@ -23,11 +25,6 @@ the testbed host HOST: network namespace $PREFIX-HOST, host name HOST.
 HOST is h1..hN or its address 198.18.0.N. ssh-style flags are ignored.
 Environment: P2PB_TESTBED_PREFIX (default p2pb).
 EOF
-}
-
-die() {
-    printf '%s: error: %s\n' "$PROG" "$*" >&2
-    exit 1
 }
 
 # Ignore the option-less ssh flags a launcher might add.

@@ -19,6 +19,8 @@ set -euo pipefail
 readonly PROG=${0##*/}
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 readonly SCRIPT_DIR
+# shellcheck source=SCRIPTDIR/../lib/common.sh
+. "$SCRIPT_DIR/../lib/common.sh" # log, die, usage_error, require_root, allow_mpi_as_root
 readonly AGENT="$SCRIPT_DIR/agent.sh"
 readonly NET_BASE=198.18.0
 readonly SUBNET=198.18.0.0/24
@@ -74,17 +76,6 @@ Examples:
 EOF
 }
 
-log() { printf '%s: %s\n' "$PROG" "$*" >&2; }
-die() {
-    log "error: $*"
-    exit 1
-}
-usage_error() {
-    log "error: $*"
-    log "try '$PROG --help'"
-    exit 2
-}
-
 host_ns() { printf '%s-h%s' "$PREFIX" "$1"; }
 br_ns() { printf '%s-br' "$PREFIX"; }
 state_file() { printf '%s/%s.env' "$STATE_DIR" "$PREFIX"; }
@@ -101,7 +92,7 @@ check_prefix() {
 }
 
 check_prereqs() {
-    [[ $(id -u) -eq 0 ]] || die "must run as root (creates network namespaces)"
+    require_root "creates network namespaces"
     local c
     for c in ip unshare timeout; do
         command -v "$c" >/dev/null 2>&1 || die "required command not found: $c"
@@ -326,9 +317,7 @@ cmd_run() {
     for ((i = 2; i <= n; i++)); do hosts+=",h$i:1"; done
     export P2PB_LINK_PROFILE=$PROFILE_LABEL
     export P2PB_TESTBED_PREFIX=$PREFIX # read by the agent
-    if [[ $(id -u) -eq 0 ]]; then
-        export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    fi
+    allow_mpi_as_root
     in_host_cmd 1 "$mpirun" --host "$hosts" \
         --mca plm_rsh_agent "$AGENT" \
         --mca btl tcp,self \

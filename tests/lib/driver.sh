@@ -1,59 +1,130 @@
-# shellcheck shell=bash
+# shellcheck shell=sh
+# shellcheck disable=SC3043 # local: dash, bash and busybox sh all have it
 # SPDX-License-Identifier: MIT
 #
-# driver.sh: helpers shared by the shell test drivers (sourced, not run).
+# driver.sh: helpers shared by the shell test drivers (sourced, not run; POSIX
+# sh plus 'local', so that sh and bash drivers can both source it).
 # Exit codes follow ctest: 0 pass, 1 fail, 2 usage, 77 skipped.
-# The caller sets DRIVER (its name) and REQUIRE_VAR (the env variable that
-# turns missing prerequisites into a failure).
+# The caller may set, before sourcing or before use:
+#   DRIVER       its name in say's lines (default: the basename of $0)
+#   REQUIRE_VAR  the env variable that turns missing prerequisites into a
+#                failure (skip_or_fail)
+#   FATAL_SHOW   files that fatal prints after its FAIL line, as LABEL=FILE
+#                words, e.g. "stdout=out stderr=err"
+#
+# Counting:   pass [NAME], fail MESSAGE, summary (prints "N passed, N failed",
+#             returns 1 after a failure)
+# Checking:   expect NAME CMD..., expect_status CODE CMD..., sanitizer_check
+# Stopping:   fatal MESSAGE (exit 1), skip REASON (exit 77), skip_or_fail REASON
+# Setting up: require_commands, require_root, allow_mpi_as_root, exit_on_signals
 
 PASSED=0
 FAILED=0
 
-say() { printf '%s: %s\n' "$DRIVER" "$*"; }
+say() { printf '%s: %s\n' "${DRIVER:-${0##*/}}" "$*"; }
 
+# pass [NAME]: count a pass; print "PASS: NAME" when a name is given.
 pass() {
     PASSED=$((PASSED + 1))
-    printf 'PASS: %s\n' "$*"
+    if [ $# -gt 0 ]; then printf 'PASS: %s\n' "$*"; fi
 }
 
+# fail MESSAGE: count a failure and print "FAIL: MESSAGE"; the driver goes on.
 fail() {
     FAILED=$((FAILED + 1))
     printf 'FAIL: %s\n' "$*"
 }
 
+# fatal MESSAGE: fail, print the FATAL_SHOW files ("--- LABEL", then the
+# file), and exit 1 at once.
+fatal() {
+    local item
+    fail "$*"
+    for item in ${FATAL_SHOW:-}; do
+        printf -- '--- %s\n' "${item%%=*}"
+        cat "${item#*=}"
+    done
+    exit 1
+}
+
+# skip REASON: print "REASON: skipped" and exit 77.
+skip() {
+    printf '%s: skipped\n' "$*"
+    exit 77
+}
+
 # expect NAME CMD...: pass if CMD succeeds.
 expect() {
-    local name=$1
+    local name="$1"
     shift
     if "$@"; then pass "$name"; else fail "$name"; fi
 }
 
+# sanitizer_check FILE WHAT: an AddressSanitizer, LeakSanitizer or UBSan report
+# in FILE is a failure whatever the exit status (asan preset).
+sanitizer_check() {
+    if grep -q -E "ERROR: (Address|Leak)Sanitizer|runtime error:" "$1" 2>/dev/null; then
+        fail "sanitizer report ($2):"
+        head -20 "$1"
+    fi
+}
+
+# expect_status CODE CMD...: run CMD with its stdout in out.txt and its stderr
+# in err.txt (current directory); fail unless it exits with CODE, or if err.txt
+# holds a sanitizer report.
+expect_status() {
+    local want="$1" got
+    shift
+    got=0
+    "$@" >out.txt 2>err.txt || got=$?
+    [ "$got" = "$want" ] || fail "exit $got (want $want): $* -- $(head -3 err.txt)"
+    sanitizer_check err.txt "$*"
+}
+
 # skip_or_fail REASON: exit 77, or 1 if ${REQUIRE_VAR}=1.
 skip_or_fail() {
-    if [[ ${!REQUIRE_VAR:-0} == 1 ]]; then
+    local required=0
+    if [ -n "${REQUIRE_VAR:-}" ]; then eval "required=\${$REQUIRE_VAR:-0}"; fi
+    if [ "$required" = 1 ]; then
         printf 'FAIL: prerequisite missing (%s=1): %s\n' "$REQUIRE_VAR" "$*"
         printf '0 passed, 1 failed\n'
         exit 1
     fi
-    printf 'SKIP: %s (set %s=1 to make this a failure)\n' "$*" "$REQUIRE_VAR"
+    printf 'SKIP: %s (set %s=1 to make this a failure)\n' "$*" "${REQUIRE_VAR:-}"
     exit 77
 }
 
 # require_commands CMD...: skip_or_fail unless every CMD is on PATH.
 require_commands() {
-    local c missing=()
-    for c in "$@"; do command -v "$c" >/dev/null 2>&1 || missing+=("$c"); done
-    ((${#missing[@]} == 0)) || skip_or_fail "required commands not found: ${missing[*]}"
+    local c missing=''
+    for c in "$@"; do command -v "$c" >/dev/null 2>&1 || missing="$missing $c"; done
+    [ -z "$missing" ] || skip_or_fail "required commands not found:$missing"
 }
 
 require_root() {
-    [[ $(id -u) -eq 0 ]] || skip_or_fail "needs root (network namespaces / daemons)"
+    [ "$(id -u)" -eq 0 ] || skip_or_fail "needs root (network namespaces / daemons)"
+}
+
+# allow_mpi_as_root: Open MPI refuses to run as root without these two
+# variables; drivers export them, only when running as root (never the code).
+allow_mpi_as_root() {
+    if [ "$(id -u)" -eq 0 ]; then
+        export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    fi
+}
+
+# exit_on_signals: INT, TERM and HUP end the driver with 130, 143 and 129, so
+# that its EXIT trap (the cleanup) runs.
+exit_on_signals() {
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    trap 'exit 129' HUP
 }
 
 # float_test EXPR VAR=VALUE...: evaluate a Python comparison on numbers
 # (abs, min, max allowed), e.g. float_test 'a > 10 * b' a=1.5 b=0.1
 float_test() {
-    local expr=$1
+    local expr="$1"
     shift
     python3 -c '
 import sys
@@ -67,5 +138,5 @@ sys.exit(0 if eval(sys.argv[1], {"__builtins__": {}}, env) else 1)
 
 summary() {
     printf '%d passed, %d failed\n' "$PASSED" "$FAILED"
-    ((FAILED == 0))
+    [ "$FAILED" -eq 0 ]
 }

@@ -25,7 +25,7 @@ DRIVER=run_netns_tests
 # shellcheck disable=SC2034
 REQUIRE_VAR=P2PB_REQUIRE_NETNS
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=../lib/driver.sh
+# shellcheck source=SCRIPTDIR/../lib/driver.sh
 . "$HERE/../lib/driver.sh"
 TESTBED=$HERE/../../scripts/testbed/testbed.sh
 RESULTS=$HERE/../lib/p2pb_results.py
@@ -86,9 +86,7 @@ cleanup() {
     exit "$rc"
 }
 trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
+exit_on_signals
 
 # tb NAME TIMEOUT N PROFILE-ARGS... -- MPIRUN-ARGS...: one testbed run, its
 # output in OUTDIR/NAME.log; returns testbed.sh's exit status.

@@ -24,7 +24,7 @@ DRIVER=run_slurm_test
 # shellcheck disable=SC2034
 REQUIRE_VAR=P2PB_REQUIRE_SLURM
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=../lib/driver.sh
+# shellcheck source=SCRIPTDIR/../lib/driver.sh
 . "$HERE/../lib/driver.sh"
 LOCAL_SLURM=$HERE/../../scripts/batch/local-slurm.sh
 SBATCH_SCRIPT=$HERE/../../scripts/batch/p2pbench.sbatch
@@ -106,9 +106,7 @@ cleanup() {
     exit "$rc"
 }
 trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
+exit_on_signals
 
 q() { python3 "$RESULTS" "$@"; }
 

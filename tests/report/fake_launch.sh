@@ -4,7 +4,7 @@
 # Appends "FILE" to LOG; fails (no end record) when FILE matches $FAKE_FAIL.
 set -eu
 log=$1 factor=$2; shift 2
-out= label=
+out='' label=''
 while [ $# -gt 0 ]; do
     case $1 in -o) out=$2; shift 2 ;; --label) label=$2; shift 2 ;; *) shift ;; esac
 done

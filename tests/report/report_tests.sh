@@ -9,30 +9,18 @@ test=$1 bin=$2 src=$3 work=$4
 here="$src/tests/report"
 golden="$src/tests/golden/report"
 cases="$src/tests/data/cases"
-fails=0
+# fail, skip, sanitizer_check, and expect_status CODE CMD... (stdout in out.txt,
+# stderr in err.txt, a sanitizer report is a failure)
+# shellcheck source=SCRIPTDIR/../lib/driver.sh
+. "$src/tests/lib/driver.sh"
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-# a sanitizer report in FILE is a failure whatever the exit status (asan preset)
-san() {
-    if grep -q -E "ERROR: (Address|Leak)Sanitizer|runtime error:" "$1" 2>/dev/null; then
-        fail "sanitizer report ($2):"; head -20 "$1" >&2
-    fi
-}
-# expect CODE CMD...: run, check the exit status
-expect() {
-    want=$1; shift
-    "$@" >out.txt 2>err.txt
-    got=$?
-    [ "$got" = "$want" ] || fail "exit $got (want $want): $* -- $(head -3 err.txt)"
-    san err.txt "$*"
-}
 # golden NAME: compare out.txt with the golden file
 golden() {
     if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
         cp out.txt "$golden/$1"
     elif ! diff -u "$golden/$1" out.txt >diff.txt; then
-        fail "golden $1 differs:"; head -40 diff.txt >&2
+        fail "golden $1 differs:"; head -40 diff.txt
     fi
 }
 # csvval FILE KERNEL VARIANT BYTES COLUMN: one field of `show -f csv`
@@ -56,18 +44,18 @@ golden)
     gen a a native 6 1.0
     gen b b domU 6 1.2 2
     for f in text csv markdown json imb; do
-        expect 0 "$bin" show -f $f a/a-01.jsonl; golden show-$f.txt
+        expect_status 0 "$bin" show -f $f a/a-01.jsonl; golden show-$f.txt
     done
-    expect 0 "$bin" show -m latency a/a-01.jsonl b/b-01.jsonl; golden show-metric-latency.txt
-    expect 0 "$bin" show -m throughput -f markdown a/a-01.jsonl b/b-01.jsonl
+    expect_status 0 "$bin" show -m latency a/a-01.jsonl b/b-01.jsonl; golden show-metric-latency.txt
+    expect_status 0 "$bin" show -m throughput -f markdown a/a-01.jsonl b/b-01.jsonl
     golden show-metric-throughput.md
     for f in text markdown csv json; do
-        expect 0 "$bin" compare a --vs b -f $f; golden compare-$f.txt
+        expect_status 0 "$bin" compare a --vs b -f $f; golden compare-$f.txt
     done
     # an incomplete file: rows as far as they go, a warning naming file and rows
     GEN_END=none gen c c cut 1 1.0
     head -5 c/c-01.jsonl >c/cut.jsonl
-    expect 0 "$bin" show c/cut.jsonl
+    expect_status 0 "$bin" show c/cut.jsonl
     grep -q "warning: c/cut.jsonl: no end record.*read 4 rows" err.txt || fail "no warning for a cut file: $(cat err.txt)"
     ;;
 synthetic)
@@ -78,24 +66,24 @@ synthetic)
     gen three3 three3 t3 3 1.0
     gen slow3 slow3 s3 3 1.2
     # identical groups: no "changed"
-    expect 0 "$bin" compare a --vs same
+    expect_status 0 "$bin" compare a --vs same
     grep -q "changed (" out.txt && fail "identical groups gave 'changed'"
     eq "$(grep -c '  equivalent$' out.txt)" 14 "identical groups: equivalent rows"
     # 20% slower: changed (worse) at every size with a number (8 latency + 6 throughput rows)
-    expect 1 "$bin" compare a --vs slow --fail-on-regression
+    expect_status 1 "$bin" compare a --vs slow --fail-on-regression
     eq "$(grep -c 'changed (worse)' out.txt)" 14 "20% slower: changed rows"
     grep -q "p_adj = Holm" out.txt || fail "--fail-on-regression must use Holm"
-    expect 0 "$bin" compare a --vs slow
+    expect_status 0 "$bin" compare a --vs slow
     grep -q "p_adj = Benjamini-Hochberg" out.txt || fail "default must be Benjamini-Hochberg"
     eq "$(grep -c 'changed (worse)' out.txt)" 14 "20% slower (BH): changed rows"
     # ratio of every latency row 1.200
     eq "$(grep -c ' 1.200 \[' out.txt)" 8 "latency ratio 1.200"
     # faster is changed (better) and passes the gate
-    expect 0 "$bin" compare a --vs fast --fail-on-regression
+    expect_status 0 "$bin" compare a --vs fast --fail-on-regression
     eq "$(grep -c 'changed (better)' out.txt)" 14 "20% faster: changed (better) rows"
-    expect 0 "$bin" compare a --vs same --fail-on-regression
+    expect_status 0 "$bin" compare a --vs same --fail-on-regression
     # 3 launches per side: ratio shown, no verdict
-    expect 2 "$bin" compare three3 --vs slow3 --fail-on-regression
+    expect_status 2 "$bin" compare three3 --vs slow3 --fail-on-regression
     grep -q "error: --fail-on-regression cannot detect a regression" err.txt \
         || fail "3 launches: the gate must refuse to pass blind: $(cat err.txt)"
     eq "$(grep -c 'no verdict (< 4 launches)' out.txt)" 14 "3 launches: no verdict rows"
@@ -105,36 +93,36 @@ synthetic)
     # gate cannot fail: exit 2 with the launch count it needs (6: 8 x 2/924 = 0.017)
     gen four4 four4 f4 4 1.0
     gen slow4 slow4 s4 4 1.2
-    expect 2 "$bin" compare four4 --vs slow4 --fail-on-regression
+    expect_status 2 "$bin" compare four4 --vs slow4 --fail-on-regression
     grep -q "smallest reachable p_adj is 0.229; use at least 6 launches per side" err.txt \
         || fail "4 vs 4 gate: $(cat err.txt)"
-    expect 0 "$bin" compare four4 --vs slow4
+    expect_status 0 "$bin" compare four4 --vs slow4
     grep -q "changed (worse)" out.txt || fail "4 vs 4 with BH should still find the 20% slowdown"
     # threshold: 25% makes the 20% slowdown inconclusive
-    expect 0 "$bin" compare a --vs slow -t 25
+    expect_status 0 "$bin" compare a --vs slow -t 25
     grep -q "changed (" out.txt && fail "-t 25 still says changed"
     # context differences are listed
     GEN_KREL=2.6.10 GEN_MEM=377487360 gen dom dom domU 4 1.0
     GEN_KREL=2.4.29 GEN_MEM=536870912 gen nat nat native 4 1.0
-    expect 0 "$bin" compare nat --vs dom
+    expect_status 0 "$bin" compare nat --vs dom
     grep -q "hosts\[0\].kernel_release: native = 2.4.29 | domU = 2.6.10" out.txt || fail "kernel release difference not listed"
     grep -q "hosts\[0\].memory_bytes: native = 536870912 | domU = 377487360" out.txt || fail "memory difference not listed"
     # rows on one side only are listed
     head -5 a/a-01.jsonl >one.jsonl
-    expect 0 "$bin" compare one.jsonl --vs slow/slow-01.jsonl
+    expect_status 0 "$bin" compare one.jsonl --vs slow/slow-01.jsonl
     grep -q "one side only" out.txt || fail "one-sided rows not listed"
     grep -q "Sendrecv 0 .. 1048576 (0 .. 1M), 4 sizes: slow" out.txt || fail "Sendrecv should be listed as slow-only"
     head -4 a/a-01.jsonl >one2.jsonl
-    expect 0 "$bin" compare one2.jsonl --vs slow/slow-01.jsonl
+    expect_status 0 "$bin" compare one2.jsonl --vs slow/slow-01.jsonl
     grep -q "PingPong 1048576 (1M): slow" out.txt || fail "PingPong 1M should be listed as slow-only"
     # json output parses and has all rows
-    expect 0 "$bin" compare a --vs slow -f json
+    expect_status 0 "$bin" compare a --vs slow -f json
     grep -c '"metric":' out.txt | grep -qx 16 || fail "json: want 16 rows"
     ;;
 import)
-    expect 0 "$bin" import "$cases"/*.txt -o .
+    expect_status 0 "$bin" import "$cases"/*.txt -o .
     cp err.txt import-messages.txt
-    for f in *.jsonl; do expect 0 "$bin" show "$f"; done  # every file reads back (p2pb_results_read)
+    for f in *.jsonl; do expect_status 0 "$bin" show "$f"; done  # every file reads back (p2pb_results_read)
     # case02: IMB 4.1, four kernels x 24 sizes, collectives skipped with a note
     for k in pingpong pingping sendrecv exchange; do eq "$(rows case02.jsonl $k '')" 24 "case02 $k rows"; done
     grep -q "case02.txt: note: 13 tables of other benchmarks skipped.*Allreduce.*Barrier" import-messages.txt || fail "case02 collectives note"
@@ -199,7 +187,7 @@ import)
     near "$(csvval seed-memcpy-baremetal-pvhvm-pv-bare_metal.jsonl memcpy '' 4 t_median_usec)" 5827000 0.5 "memcpy bare metal 4 B (msec -> usec)"
     # hand-written logs in the IMB 3.2 and OSU 7 layouts (tests/data/synthetic/README.md)
     syn="$src/tests/data/synthetic"
-    expect 0 "$bin" import "$syn/imb32-cut.txt" "$syn/osu7-capture.txt" -o .
+    expect_status 0 "$bin" import "$syn/imb32-cut.txt" "$syn/osu7-capture.txt" -o .
     grep -q "imb32-cut.txt: warning: line 38: Sendrecv table cut short" err.txt || fail "imb32 cut-short warning"
     grep -q '"source":"imb-3.2.4"' imb32-cut.jsonl || fail "imb32 source"
     grep -q '"units_assumed":"1 MB = 2^20 B (PMB/IMB <= 3.2), converted to 10^6 B"' imb32-cut.jsonl || fail "imb32 units"
@@ -213,7 +201,7 @@ import)
     near "$(csvval osu7-capture.jsonl osu_latency '' 8 t_median_usec)" 0.23 0.0001 "osu7 latency 8 B (avg column)"
     near "$(csvval osu7-capture.jsonl osu_bw '' 1048576 mbytes_per_sec)" 11800.75 0.001 "osu7 bw 1M"
     grep -q '"source":"osu-7.1"' osu7-capture.jsonl || fail "osu7 source"
-    expect 0 "$bin" import "$syn/imb2018-interleaved.txt" -o .
+    expect_status 0 "$bin" import "$syn/imb2018-interleaved.txt" -o .
     grep -q "imb2018-interleaved.txt: line 27: 1 non-data line inside the PingPong table skipped" err.txt || fail "interleaved note: $(cat err.txt)"
     eq "$(rows imb2018-interleaved.jsonl pingpong '')" 4 "interleaved rows"
     near "$(csvval imb2018-interleaved.jsonl pingpong '' 65536 mbytes_per_sec)" 4096 0.001 "interleaved 64K (10^6 B as logged)"
@@ -222,13 +210,13 @@ import)
     grep -q "cut short" err.txt && fail "interleaved: no cut-short warning expected"
     ;;
 roundtrip)
-    expect 0 "$bin" import "$cases/seed-pmb-sendrecv-native-vs-domU.txt" -o .
-    expect 0 "$bin" compare seed-pmb-sendrecv-native-vs-domU-Experiment_1.jsonl --vs seed-pmb-sendrecv-native-vs-domU-Experiment_2.jsonl -f csv
+    expect_status 0 "$bin" import "$cases/seed-pmb-sendrecv-native-vs-domU.txt" -o .
+    expect_status 0 "$bin" compare seed-pmb-sendrecv-native-vs-domU-Experiment_1.jsonl --vs seed-pmb-sendrecv-native-vs-domU-Experiment_2.jsonl -f csv
     r=$(awk -F, '$1 == "throughput" && $7 == 16384 { print $16 }' out.txt)
     near "$r" "$(awk 'BEGIN { printf "%.9g", 3.77 / 14.9 }')" 0.000001 "seed 16K throughput ratio 3.77/14.9"
     r=$(awk -F, '$1 == "latency" && $7 == 16384 { print $16 }' out.txt)
     near "$r" "$(awk 'BEGIN { printf "%.9g", 8300.18 / 2096.86 }')" 0.000001 "seed 16K latency ratio (usec both sides)"
-    expect 0 "$bin" compare seed-pmb-sendrecv-native-vs-domU-Experiment_1.jsonl --vs seed-pmb-sendrecv-native-vs-domU-Experiment_2.jsonl
+    expect_status 0 "$bin" compare seed-pmb-sendrecv-native-vs-domU-Experiment_1.jsonl --vs seed-pmb-sendrecv-native-vs-domU-Experiment_2.jsonl
     grep -q "16384    16K .* 0.253 .*no verdict (< 4 launches)" out.txt || fail "seed text row 16K"
     ;;
 errors)
@@ -238,43 +226,43 @@ errors)
     head -c 700 a/a-01.jsonl >trunc.jsonl
     printf '{"type":"run","schema":"p2pbench/9"}\n' >future.jsonl
     printf 'hello\nworld\n' >prose.txt
-    expect 1 "$bin" import empty.txt -o .
+    expect_status 1 "$bin" import empty.txt -o .
     grep -q "empty.txt:1: empty file" err.txt || fail "empty file message: $(cat err.txt)"
-    expect 1 "$bin" import "$cases/case04.txt" junk.bin -o .
+    expect_status 1 "$bin" import "$cases/case04.txt" junk.bin -o .
     grep -q "junk.bin:1: binary data" err.txt || fail "junk message: $(cat err.txt)"
     [ -e case04.jsonl ] && fail "import wrote a file although one input was bad"
     # bytes and repetitions swapped: sizes stop ascending at line 36
     awk 'NR>=34 && NR<=60 && $1 ~ /^[0-9]+$/ {t=$1; $1=$2; $2=t} {print}' "$cases/case04.txt" >swap.txt
-    expect 1 "$bin" import swap.txt -o .
+    expect_status 1 "$bin" import swap.txt -o .
     grep -q "swap.txt:36: message size 1000 after 1000 in the PingPong table: sizes must ascend" err.txt \
         || fail "swapped columns: $(cat err.txt)"
     [ -e swap.jsonl ] && fail "import of a swapped table wrote a file"
     # a file that exists is left as it was when an import fails
     echo keep >case06.jsonl
-    expect 1 "$bin" import "$cases/case06.txt" junk.bin -o .
+    expect_status 1 "$bin" import "$cases/case06.txt" junk.bin -o .
     eq "$(cat case06.jsonl)" keep "existing file untouched by a failed import"
     rm -f case06.jsonl
-    expect 1 "$bin" import prose.txt -o .
+    expect_status 1 "$bin" import prose.txt -o .
     grep -q "prose.txt:1: no IMB, PMB, OSU" err.txt || fail "prose message"
     eq "$(wc -l <err.txt)" 1 "one error line"
-    expect 1 "$bin" import nosuch.txt -o .
-    expect 1 "$bin" show junk.bin
-    expect 1 "$bin" show empty.txt
-    expect 1 "$bin" show future.jsonl
+    expect_status 1 "$bin" import nosuch.txt -o .
+    expect_status 1 "$bin" show junk.bin
+    expect_status 1 "$bin" show empty.txt
+    expect_status 1 "$bin" show future.jsonl
     grep -q "unsupported schema" err.txt || fail "future schema message"
-    expect 0 "$bin" show trunc.jsonl
+    expect_status 0 "$bin" show trunc.jsonl
     grep -q "warning: trunc.jsonl: no end record" err.txt || fail "truncated: warning"
-    expect 2 "$bin"
-    expect 2 "$bin" frobnicate
-    expect 2 "$bin" show --format xml a/a-01.jsonl
-    expect 2 "$bin" show --metric speed a/a-01.jsonl
-    expect 2 "$bin" compare a/a-01.jsonl
-    expect 2 "$bin" compare a --vs a -t 0
-    expect 2 "$bin" compare a --vs a -t abc
-    expect 2 "$bin" compare a --vs
-    expect 2 "$bin" compare --bogus a --vs a
-    expect 2 "$bin" plot a/a-01.jsonl
-    expect 0 "$bin" --help
+    expect_status 2 "$bin"
+    expect_status 2 "$bin" frobnicate
+    expect_status 2 "$bin" show --format xml a/a-01.jsonl
+    expect_status 2 "$bin" show --metric speed a/a-01.jsonl
+    expect_status 2 "$bin" compare a/a-01.jsonl
+    expect_status 2 "$bin" compare a --vs a -t 0
+    expect_status 2 "$bin" compare a --vs a -t abc
+    expect_status 2 "$bin" compare a --vs
+    expect_status 2 "$bin" compare --bogus a --vs a
+    expect_status 2 "$bin" plot a/a-01.jsonl
+    expect_status 0 "$bin" --help
     # fuzz: truncations and byte flips of every case file must never crash
     for f in "$cases"/*.txt; do
         n=$(wc -c <"$f")
@@ -283,69 +271,69 @@ errors)
             head -c "$cut" "$f" >fz.txt
             "$bin" import fz.txt -o . >/dev/null 2>fz.err
             rc=$?; [ $rc -le 2 ] || fail "import crashed (rc $rc) on $f cut at $cut"
-            san fz.err "import $f cut at $cut"
+            sanitizer_check fz.err "import $f cut at $cut"
         done
         tr 0123456789 9876543210 <"$f" >fz.txt
         "$bin" import fz.txt -o . >/dev/null 2>fz.err; rc=$?; [ $rc -le 2 ] || fail "import crashed on digit-flipped $f"
-        san fz.err "digit-flipped $f"
+        sanitizer_check fz.err "digit-flipped $f"
         tr 'a-z#' 'A-Z ' <"$f" >fz.txt
         "$bin" import fz.txt -o . >/dev/null 2>fz.err; rc=$?; [ $rc -le 2 ] || fail "import crashed on case-flipped $f"
-        san fz.err "case-flipped $f"
+        sanitizer_check fz.err "case-flipped $f"
     done
     for cut in 10 100 400 1500 3000; do
         head -c $cut a/a-01.jsonl >fz.jsonl
         "$bin" show fz.jsonl >/dev/null 2>fz.err; rc=$?; [ $rc -le 2 ] || fail "show crashed on cut $cut"
-        san fz.err "show cut $cut"
+        sanitizer_check fz.err "show cut $cut"
         "$bin" compare fz.jsonl --vs a >/dev/null 2>fz.err; rc=$?; [ $rc -le 2 ] || fail "compare crashed on cut $cut"
-        san fz.err "compare cut $cut"
+        sanitizer_check fz.err "compare cut $cut"
     done
     # random bytes
     for i in 1 2 3 4 5 6; do
         head -c $((i * 1500)) /dev/urandom >rnd.bin
         "$bin" import rnd.bin -o . >/dev/null 2>fz.err; rc=$?; [ $rc -le 2 ] || fail "import crashed on random bytes"
-        san fz.err "import random"
+        sanitizer_check fz.err "import random"
         "$bin" show rnd.bin >/dev/null 2>fz.err; rc=$?; [ $rc -le 2 ] || fail "show crashed on random bytes"
-        san fz.err "show random"
+        sanitizer_check fz.err "show random"
     done
     ;;
 plot)
-    command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot not installed: skipped"; exit 77; }
+    command -v gnuplot >/dev/null 2>&1 || skip "gnuplot not installed"
     gen a a native 4 1.0
     gen b b domU 4 1.2 2
-    expect 0 "$bin" plot a --vs b -o "it's a plot.svg"
+    expect_status 0 "$bin" plot a --vs b -o "it's a plot.svg"
     grep -q "<svg" "it's a plot.svg" || fail "no svg written"
-    expect 0 "$bin" plot a/a-01.jsonl b/b-01.jsonl -o p.png
+    expect_status 0 "$bin" plot a/a-01.jsonl b/b-01.jsonl -o p.png
     [ -s p.png ] || fail "no png written"
-    expect 0 "$bin" plot a --vs b -k sendrecv -o s.svg
+    expect_status 0 "$bin" plot a --vs b -k sendrecv -o s.svg
     grep -q "Sendrecv latency" s.svg || fail "plot -k sendrecv: no Sendrecv title"
-    expect 1 "$bin" plot a -k nosuch -o n.svg
+    expect_status 1 "$bin" plot a -k nosuch -o n.svg
     grep -q "kernel 'nosuch' is not in the files" err.txt || fail "plot unknown kernel message"
-    expect 2 "$bin" plot a -o p.gif
-    expect 1 "$bin" plot a -o p.svg --gnuplot /nonexistent/gnuplot
+    expect_status 2 "$bin" plot a -o p.gif
+    expect_status 1 "$bin" plot a -o p.svg --gnuplot /nonexistent/gnuplot
     ;;
 campaign)
     c="$src/scripts/campaign.sh" fake="$here/fake_launch.sh"
-    FAKE_FAIL=camp/domU-02.jsonl expect 1 sh "$c" -n 3 -o camp -a native -b domU \
+    FAKE_FAIL=camp/domU-02.jsonl expect_status 1 sh "$c" -n 3 -o camp -a native -b domU \
         -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.2"
-    eq "$(cat log | tr '\n' ' ')" "camp/native-01.jsonl camp/domU-01.jsonl camp/native-02.jsonl camp/domU-02.jsonl " "interleaved order up to the failure"
+    eq "$(tr '\n' ' ' <log)" "camp/native-01.jsonl camp/domU-01.jsonl camp/native-02.jsonl camp/domU-02.jsonl " "interleaved order up to the failure"
     grep -q "launch 4 of 6 (domU 2/3) failed" err.txt || fail "failure message: $(cat err.txt)"
     grep -q "launch 3 of 6 (native 2/3), elapsed [0-9]*s, estimated left" err.txt || fail "progress line"
     : >log
-    expect 0 sh "$c" -n 3 -o camp -a native -b domU -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.2"
-    eq "$(cat log | tr '\n' ' ')" "camp/domU-02.jsonl camp/native-03.jsonl camp/domU-03.jsonl " "resume redoes only unfinished launches"
+    expect_status 0 sh "$c" -n 3 -o camp -a native -b domU -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.2"
+    eq "$(tr '\n' ' ' <log)" "camp/domU-02.jsonl camp/native-03.jsonl camp/domU-03.jsonl " "resume redoes only unfinished launches"
     [ -f camp/domU-02.jsonl.incomplete ] || fail "unfinished file not kept aside"
     # a larger -n with the same commands grows the campaign by the missing launches
     : >log
-    expect 0 sh "$c" -n 4 -o camp -a native -b domU -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.2"
-    eq "$(cat log | tr '\n' ' ')" "camp/native-04.jsonl camp/domU-04.jsonl " "a larger -n adds launches"
+    expect_status 0 sh "$c" -n 4 -o camp -a native -b domU -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.2"
+    eq "$(tr '\n' ' ' <log)" "camp/native-04.jsonl camp/domU-04.jsonl " "a larger -n adds launches"
     # other commands for the same directory are refused
-    expect 2 sh "$c" -n 4 -o camp -a native -b domU -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.3"
-    expect 2 sh "$c" -n x -o camp2 -A true -B true
-    expect 0 "$bin" compare camp/native-*.jsonl --vs camp/domU-*.jsonl
+    expect_status 2 sh "$c" -n 4 -o camp -a native -b domU -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.3"
+    expect_status 2 sh "$c" -n x -o camp2 -A true -B true
+    expect_status 0 "$bin" compare camp/native-*.jsonl --vs camp/domU-*.jsonl
     grep -q "ratio domU/native" out.txt || fail "campaign output not comparable"
     ;;
 *)
     echo "unknown test $test" >&2; exit 2 ;;
 esac
-[ "$fails" = 0 ] || { echo "$fails failure(s) in $test" >&2; exit 1; }
+[ "$FAILED" = 0 ] || { echo "$FAILED failure(s) in $test" >&2; exit 1; }
 echo "report test $test: ok"
