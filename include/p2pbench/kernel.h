@@ -42,7 +42,7 @@ enum p2pb_rank_reduce {
 
 /*
  * Capability flags of a descriptor (struct p2pb_kernel.flags). The harness
- * and main.c branch on these, never on a kernel's name.
+ * and the suite (src/bench/suite.c) branch on these, never on a kernel's name.
  *
  * P2PB_KF_DIRECTIONS  run the kernel once per direction: direction 0 = the
  *                     lower rank of each pair sends, direction 1 = the higher

@@ -4,7 +4,7 @@
  * p2pb_optdef, src/bench/options.c) from which the getopt_long arrays, the
  * --help text and every default come; validation across options. Message
  * sizes are parsed by src/common/sizes.c (sizes.h, included here).
- * Parsing is pure (no MPI): main.c parses on every rank, rank 0's verdict is
+ * Parsing is pure (no MPI): preflight.c parses on every rank, rank 0's verdict is
  * broadcast so every rank exits with the same message and code.
  */
 #ifndef P2PBENCH_OPTIONS_H
@@ -17,7 +17,6 @@
 #include "output/output.h"
 #include "p2pbench/status.h"
 #include "sizes.h" /* p2pb_parse_size, size lists */
-#include "text.h"  /* p2pb_text_sanitize for main.c, until it includes text.h itself */
 
 #define P2PB_MAX_SIZES 4096
 #define P2PB_MAX_KERNELS 64
@@ -48,7 +47,7 @@ void p2pb_default_sizes(size_t *sizes, size_t *n);
 /*
  * Fill every field of pol with the option table's defaults (the table in
  * src/bench/options.c): the policy of a run given no option. Fields without
- * an option: mode = P2PB_POLICY_ADAPTIVE, llc_bytes = 0 (main.c sets it).
+ * an option: mode = P2PB_POLICY_ADAPTIVE, llc_bytes = 0 (preflight.c sets it).
  * Some defaults are "decide later" values, as the table says: samples 0
  * (unused in adaptive mode), batch 0 (chosen from the timer), warmup -1
  * (the harness's rule), timeout 0 (none). Cannot fail.
@@ -102,7 +101,7 @@ typedef enum p2pb_status (*p2pb_size_list_fn)(const char *spec, size_t *sizes, s
  * --help ("{def}" in help is replaced by it) and README.md state it, NULL
  * when the default is prose or none. The two agree except for --warmup
  * (def -1 means the harness's rule, def_text "10" states it) and the
- * entries whose default is made elsewhere (--output's name by main.c,
+ * entries whose default is made elsewhere (--output's name by preflight.c,
  * --msglog's sizes by p2pb_default_sizes from def_text).
  */
 struct p2pb_optdef {

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "bench.h"
+
+#include "text.h"
 #include "host/hostinfo.h"
 #include "mpi_util.h"
 

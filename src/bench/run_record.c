@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "bench.h"
+
+#include "text.h"
 #include "host/hostdetect.h"
 #include "host/hostinfo.h"
 #include "host/mpit.h"

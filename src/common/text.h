@@ -2,7 +2,7 @@
 /*
  * text.h - checks on text that comes from the command line or the
  * environment (labels, names, messages) before it goes into JSON or into a
- * one-line message. MPI-free; used by src/bench (options.c, main.c).
+ * one-line message. MPI-free; used by src/bench (options.c, preflight.c, run_record.c).
  */
 #ifndef P2PBENCH_TEXT_H
 #define P2PBENCH_TEXT_H

@@ -210,7 +210,7 @@ static void table_defaults(void)
     for (size_t i = 0; i < n; i++) {
         const struct p2pb_optdef *d = &t[i];
         /* --warmup: def -1 stands for the harness's rule that def_text states;
-         * --output: the default name is made by main.c */
+         * --output: the default name is made by preflight.c */
         if (!d->def_text || d->kind == P2PB_OPT_STRING || strcmp(d->name, "warmup") == 0)
             continue;
         char arg[256];
