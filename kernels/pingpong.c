@@ -5,11 +5,11 @@
  * Reported time t = half the round trip (time_scale 0.5), timed on the
  * initiator; throughput X / t (bytes {1, P2PB_BYTES_X}).
  */
-#include "p2pbench/kernel.h"
+#include "pingpong.h"
 
 enum { TAG = 101 };
 
-static enum p2pb_status pingpong_iter(struct p2pb_kernel_ctx *c)
+enum p2pb_status p2pb_pingpong_iter(struct p2pb_kernel_ctx *c)
 {
     if (c->rank < c->peer) {
         P2PB_KCALL(MPI_Send(c->sbuf, c->count, c->dtype, c->peer, TAG, c->comm));
@@ -21,7 +21,7 @@ static enum p2pb_status pingpong_iter(struct p2pb_kernel_ctx *c)
     return P2PB_OK;
 }
 
-static enum p2pb_status pingpong_verify(const struct p2pb_kernel_ctx *c, size_t *bad)
+enum p2pb_status p2pb_pingpong_verify(const struct p2pb_kernel_ctx *c, size_t *bad)
 {
     return p2pb_pattern_check(c->rbuf, c->bytes, c->peer, c->iter, bad);
 }
@@ -33,12 +33,5 @@ const struct p2pb_kernel p2pb_kernel_pingpong = {
     .min_ranks = 2,
     .max_ranks = 2,
     .participation = P2PB_PART_PAIR,
-    .time_scale = 0.5,
-    .bytes = {1, P2PB_BYTES_X},
-    .rank_reduce = P2PB_REDUCE_ROOT,
-    .imb_layout = P2PB_IMB_T,
-    .sbuf_regions = 1,
-    .rbuf_regions = 1,
-    .run_iter = pingpong_iter,
-    .verify = pingpong_verify,
+    P2PB_PINGPONG_FIELDS,
 };

@@ -4,6 +4,7 @@
  * All JSON goes through cJSON.
  */
 #include "p2pbench/result.h"
+#include "array.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -478,14 +479,8 @@ static enum p2pb_status read_run(struct reader *rd, cJSON *o, char *err, size_t 
 static enum p2pb_status read_result(struct reader *rd, const cJSON *o, char *err, size_t errlen)
 {
     struct p2pb_results_data *out = rd->out;
-    if (out->nrows == rd->cap_rows) {
-        size_t nc = rd->cap_rows ? 2 * rd->cap_rows : 64;
-        struct p2pb_result *nr = realloc(out->rows, nc * sizeof *nr);
-        if (!nr)
-            return p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", rd->path);
-        out->rows = nr;
-        rd->cap_rows = nc;
-    }
+    if (p2pb_array_grow(&out->rows, &rd->cap_rows, out->nrows, sizeof *out->rows) != 0)
+        return p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", rd->path);
     char sub[256];
     if (p2pb_result_from_json(o, &out->rows[out->nrows], sub, sizeof sub) != P2PB_OK)
         return p2pb_fail(P2PB_EFORMAT, err, errlen, "%s:%ld: %s", rd->path, rd->lineno, sub);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "p2pbench/stats.h"
+#include "array.h"
 #include "report.h"
 
 static int cmp_double(const void *x, const void *y)
@@ -60,14 +61,8 @@ static int key_add(struct keyset *s, const struct p2pb_result *r)
         s->kernels = nk;
         snprintf(s->kernels[s->nkernels++], 32, "%s", r->kernel);
     }
-    if (s->n == s->cap) {
-        size_t nc = s->cap ? 2 * s->cap : 64;
-        struct key *n = realloc(s->k, nc * sizeof *n);
-        if (!n)
-            return -1;
-        s->k = n;
-        s->cap = nc;
-    }
+    if (p2pb_array_grow(&s->k, &s->cap, s->n, sizeof *s->k) != 0)
+        return -1;
     struct key *k = &s->k[s->n++];
     memset(k, 0, sizeof *k);
     snprintf(k->kernel, sizeof k->kernel, "%s", r->kernel);

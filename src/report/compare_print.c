@@ -312,6 +312,24 @@ static void jnum(cJSON *o, const char *k, double v)
         cJSON_AddNullToObject(o, k);
 }
 
+/* One side's fields of a json row: n_S, median_S, min_S, max_S and the
+ * median's 95% CI, for side S ("a" or "b"). */
+static void json_side(cJSON *j, const char *side, size_t n, double med, double mn, double mx,
+                      const double ci[2])
+{
+    static const char *const fmt[] = {"n_%s",   "median_%s",          "min_%s",
+                                      "max_%s", "median_%s_ci95_low", "median_%s_ci95_high"};
+    const double v[] = {(double)n, med, mn, mx, ci[0], ci[1]};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        char key[32];
+        snprintf(key, sizeof key, fmt[i], side);
+        if (i == 0)
+            cJSON_AddNumberToObject(j, key, v[i]);
+        else
+            jnum(j, key, v[i]);
+    }
+}
+
 static void print_json(FILE *o, const struct p2pb_cmp_print *opt, const struct p2pb_side *a,
                        const struct p2pb_side *b, const struct p2pb_cmp_table *const tabs[2],
                        const struct p2pb_ctx_diff *diff)
@@ -337,18 +355,8 @@ static void print_json(FILE *o, const struct p2pb_cmp_print *opt, const struct p
             if (r->variant[0])
                 cJSON_AddStringToObject(j, "variant", r->variant);
             cJSON_AddNumberToObject(j, "bytes", (double)r->bytes);
-            cJSON_AddNumberToObject(j, "n_a", (double)r->na);
-            jnum(j, "median_a", r->med_a);
-            jnum(j, "min_a", r->min_a);
-            jnum(j, "max_a", r->max_a);
-            jnum(j, "median_a_ci95_low", r->ci_a[0]);
-            jnum(j, "median_a_ci95_high", r->ci_a[1]);
-            cJSON_AddNumberToObject(j, "n_b", (double)r->nb);
-            jnum(j, "median_b", r->med_b);
-            jnum(j, "min_b", r->min_b);
-            jnum(j, "max_b", r->max_b);
-            jnum(j, "median_b_ci95_low", r->ci_b[0]);
-            jnum(j, "median_b_ci95_high", r->ci_b[1]);
+            json_side(j, "a", r->na, r->med_a, r->min_a, r->max_a, r->ci_a);
+            json_side(j, "b", r->nb, r->med_b, r->min_b, r->max_b, r->ci_b);
             jnum(j, "ratio", r->tested ? r->hl.ratio : NAN);
             jnum(j, "ratio_ci95_low", r->tested && r->hl.ci_valid ? r->hl.ci_low : NAN);
             jnum(j, "ratio_ci95_high", r->tested && r->hl.ci_valid ? r->hl.ci_high : NAN);

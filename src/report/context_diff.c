@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "array.h"
 
 /* Run-record keys that differ between any two launches by construction. */
 static const char *const ctx_skip[] = {
@@ -34,14 +35,8 @@ struct kvlist {
 
 static int kv_add(struct kvlist *l, const char *k, const char *v)
 {
-    if (l->n == l->cap) {
-        size_t nc = l->cap ? 2 * l->cap : 64;
-        struct kv *nv = realloc(l->v, nc * sizeof *nv);
-        if (!nv)
-            return -1;
-        l->v = nv;
-        l->cap = nc;
-    }
+    if (p2pb_array_grow(&l->v, &l->cap, l->n, sizeof *l->v) != 0)
+        return -1;
     l->v[l->n].key = strdup(k);
     l->v[l->n].val = strdup(v);
     if (!l->v[l->n].key || !l->v[l->n].val) {

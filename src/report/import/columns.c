@@ -320,7 +320,7 @@ static int cols_merge_side(const struct colset *set, struct p2pb_imp_table *t, s
 static struct p2pb_imp_table *cols_side_table(struct p2pb_imp_group *g, const struct coltab *first,
                                               double bf)
 {
-    struct p2pb_imp_table *t = p2pb_imp_table_new(g);
+    struct p2pb_imp_table *t = p2pb_imp_table_new(g, NULL);
     if (!t)
         return NULL;
     /* same sizes as first's (the precision only quiets -Wformat-truncation) */

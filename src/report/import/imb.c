@@ -360,12 +360,9 @@ static struct p2pb_imp_table *imb_table_open(struct p2pb_imp_scan *sc,
                                              const struct p2pb_imp_kind *ki,
                                              const struct imb_cols *c, size_t i)
 {
-    struct p2pb_imp_table *t = p2pb_imp_table_new(sc->g);
+    struct p2pb_imp_table *t = p2pb_imp_table_new(sc->g, ki);
     if (!t)
         return NULL;
-    snprintf(t->kernel, sizeof t->kernel, "%s", ki->kernel);
-    snprintf(t->display, sizeof t->display, "%s", ki->display);
-    t->bytes_factor = ki->bytes_factor;
     t->layout = imb_has(c, C_TMAX) ? P2PB_IMB_TMINMAXAVG : P2PB_IMB_T;
     int has_group = c->col[0] == C_GROUP;
     if ((sc->multi || (sc->bench && strncasecmp(sc->bench, "Multi-", 6) == 0)) && !has_group)

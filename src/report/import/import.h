@@ -154,8 +154,10 @@ void p2pb_imp_note(struct p2pb_imp_log *lg, struct p2pb_imp_group *g, const char
     __attribute__((format(printf, 3, 4)));
 /* Append a group labelled label to lg; NULL when out of memory. */
 struct p2pb_imp_group *p2pb_imp_group_new(struct p2pb_imp_log *lg, const char *label);
-/* Append an empty table (bytes_factor 1) to g; NULL when out of memory. */
-struct p2pb_imp_table *p2pb_imp_table_new(struct p2pb_imp_group *g);
+/* Append an empty table to g: kernel, display name and bytes_factor from
+ * kind k, or bytes_factor 1 and no names when k is NULL. NULL when out of
+ * memory. */
+struct p2pb_imp_table *p2pb_imp_table_new(struct p2pb_imp_group *g, const struct p2pb_imp_kind *k);
 /* Set r to an empty row of variant: numbers NAN, bytes 0. */
 void p2pb_imp_row_init(struct p2pb_imp_row *r, const char *variant);
 /* Append an empty row of t's variant to t; NULL when out of memory. */

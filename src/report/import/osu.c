@@ -40,12 +40,9 @@ void p2pb_imp_osu_title(struct p2pb_imp_scan *sc, const char *s)
 static struct p2pb_imp_table *osu_table_open(struct p2pb_imp_scan *sc,
                                              const struct p2pb_imp_kind *k, size_t i)
 {
-    struct p2pb_imp_table *t = p2pb_imp_table_new(sc->g);
+    struct p2pb_imp_table *t = p2pb_imp_table_new(sc->g, k);
     if (!t)
         return NULL;
-    snprintf(t->kernel, sizeof t->kernel, "%s", k->kernel);
-    snprintf(t->display, sizeof t->display, "%s", k->display);
-    t->bytes_factor = k->bytes_factor;
     t->layout = P2PB_IMB_T;
     t->nranks = t->active = 2;
     t->line = (long)i + 1;

@@ -49,7 +49,7 @@ struct p2pb_imp_group *p2pb_imp_group_new(struct p2pb_imp_log *lg, const char *l
     return g;
 }
 
-struct p2pb_imp_table *p2pb_imp_table_new(struct p2pb_imp_group *g)
+struct p2pb_imp_table *p2pb_imp_table_new(struct p2pb_imp_group *g, const struct p2pb_imp_kind *k)
 {
     struct p2pb_imp_table *n = realloc(g->tabs, (g->ntabs + 1) * sizeof *n);
     if (!n)
@@ -58,6 +58,11 @@ struct p2pb_imp_table *p2pb_imp_table_new(struct p2pb_imp_group *g)
     struct p2pb_imp_table *t = &n[g->ntabs++];
     memset(t, 0, sizeof *t);
     t->bytes_factor = 1.0;
+    if (k) {
+        snprintf(t->kernel, sizeof t->kernel, "%s", k->kernel);
+        snprintf(t->display, sizeof t->display, "%s", k->display);
+        t->bytes_factor = k->bytes_factor;
+    }
     return t;
 }
 
