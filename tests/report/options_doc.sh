@@ -1,0 +1,26 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The options p2pbench-report's --help lists (generated from its option
+# table, src/report/args.c) and the options table of docs/report.md are the
+# same set of long options, with the same short letters.
+#   options_doc.sh P2PBENCH-REPORT SOURCE-DIR
+set -eu
+bin=$1
+doc=$2/docs/report.md
+# "  -f, --format FMT   ..." and "      --vs   ..." lines after "Options:"
+from_help=$("$bin" --help | sed -n '/^Options:/,/^$/p' |
+    sed -n 's/^ *\(-[A-Za-z], \)\{0,1\}\(--[a-z-]*\).*/\1\2/p' | sed 's/, / /' | sort)
+# "| `-f, --format FMT` | ..." rows; "`-h, --help`, `-V, --version`" holds two
+from_doc=$(sed -n '/^| option | commands | meaning |/,/^$/p' "$doc" | cut -d'|' -f2 |
+    grep -o '`[^`]*`' | tr -d '`' |
+    sed -n 's/^\(-[A-Za-z], \)\{0,1\}\(--[a-z-]*\).*/\1\2/p' | sed 's/, / /' | sort)
+if [ "$from_help" != "$from_doc" ]; then
+    echo "FAIL: p2pbench-report --help and docs/report.md's options table differ:"
+    echo "$from_help" >/tmp/options_doc.$$.help
+    echo "$from_doc" >/tmp/options_doc.$$.doc
+    diff /tmp/options_doc.$$.help /tmp/options_doc.$$.doc || true
+    rm -f /tmp/options_doc.$$.help /tmp/options_doc.$$.doc
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+echo "PASS: $(echo "$from_help" | wc -l) options in both"
