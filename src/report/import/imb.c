@@ -391,9 +391,11 @@ static struct p2pb_imp_table *imb_table_open(struct p2pb_imp_scan *sc,
                  strcmp(ki->kernel, "multi-uniband") == 0;
     if (sc->own) {
         snprintf(t->variant, sizeof t->variant, "%s", sc->section_variant);
-        /* a window of W messages (uniband, biband) or a fixed buffer (memcpy):
-         * the bytes per iteration are not a fixed multiple of X (imb_table_close) */
-        t->infer_factor = window || strcmp(ki->kernel, "memcpy") == 0;
+        /* a window of W messages (uniband, biband), P pairs (multi aggregates)
+         * or a fixed buffer (memcpy): the bytes per iteration are not a fixed
+         * multiple of X known here (imb_table_close takes them from the rows) */
+        t->infer_factor =
+            window || strncmp(ki->kernel, "multi-", 6) == 0 || strcmp(ki->kernel, "memcpy") == 0;
     } else if ((sc->multi || (sc->bench && strncasecmp(sc->bench, "Multi-", 6) == 0)) &&
                !has_group) {
         snprintf(t->variant, sizeof t->variant, "multi");
@@ -410,13 +412,12 @@ static struct p2pb_imp_table *imb_table_open(struct p2pb_imp_scan *sc,
     return t;
 }
 
-/* Line d has the columns of c and starts with a size (a row with a bad value). */
+/* Line d has the columns of c and starts with a digit (a row with a bad value). */
 static int imb_like_row(const char *d, const struct imb_cols *c)
 {
     char buf[1024], *tok[16];
-    size_t n = p2pb_imp_tokenize(d, buf, sizeof buf, tok, 16), b;
-    return n == c->n && p2pb_imp_parse_size(tok[0], &b) &&
-           (n < 2 || isdigit((unsigned char)tok[1][0]) || tok[1][0] == '-');
+    size_t n = p2pb_imp_tokenize(d, buf, sizeof buf, tok, 16);
+    return n == c->n && isdigit((unsigned char)tok[0][0]);
 }
 
 /* Read the rows of t from line *j on; *j ends at the first line after the table. */
