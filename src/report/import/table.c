@@ -440,15 +440,15 @@ void p2pb_imp_fill_result(const struct p2pb_imp_table *t, const struct p2pb_imp_
     o->mbytes_per_sec = rate;
     o->mbytes_per_sec_imb = rate;
     o->ci_target_met = -1; /* no sampling policy behind an imported value */
-    char extra[64] = "";
+    char extra[64] = "", head[64] = "", note[320];
     if (isfinite(r->msgs))
         snprintf(extra, sizeof extra, "%smessages/s %.2f", r->note[0] ? ", " : "", r->msgs);
     if (r->t_derived == 2)
-        snprintf(o->note, sizeof o->note, "t = 1 / (messages/s), one message%s%s%s",
-                 r->note[0] || extra[0] ? "; " : "", r->note, extra);
+        snprintf(head, sizeof head, "t = 1 / (messages/s), one message");
     else if (r->t_derived)
-        snprintf(o->note, sizeof o->note, "t derived from the logged rate: %g x bytes / MB/s%s%s%s",
-                 t->bytes_factor, r->note[0] || extra[0] ? "; " : "", r->note, extra);
-    else
-        snprintf(o->note, sizeof o->note, "%s%s", r->note, extra);
+        snprintf(head, sizeof head, "t derived from the logged rate: %g x bytes / MB/s",
+                 t->bytes_factor);
+    snprintf(note, sizeof note, "%s%s%s%s", head, head[0] && (r->note[0] || extra[0]) ? "; " : "",
+             r->note, extra);
+    snprintf(o->note, sizeof o->note, "%.159s", note);
 }
