@@ -110,6 +110,15 @@ static enum p2pb_status set_gnuplot(struct p2pb_args *a, const char *v, char *er
     return P2PB_OK;
 }
 
+static enum p2pb_status set_force(struct p2pb_args *a, const char *v, char *err, size_t errlen)
+{
+    (void)v;
+    (void)err;
+    (void)errlen;
+    a->force = 1;
+    return P2PB_OK;
+}
+
 static enum p2pb_status set_help(struct p2pb_args *a, const char *v, char *err, size_t errlen)
 {
     (void)v;
@@ -150,6 +159,8 @@ static const struct opt opts[] = {
     {"fail-on-regression", 0, NULL, P2PB_CMD_COMPARE, set_fail,
      "compare: exit 1 if any row changed for the worse (uses Holm)"},
     {"output", 'o', "PATH", CMD_IP, set_output, "import: output directory; plot: image file"},
+    {"force", 0, NULL, P2PB_CMD_IMPORT, set_force,
+     "import: replace results files that exist (default: refuse)"},
     {"kernel", 'k', "NAME", P2PB_CMD_PLOT, set_kernel,
      "plot: kernel to draw (default: the first in the first file)"},
     {"gnuplot", 0, "PATH", P2PB_CMD_PLOT, set_gnuplot,

@@ -56,6 +56,7 @@ struct p2pb_args {
     const char *output;  /* -o PATH, NULL when not given */
     const char *kernel;  /* -k NAME, NULL when not given */
     const char *gnuplot; /* --gnuplot PATH, NULL when not given */
+    int force;           /* import --force: replace existing results files */
     char **files[2];     /* side A (before --vs) and side B (after it), */
     size_t nfiles[2];    /* nfiles[s] strdup'ed paths each, in order */
     int side;            /* side the next file goes to: 1 after --vs */

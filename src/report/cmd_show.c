@@ -82,7 +82,7 @@ static void metric_title(const struct p2pb_side *s, enum p2pb_metric m, enum p2p
             printf(",%s", file_name_in(s, f, colname, sizeof colname));
         printf("\n");
     } else {
-        printf("%s %s; MB/s = 10^6 bytes/s\n", fmt == P2PB_OUT_MARKDOWN ? "" : "#",
+        printf("%s%s; MB/s = 10^6 bytes/s\n", fmt == P2PB_OUT_MARKDOWN ? "" : "# ",
                m == P2PB_METRIC_LATENCY ? "latency: t_usec.median per file, usec"
                                         : "throughput: mbytes_per_sec per file");
     }

@@ -143,7 +143,8 @@ static enum p2pb_status collect_keys(const struct p2pb_side *a, const struct p2p
             for (size_t i = 0; i < sides[s]->files[f].nrows; i++)
                 if (key_add(ks, &sides[s]->files[f].rows[i]))
                     return P2PB_ENOMEM;
-    qsort(ks->k, ks->n, sizeof *ks->k, key_cmp);
+    if (ks->n > 1) /* ks->k is NULL when no file has a row (qsort needs an array) */
+        qsort(ks->k, ks->n, sizeof *ks->k, key_cmp);
     return P2PB_OK;
 }
 

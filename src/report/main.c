@@ -32,7 +32,7 @@ static const struct report_cmd cmds[] = {
      "compare two groups of launches (one results file per launch; a directory\n"
      "stands for its *.jsonl files): medians, Hodges-Lehmann ratio B/A with 95% CI,\n"
      "exact Mann-Whitney p, adjusted p, verdict per row, host-context differences"},
-    {"import", p2pb_cmd_import, 0, "LOG... [-o DIR]",
+    {"import", p2pb_cmd_import, 0, "LOG... [-o DIR] [--force]",
      "convert IMB/PMB/OSU text logs into results files in DIR (default .)"},
     {"plot", p2pb_cmd_plot, 1,
      "RUN... [--vs RUN...] -o FILE.png|FILE.svg [-k KERNEL] [--gnuplot PATH]",

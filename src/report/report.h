@@ -128,10 +128,13 @@ enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *o
 /*
  * Import text logs (IMB/PMB/OSU, two-column comparison tables) into results
  * files in outdir, one per table group. Messages go to msg (notes, warnings).
- * Nothing is written if any input fails; err then holds "file:line: reason".
- * Returns P2PB_OK, P2PB_EIO, P2PB_EFORMAT.
+ * A log named twice is read once. Nothing is written if any input fails, if
+ * no log has an importable table, or if an output file exists and force is 0;
+ * err then holds "file:line: reason". A log whose tables were all skipped
+ * gets a warning when other logs import. Returns P2PB_OK, P2PB_EIO,
+ * P2PB_EFORMAT, P2PB_ENOMEM.
  */
-enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char *outdir, FILE *msg,
-                                  char *err, size_t errlen);
+enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char *outdir, int force,
+                                  FILE *msg, char *err, size_t errlen);
 
 #endif /* P2PBENCH_REPORT_INTERNAL_H */

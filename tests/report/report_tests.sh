@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Tests of p2pbench-report (no MPI). Usage:
 #   report_tests.sh TEST REPORT_BIN SOURCE_DIR WORK_DIR
-# TEST: golden | synthetic | import | roundtrip | errors | plot | campaign
+# TEST: golden | synthetic | import | cases | roundtrip | errors | plot | campaign
 # Set UPDATE_GOLDEN=1 to rewrite the golden files instead of comparing.
 set -u
 test=$1 bin=$2 src=$3 work=$4
@@ -209,7 +209,114 @@ import)
     eq "$(csvval imb2018-interleaved.jsonl pingpong '' 4096 nranks)" 4 "interleaved ranks"
     grep -q "cut short" err.txt && fail "interleaved: no cut-short warning expected"
     ;;
+cases)
+    # the real logs of tests/data/cases/README.md ("More real logs"), one import each
+    imp() { expect_status "$1" "$bin" import "$cases/$2.txt" -o .; cp err.txt "$2.msg"; }
+    # case21: IMB 2019 U6 PingPong after an Intel MPI startup line
+    imp 0 case21
+    eq "$(rows case21.jsonl pingpong '')" 24 "case21 rows"
+    eq "$(csvval case21.jsonl pingpong '' 1024 nranks)" 2 "case21 nranks"
+    near "$(csvval case21.jsonl pingpong '' 1024 t_median_usec)" 1.72 0.001 "case21 1K t"
+    near "$(csvval case21.jsonl pingpong '' 1024 mbytes_per_sec)" 595.82 0.001 "case21 1K MB/s"
+    near "$(csvval case21.jsonl pingpong '' 4194304 mbytes_per_sec)" 12069.36 0.001 "case21 4M MB/s"
+    eq "$(csvval case21.jsonl pingpong '' 4194304 repetitions)" 10 "case21 4M reps"
+    # case22: six Uniband sections, one table per #processes, no time column
+    imp 0 case22
+    for v in '' 'np 4' 'np 8' 'np 16' 'np 32' 'np 56'; do eq "$(rows case22.jsonl uniband "$v")" 24 "case22 uniband '$v' rows"; done
+    near "$(csvval case22.jsonl uniband '' 1 mbytes_per_sec)" 6.01 0.001 "case22 2 ranks 1 B"
+    near "$(csvval case22.jsonl uniband '' 4194304 mbytes_per_sec)" 4730.15 0.001 "case22 2 ranks 4M"
+    near "$(csvval case22.jsonl uniband 'np 56' 4194304 mbytes_per_sec)" 5786.19 0.001 "case22 56 ranks 4M"
+    eq "$(csvval case22.jsonl uniband 'np 56' 4194304 repetitions)" 8 "case22 56 ranks 4M reps"
+    eq "$(csvval case22.jsonl uniband 'np 56' 4194304 active_ranks)" 56 "case22 56 ranks active"
+    near "$(csvval case22.jsonl uniband '' 1 t_median_usec)" "$(awk 'BEGIN { printf "%.9g", 1e6 / 6005859 }')" 0.000001 "case22 t = 1/(msg/s)"
+    # case23: osu_mbw_mr, 1 pair, window 64: its own kernel, never osu_bw
+    imp 0 case23
+    eq "$(rows case23.jsonl osu_mbw_mr 'pairs 1')" 23 "case23 rows"
+    eq "$(rows case23.jsonl osu_bw '')" 0 "case23 is not osu_bw"
+    near "$(csvval case23.jsonl osu_mbw_mr 'pairs 1' 1 mbytes_per_sec)" 7.59 0.001 "case23 1 B"
+    near "$(csvval case23.jsonl osu_mbw_mr 'pairs 1' 4194304 mbytes_per_sec)" 12069.22 0.001 "case23 4M"
+    grep -q '"note":"[^"]*window 64, messages/s 7592221.77"' case23.jsonl || fail "case23 messages/s and window"
+    # case24: osu_bibw counts both directions: t = 2 X / rate
+    imp 0 case24
+    eq "$(rows case24.jsonl osu_bibw '')" 23 "case24 rows"
+    near "$(csvval case24.jsonl osu_bibw '' 65536 mbytes_per_sec)" 16349.49 0.001 "case24 64K"
+    near "$(csvval case24.jsonl osu_bibw '' 4194304 mbytes_per_sec)" 18666.02 0.001 "case24 4M"
+    near "$(csvval case24.jsonl osu_bibw '' 4194304 t_median_usec)" "$(awk 'BEGIN { printf "%.9g", 2 * 4194304 / 18666.02 }')" 0.0001 "case24 4M t"
+    # case26, case27: multi-pair and multi-threaded latency, never osu_latency
+    imp 0 case26
+    eq "$(rows case26.jsonl osu_latency '')" 0 "case26 is not osu_latency"
+    near "$(csvval case26.jsonl osu_multi_lat '' 4 t_median_usec)" 0.16 0.0001 "case26 4 B"
+    eq "$(csvval case26.jsonl osu_multi_lat '' 8 nranks)" 8 "case26 nranks"
+    imp 0 case27
+    eq "$(rows case27.jsonl osu_latency '')" 0 "case27 is not osu_latency"
+    near "$(csvval case27.jsonl osu_latency_mt 'threads 1:2' 4 t_median_usec)" 40.51 0.0001 "case27 4 B"
+    near "$(csvval case27.jsonl osu_latency_mt 'threads 1:2' 8 t_median_usec)" 45.16 0.0001 "case27 8 B"
+    # case28 (one-sided OSU), case31 (IMB-EXT): nothing importable, each table named
+    imp 1 case28
+    grep -q "case28.txt: nothing importable: 1 table of other benchmarks skipped: OSU MPI_Put Bandwidth (one-sided)" err.txt || fail "case28 message: $(cat err.txt)"
+    [ -e case28.jsonl ] && fail "case28 wrote a file"
+    imp 1 case31
+    grep -q "case31.txt: nothing importable: 11 tables of other benchmarks skipped: Window, Unidir_Get x2, Unidir_Put x2, Bidir_Get x2, Bidir_Put x2, Accumulate x2" err.txt || fail "case31 message: $(cat err.txt)"
+    grep -c "no IMB, PMB, OSU" err.txt | grep -qx 0 || fail "case31: contradicting last line"
+    # case33: OSU 5.8 osu_bw with JSON after the table
+    imp 0 case33
+    eq "$(rows case33.jsonl osu_bw '')" 23 "case33 rows"
+    near "$(csvval case33.jsonl osu_bw '' 1 mbytes_per_sec)" 0.08 0.0001 "case33 1 B"
+    near "$(csvval case33.jsonl osu_bw '' 4194304 mbytes_per_sec)" 921.91 0.001 "case33 4M"
+    # case35: MPI-CUDA latency, H H: buffers and device API recorded
+    imp 0 case35
+    eq "$(rows case35.jsonl osu_latency '')" 24 "case35 rows"
+    near "$(csvval case35.jsonl osu_latency '' 0 t_median_usec)" 21.91 0.0001 "case35 0 B"
+    near "$(csvval case35.jsonl osu_latency '' 4194304 t_median_usec)" 1655.53 0.0001 "case35 4M"
+    grep -q '"note":"buffers H H, device API CUDA"' case35.jsonl || fail "case35 buffers"
+    grep -q '"device_api":"CUDA"' case35.jsonl || fail "case35 device API"
+    # case38: IMB 4.0 with 62 waiting; the rows fit 2^20 B
+    imp 0 case38
+    eq "$(rows case38.jsonl pingpong '')" 24 "case38 rows"
+    eq "$(csvval case38.jsonl pingpong '' 1024 nranks)" 64 "case38 nranks"
+    eq "$(csvval case38.jsonl pingpong '' 1024 active_ranks)" 2 "case38 active"
+    near "$(csvval case38.jsonl pingpong '' 1024 mbytes_per_sec)" 288.74 0.01 "case38 1K"
+    near "$(csvval case38.jsonl pingpong '' 4194304 mbytes_per_sec)" 6211.93 0.01 "case38 4M"
+    # case40: IMB 2021.3 PingPong kept, OSU Broadcast skipped, source from IMB
+    imp 0 case40
+    eq "$(rows case40.jsonl pingpong '')" 24 "case40 rows"
+    near "$(csvval case40.jsonl pingpong '' 262144 t_median_usec)" 127.18 0.001 "case40 256K t"
+    near "$(csvval case40.jsonl pingpong '' 262144 mbytes_per_sec)" 2061.29 0.001 "case40 256K"
+    near "$(csvval case40.jsonl pingpong '' 4194304 mbytes_per_sec)" 10526.36 0.001 "case40 4M"
+    eq "$(rows case40.jsonl osu_latency '')" 0 "case40 Broadcast is not osu_latency"
+    grep -q '"source":"imb-2021.3"' case40.jsonl || fail "case40 source"
+    grep -q "OSU MPI Broadcast Latency (collective)" case40.msg || fail "case40 bcast note"
+    # case45: OSU 7.2, "# Datatype" after the header
+    imp 0 case45
+    eq "$(rows case45.jsonl osu_latency '')" 1 "case45 rows"
+    near "$(csvval case45.jsonl osu_latency '' 8192 t_median_usec)" 2.06 0.0001 "case45 8K"
+    # import refuses to replace a file, and reads a log named twice once
+    expect_status 1 "$bin" import "$cases/case45.txt" -o .
+    grep -q "case45.jsonl exists: not replaced" err.txt || fail "overwrite refused: $(cat err.txt)"
+    expect_status 0 "$bin" import "$cases/case45.txt" "$cases/case45.txt" -o dup
+    eq "$(ls dup)" case45.jsonl "a log named twice gives one file"
+    grep -q "named more than once; imported once" err.txt || fail "duplicate note"
+    expect_status 0 "$bin" import --force "$cases/case45.txt" -o dup
+    ;;
 roundtrip)
+    # p2pbench's own -f imb output of every kernel of `p2pbench --list` (a 4-rank run,
+    # tests/data/roundtrip/): each row's rate as in the results file of that run
+    rt="$src/tests/data/roundtrip"
+    expect_status 0 "$bin" import "$rt/p2pbench-imb-all.txt" -o .
+    grep -q "cut short" err.txt && fail "own output: $(cat err.txt)"
+    grep -q '"source":"p2pbench-imb"' p2pbench-imb-all.jsonl || fail "own output source"
+    "$bin" show -f csv p2pbench-imb-all.jsonl >own.csv 2>/dev/null
+    for k in pingpong pingping sendrecv exchange uniband biband multi-pingpong multi-uniband memcpy; do
+        eq "$(awk -F, -v k=$k '$1 == k' "$rt/p2pbench-imb-all.csv" | wc -l)" \
+            "$(awk -F, -v k=$k 'NR > 1 && $3 == k' own.csv | wc -l)" "own output: $k rows"
+    done
+    bad=$(awk -F, 'NR == FNR { if (FNR > 1) want[$1 "," $2 "," $3] = $4; next }
+        FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { k = $3 "," $4 "," $5; g = $(c["mbytes_per_sec"]); w = want[k]; d = g - w; if (d < 0) d = -d
+          if (!(k in want) || d > 0.01 + 0.005 * w) print k, g, w }' "$rt/p2pbench-imb-all.csv" own.csv)
+    [ -z "$bad" ] || fail "own output rates differ from the run's results file: $bad"
+    grep -q '"kernel":"uniband","display_name":"Uniband","variant":"0->1","bytes":1024,[^}]*"bytes_factor":64' p2pbench-imb-all.jsonl || fail "uniband window 64"
+    grep -q '"fixed_bytes":16777216' p2pbench-imb-all.jsonl || fail "memcpy buffer 16 MiB"
     expect_status 0 "$bin" import "$cases/seed-pmb-sendrecv-native-vs-domU.txt" -o .
     expect_status 0 "$bin" compare seed-pmb-sendrecv-native-vs-domU-Experiment_1.jsonl --vs seed-pmb-sendrecv-native-vs-domU-Experiment_2.jsonl -f csv
     r=$(awk -F, '$1 == "throughput" && $7 == 16384 { print $16 }' out.txt)
@@ -234,7 +341,7 @@ errors)
     # bytes and repetitions swapped: sizes stop ascending at line 36
     awk 'NR>=34 && NR<=60 && $1 ~ /^[0-9]+$/ {t=$1; $1=$2; $2=t} {print}' "$cases/case04.txt" >swap.txt
     expect_status 1 "$bin" import swap.txt -o .
-    grep -q "swap.txt:36: message size 1000 after 1000 in the PingPong table: sizes must ascend" err.txt \
+    grep -q "swap.txt: nothing importable: the PingPong table (line 34) has no valid row (line 35: repetitions 0 below 1)" err.txt \
         || fail "swapped columns: $(cat err.txt)"
     [ -e swap.jsonl ] && fail "import of a swapped table wrote a file"
     # a file that exists is left as it was when an import fails
@@ -246,6 +353,35 @@ errors)
     grep -q "prose.txt:1: no IMB, PMB, OSU" err.txt || fail "prose message"
     eq "$(wc -l <err.txt)" 1 "one error line"
     expect_status 1 "$bin" import nosuch.txt -o .
+    # rows the results-file reader would refuse end their table with a warning naming the line
+    hdr='#----\n# Benchmarking PingPong\n#----\n       #bytes #repetitions      t[usec]   Mbytes/sec\n'
+    for bad in '8 1000 -0.20 0.00' '8 1000 nan 0.00' '2 1000 1.00 2.00' '4096 1000 1.00 4096000000.00'; do
+        printf "$hdr"'            1         1000         1.00         1.00\n            4         1000         1.00         4.00\n%s\n' "$bad" >bad.txt
+        expect_status 0 "$bin" import --force bad.txt -o .
+        grep -q "bad.txt: warning: line 7: PingPong table (line 4) cut short: .*the 2 rows before it kept" err.txt \
+            || fail "bad row '$bad': $(cat err.txt)"
+        eq "$(rows bad.jsonl pingpong '')" 2 "bad row '$bad': rows kept"
+    done
+    printf '#----\n# Benchmarking Sendrecv\n#----\n  #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]   Mbytes/sec\n  1024  10  5.00  4.00  4.50  0.50\n' >minmax.txt
+    expect_status 1 "$bin" import minmax.txt -o .
+    grep -q "t_min 5, t_avg 4.5, t_max 4 out of order" err.txt || fail "t_min > t_max: $(cat err.txt)"
+    # an error line right after a table names it
+    printf "$hdr"'            1         1000         1.00         1.00\n[1612] UCX ERROR: transport lost\n' >ucx.txt
+    expect_status 0 "$bin" import ucx.txt -o .
+    grep -q "ucx.txt: warning: line 6: an error in the log .* ends the PingPong table (line 4) at 1 bytes" err.txt \
+        || fail "error line: $(cat err.txt)"
+    # UBSan reproducers: a group count that overflows int, a Group of 1e20
+    printf '# Benchmarking PingPong\n# #processes = 2\n# ( 1073741824 groups of 2 processes each running simultaneous )\n       #bytes #repetitions      t[usec]   Mbytes/sec\n         1024         1000         2.00       512.00\n' >groups.txt
+    expect_status 0 "$bin" import groups.txt -o .
+    eq "$(csvval groups.jsonl pingpong "" 1024 nranks)" 2 "absurd group count not read (ranks from #processes)"
+    printf '# Benchmarking PingPong\n# #processes = 4\n        Group       #bytes #repetitions      t[usec]   Mbytes/sec\n 1e20 1024 1000 2.00 512.00\n' >g20.txt
+    expect_status 1 "$bin" import g20.txt -o .
+    grep -q "g20.txt: nothing importable: the PingPong table (line 3) has no valid row (line 4" err.txt || fail "Group 1e20: $(cat err.txt)"
+    # a run record and no rows: show -m and compare (qsort of an empty array)
+    printf '{"type":"run","schema":"p2pbench/1","nranks":2}\n{"type":"end","status":"complete"}\n' >norows.jsonl
+    cp norows.jsonl norows2.jsonl
+    expect_status 0 "$bin" show -m latency norows.jsonl
+    expect_status 0 "$bin" compare norows.jsonl --vs norows2.jsonl
     expect_status 1 "$bin" show junk.bin
     expect_status 1 "$bin" show empty.txt
     expect_status 1 "$bin" show future.jsonl

@@ -104,6 +104,8 @@ int main(void)
         check_entry(&p2pb_imp_imb_kinds[i], &compared);
     for (size_t i = 0; i < p2pb_imp_n_osu_kinds; i++)
         check_entry(&p2pb_imp_osu_kinds[i], &compared);
+    for (size_t i = 0; i < p2pb_imp_n_own_kinds; i++)
+        check_entry(&p2pb_imp_own_kinds[i], &compared);
     check_entry(&p2pb_imp_seed_memcpy, &compared);
     /* PingPong, PingPing, Sendrecv, Exchange at least */
     CHECK(compared >= 4);

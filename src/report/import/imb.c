@@ -21,7 +21,7 @@
 
 /* ---- column header ---- */
 
-enum imb_col { C_GROUP, C_BYTES, C_REPS, C_T, C_TMIN, C_TMAX, C_TAVG, C_MBPS, C_OTHER };
+enum imb_col { C_GROUP, C_BYTES, C_REPS, C_T, C_TMIN, C_TMAX, C_TAVG, C_MBPS, C_MSGS, C_OTHER };
 
 /* The columns of one table, in order. */
 struct imb_cols {
@@ -47,6 +47,8 @@ static enum imb_col imb_col_of(const char *t)
         return C_TAVG;
     if (strcasecmp(t, "Mbytes/sec") == 0 || strcasecmp(t, "MB/s") == 0)
         return C_MBPS;
+    if (strcasecmp(t, "Msg/sec") == 0 || strcasecmp(t, "Msg/s") == 0)
+        return C_MSGS;
     return C_OTHER;
 }
 
@@ -180,19 +182,26 @@ static void imb_calling_sequence(struct p2pb_imp_scan *sc, size_t i)
 /* "# Benchmarking X" (m at "Benchmarking "): a new section; X noted if not imported. */
 static void imb_section(struct p2pb_imp_scan *sc, const char *m)
 {
-    snprintf(sc->benchbuf, sizeof sc->benchbuf, "%s", m + strlen("Benchmarking "));
-    size_t l = strcspn(sc->benchbuf, " \t\r");
-    sc->benchbuf[l] = '\0';
+    const char *name = m + strlen("Benchmarking ");
+    size_t l = strcspn(name, " \t\r");
+    snprintf(sc->benchbuf, sizeof sc->benchbuf, "%.*s", (int)(l < 63 ? l : 63), name);
     sc->bench = sc->benchbuf;
+    /* p2pbench's own output names the part after the kernel: "Uniband 0->1",
+     * "Multi-PingPong pair 0-1", "Memcpy rank 0": that is the variant */
+    snprintf(sc->section_variant, sizeof sc->section_variant, "%.31s", p2pb_imp_skip_ws(name + l));
+    p2pb_imp_rtrim(sc->section_variant);
     sc->nprocs = sc->waiting = sc->multi = 0;
-    if (p2pb_imp_imb_kind(sc->bench))
-        return;
-    char *names = sc->skipped_names;
-    size_t used = strlen(names);
-    if (used + strlen(sc->bench) + 3 < sizeof sc->skipped_names)
-        snprintf(names + used, sizeof sc->skipped_names - used, "%s%s", names[0] ? ", " : "",
-                 sc->bench);
-    sc->skipped++;
+    sc->osu.open = 0;
+    if (!p2pb_imp_imb_kind(sc->bench, sc->own))
+        p2pb_imp_skip(sc, sc->bench);
+}
+
+/* A process count at s: 0..P2PB_IMP_MAX_RANKS, else 0 (not a count). */
+static int count_at(const char *s)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    return end != s && v > 0 && v <= P2PB_IMP_MAX_RANKS ? (int)v : 0;
 }
 
 /* "#processes = N", "( M additional processes waiting in MPI_Barrier)",
@@ -201,23 +210,30 @@ static void imb_process_counts(struct p2pb_imp_scan *sc, const char *s)
 {
     const char *m;
     if ((m = strstr(s, "#processes =")) != NULL)
-        sc->nprocs = atoi(m + strlen("#processes ="));
+        sc->nprocs = count_at(m + strlen("#processes ="));
     if (strstr(s, "additional processes waiting") != NULL) {
         const char *p = strchr(s, '(');
-        sc->waiting = p ? atoi(p + 1) : 0;
+        sc->waiting = p ? count_at(p + 1) : 0;
     }
     if (strstr(s, "groups of") && strstr(s, "processes each")) {
         const char *p = strchr(s, '(');
-        sc->multi = p ? atoi(p + 1) : 0;
+        sc->multi = p ? count_at(p + 1) : 0;
         const char *q = strstr(s, "groups of");
-        int per = q ? atoi(q + strlen("groups of")) : 0;
-        if (sc->multi > 0 && per > 0)
-            sc->nprocs = sc->multi * per;
+        long per = q ? count_at(q + strlen("groups of")) : 0;
+        /* both at most P2PB_IMP_MAX_RANKS: the product fits a long */
+        if (sc->multi > 0 && per > 0 && (long)sc->multi * per <= P2PB_IMP_MAX_RANKS)
+            sc->nprocs = (int)(sc->multi * per);
     }
 }
 
 void p2pb_imp_imb_comment(struct p2pb_imp_scan *sc, size_t i, const char *s)
 {
+    if (strstr(s, "p2pbench") && strstr(s, "IMB-MPI1 compatible output")) {
+        /* p2pbench's own --format imb: its kernels, 1 MB = 10^6 B */
+        sc->own = 1;
+        snprintf(sc->g->source, sizeof sc->g->source, "p2pbench-imb");
+        sc->g->mb_pow2 = 0;
+    }
     if (strstr(s, "MPI Benchmark") || strstr(s, "PMB-MPI1"))
         imb_version(sc->g, s);
     else if (strstr(s, " : ") || strstr(s, "\t: "))
@@ -239,7 +255,7 @@ static int imb_set(struct p2pb_imp_row *r, enum imb_col col, double v)
 {
     switch (col) {
     case C_GROUP:
-        if (v < 0 || v != floor(v))
+        if (v < 0 || v != floor(v) || v > P2PB_IMP_MAX_RANKS)
             return 0;
         snprintf(r->variant, sizeof r->variant, "group %d", (int)v);
         break;
@@ -254,6 +270,7 @@ static int imb_set(struct p2pb_imp_row *r, enum imb_col col, double v)
     case C_TMAX: r->tmax = v; break;
     case C_TAVG: r->tavg = v; break;
     case C_MBPS: r->mbps = v; break;
+    case C_MSGS: r->msgs = v; break;
     default: break;
     }
     return 1;
@@ -281,6 +298,11 @@ static int imb_row(const char *line, const struct imb_cols *c, struct p2pb_imp_r
             return 0;
     if (isnan(r->t))
         r->t = r->tmax;
+    if (isnan(r->t) && r->msgs > 0) {
+        /* IMB Uniband/Biband: no time column; one message every 1/(msg/s) */
+        r->t = 1e6 / r->msgs;
+        r->t_derived = 2;
+    }
     return 1;
 }
 
@@ -336,7 +358,7 @@ static size_t imb_foreign_end(const struct p2pb_imp_log *lg, const struct p2pb_i
  * "Benchmarking" a kind named on a line since the previous table. */
 static const struct p2pb_imp_kind *imb_table_kind(const struct p2pb_imp_scan *sc, size_t i)
 {
-    const struct p2pb_imp_kind *ki = sc->bench ? p2pb_imp_imb_kind(sc->bench) : NULL;
+    const struct p2pb_imp_kind *ki = sc->bench ? p2pb_imp_imb_kind(sc->bench, sc->own) : NULL;
     if (!sc->bench) {
         for (size_t j = i; j-- > sc->last_end && !ki;)
             ki = p2pb_imp_imb_kind_in_line(sc->lg->lines[j]);
@@ -365,13 +387,37 @@ static struct p2pb_imp_table *imb_table_open(struct p2pb_imp_scan *sc,
         return NULL;
     t->layout = imb_has(c, C_TMAX) ? P2PB_IMB_TMINMAXAVG : P2PB_IMB_T;
     int has_group = c->col[0] == C_GROUP;
-    if ((sc->multi || (sc->bench && strncasecmp(sc->bench, "Multi-", 6) == 0)) && !has_group)
+    int window = strcmp(ki->kernel, "uniband") == 0 || strcmp(ki->kernel, "biband") == 0 ||
+                 strcmp(ki->kernel, "multi-uniband") == 0;
+    if (sc->own) {
+        snprintf(t->variant, sizeof t->variant, "%s", sc->section_variant);
+        /* a window of W messages (uniband, biband), P pairs (multi aggregates)
+         * or a fixed buffer (memcpy): the bytes per iteration are not a fixed
+         * multiple of X known here (imb_table_close takes them from the rows) */
+        t->infer_factor =
+            window || strncmp(ki->kernel, "multi-", 6) == 0 || strcmp(ki->kernel, "memcpy") == 0;
+    } else if ((sc->multi || (sc->bench && strncasecmp(sc->bench, "Multi-", 6) == 0)) &&
+               !has_group) {
         snprintf(t->variant, sizeof t->variant, "multi");
+    } else if (window && sc->nprocs > 2) {
+        /* IMB Uniband/Biband with -npmin: one table per process count */
+        snprintf(t->variant, sizeof t->variant, "np %d", sc->nprocs);
+    }
+    if (window && !sc->own && !imb_has(c, C_T) && !imb_has(c, C_TMAX))
+        t->bytes_factor = 1; /* t = 1 / (messages/s): one message of X bytes */
     t->nranks = sc->nprocs + sc->waiting;
     t->active = sc->nprocs;
     t->line = (long)i + 1;
     p2pb_imp_repeat_variant(sc->g, t);
     return t;
+}
+
+/* Line d has the columns of c and starts with a digit (a row with a bad value). */
+static int imb_like_row(const char *d, const struct imb_cols *c)
+{
+    char buf[1024], *tok[16];
+    size_t n = p2pb_imp_tokenize(d, buf, sizeof buf, tok, 16);
+    return n == c->n && isdigit((unsigned char)tok[0][0]);
 }
 
 /* Read the rows of t from line *j on; *j ends at the first line after the table. */
@@ -388,9 +434,13 @@ static enum p2pb_status imb_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
             break;
         }
         struct p2pb_imp_row tmp;
+        char why[160];
         p2pb_imp_row_init(&tmp, t->variant);
         if (!imb_row(d, c, &tmp, partial)) {
             size_t k = imb_foreign_end(lg, t, c, *j, *partial);
+            if (!k && imb_like_row(d, c))
+                p2pb_imp_bad_row(sc->lg, sc->g, t, *j + 1,
+                                 "a value is not a finite number, or not valid in its column");
             if (!k)
                 break;
             p2pb_imp_note(sc->lg, sc->g,
@@ -399,9 +449,10 @@ static enum p2pb_status imb_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
             *j = k - 1;
             continue;
         }
-        enum p2pb_status st = p2pb_imp_check_ascending(lg, t, &tmp, *j + 1, err, errlen);
-        if (st != P2PB_OK)
-            return st;
+        if (!p2pb_imp_row_ok(t, &tmp, why, sizeof why)) {
+            p2pb_imp_bad_row(sc->lg, sc->g, t, *j + 1, why);
+            break;
+        }
         struct p2pb_imp_row *r = p2pb_imp_row_new(t);
         if (!r)
             return p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", lg->path);
@@ -415,6 +466,9 @@ static void imb_table_close(struct p2pb_imp_scan *sc, struct p2pb_imp_table *t, 
                             int partial)
 {
     p2pb_imp_cut_short(sc->lg, sc->g, t, sc->maxbytes, partial, j + 1);
+    t->end_line = (long)j + 1;
+    if (t->infer_factor)
+        p2pb_imp_infer_factor(t);
     p2pb_imp_table_drop_empty(sc->g, t);
     /* PingPong and PingPing keep two ranks busy whatever the job size (not -multi) */
     if (sc->nprocs > 2 &&
@@ -431,7 +485,8 @@ enum p2pb_status p2pb_imp_imb_table(struct p2pb_imp_scan *sc, size_t *i, char *e
     if (!imb_header(p2pb_imp_skip_ws(sc->lg->lines[*i]), &c))
         return P2PB_OK;
     const struct p2pb_imp_kind *ki = imb_table_kind(sc, *i);
-    if (!ki || !imb_has(&c, C_MBPS) || !(imb_has(&c, C_T) || imb_has(&c, C_TMAX))) {
+    if (!ki || !imb_has(&c, C_MBPS) ||
+        !(imb_has(&c, C_T) || imb_has(&c, C_TMAX) || imb_has(&c, C_MSGS))) {
         imb_skip_table(sc, ki, *i);
         return P2PB_OK;
     }
@@ -452,11 +507,20 @@ enum p2pb_status p2pb_imp_imb_table(struct p2pb_imp_scan *sc, size_t *i, char *e
 
 void p2pb_imp_imb_finish(struct p2pb_imp_scan *sc)
 {
-    if (sc->skipped)
-        p2pb_imp_note(sc->lg, sc->g,
-                      "note: %zu table%s of other benchmarks skipped (only PingPong, PingPing, "
-                      "Sendrecv, Exchange are imported): %s",
-                      sc->skipped, sc->skipped == 1 ? "" : "s", sc->skipped_names);
+    char names[1600];
+    size_t n = sc->skips.total;
+    if (!n)
+        return;
+    p2pb_imp_skips_text(&sc->skips, names, sizeof names);
+    p2pb_imp_note(sc->lg, sc->g,
+                  "note: %zu table%s of other benchmarks skipped (imported: IMB PingPong, "
+                  "PingPing, Sendrecv, Exchange, Uniband, Biband; OSU two-sided "
+                  "point-to-point): %.400s",
+                  n, n == 1 ? "" : "s", names);
+    size_t used = strlen(sc->lg->nothing);
+    snprintf(sc->lg->nothing + used, sizeof sc->lg->nothing - used,
+             "%s%zu table%s of other benchmarks skipped: %.500s", used ? "; " : "", n,
+             n == 1 ? "" : "s", names);
 }
 
 void p2pb_imp_imb_default_source(const struct p2pb_imp_log *lg, struct p2pb_imp_group *g)

@@ -54,13 +54,54 @@ static enum p2pb_status scan_line(struct p2pb_imp_scan *sc, size_t *i, char *err
     const char *s = p2pb_imp_skip_ws(sc->lg->lines[*i]);
     if (*s == '#') {
         p2pb_imp_imb_comment(sc, *i, s);
-        p2pb_imp_osu_title(sc, s);
+        p2pb_imp_osu_comment(sc, s);
         int taken = 0;
         enum p2pb_status st = p2pb_imp_osu_table(sc, i, &taken, err, errlen);
         if (st != P2PB_OK || taken)
             return st;
     }
     return p2pb_imp_imb_table(sc, i, err, errlen);
+}
+
+/* Error lines of MPI libraries, launchers and the benchmarks themselves. */
+static const char *const error_markers[] = {"ERROR",       "Error",     "error:", "FATAL",
+                                            "Fatal error", "Assertion", NULL};
+
+static int is_error_line(const char *s)
+{
+    if (*s == '#')
+        return 0;
+    for (size_t i = 0; error_markers[i]; i++)
+        if (strstr(s, error_markers[i]))
+            return 1;
+    return is_crash_line(s);
+}
+
+/* The table of g that ended at most 2 lines before line ln (1-based); NULL if none. */
+static const struct p2pb_imp_table *table_cut_at(const struct p2pb_imp_group *g, long ln)
+{
+    const struct p2pb_imp_table *cut = NULL;
+    for (size_t k = 0; k < g->ntabs; k++)
+        if (g->tabs[k].line < ln && g->tabs[k].end_line <= ln && g->tabs[k].end_line >= ln - 2)
+            cut = &g->tabs[k];
+    return cut;
+}
+
+/* Error lines that end a table: a warning naming the table, at most 8. */
+static void note_cut_tables(struct p2pb_imp_log *lg, struct p2pb_imp_group *g)
+{
+    int notes = 0;
+    for (size_t i = 0; i < lg->nlines && notes < 8; i++) {
+        const char *s = p2pb_imp_skip_ws(lg->lines[i]);
+        const struct p2pb_imp_table *t = is_error_line(s) ? table_cut_at(g, (long)i + 1) : NULL;
+        if (!t || !t->nrows)
+            continue;
+        p2pb_imp_note(lg, g,
+                      "warning: line %zu: an error in the log (\"%.60s\") ends the %s table "
+                      "(line %ld) at %zu bytes: it may be cut short",
+                      i + 1, s, t->display, t->line, t->rows[t->nrows - 1].bytes);
+        notes++;
+    }
 }
 
 /* The first crash marker seen outside tables, at line crash_line (1-based; 0: none). */
@@ -95,6 +136,7 @@ static enum p2pb_status scan_imb_osu(struct p2pb_imp_log *lg, struct p2pb_imp_gr
             return st;
     }
     p2pb_imp_imb_finish(&sc);
+    note_cut_tables(lg, g);
     note_crash(lg, g, crash_line);
     return P2PB_OK;
 }
@@ -261,7 +303,11 @@ static enum p2pb_status parse_log(struct p2pb_imp_log *lg, char *err, size_t err
     st = scan_imb_osu(lg, g, err, errlen);
     if (st != P2PB_OK)
         return st;
-    if (g->ntabs == 0) {
+    if (g->ntabs > 0)
+        lg->nothing[0] = '\0'; /* some tables imported, others skipped (noted) */
+    if (g->ntabs == 0 && lg->nothing[0]) {
+        p2pb_imp_groups_free(lg); /* IMB/OSU tables, all skipped: nothing to write */
+    } else if (g->ntabs == 0) {
         /* not IMB/PMB/OSU: try a comparison table with named columns */
         p2pb_imp_groups_free(lg); /* the empty IMB/OSU group, with any emptied table array */
         st = p2pb_imp_columns(lg, err, errlen);
@@ -284,7 +330,20 @@ static enum p2pb_status parse_log(struct p2pb_imp_log *lg, char *err, size_t err
     return P2PB_OK;
 }
 
-/* Every log parsed (nothing written); logs[i].path = paths[i]. */
+/* 1 if paths[i] names the same file as an earlier path (device and inode). */
+static int named_before(char *const *paths, size_t i)
+{
+    struct stat a, b;
+    if (stat(paths[i], &a) != 0)
+        return 0;
+    for (size_t k = 0; k < i; k++)
+        if (stat(paths[k], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+            return 1;
+    return 0;
+}
+
+/* Every log parsed (nothing written); logs[i].path = paths[i]. A log named
+ * twice is read once (the later names are left with no groups). */
 static enum p2pb_status parse_all(struct p2pb_imp_log *logs, char *const *paths, size_t npaths,
                                   FILE *msg, char *err, size_t errlen)
 {
@@ -295,6 +354,11 @@ static enum p2pb_status parse_all(struct p2pb_imp_log *logs, char *const *paths,
         if (stat(paths[i], &ps) == 0 && S_ISDIR(ps.st_mode))
             return p2pb_fail(P2PB_EIO, err, errlen, "%s: is a directory (import reads text logs)",
                              paths[i]);
+        if (named_before(paths, i)) {
+            if (msg)
+                fprintf(msg, "%s: note: named more than once; imported once\n", paths[i]);
+            continue;
+        }
         enum p2pb_status st = parse_log(&logs[i], err, errlen);
         if (st != P2PB_OK)
             return st;
@@ -427,14 +491,22 @@ static enum p2pb_status write_all(struct outset *o, struct p2pb_imp_log *logs, s
     return P2PB_OK;
 }
 
-/* Rename every temporary file into place, once none of the names is a directory. */
-static enum p2pb_status commit_all(const struct outset *o, FILE *msg, char *err, size_t errlen)
+/*
+ * Rename every temporary file into place, once none of the names is a
+ * directory nor (without force) a file that exists.
+ */
+static enum p2pb_status commit_all(const struct outset *o, int force, FILE *msg, char *err,
+                                   size_t errlen)
 {
     for (size_t w = 0; w < o->n; w++) {
         struct stat ts;
         if (stat(o->final[w], &ts) == 0 && S_ISDIR(ts.st_mode))
             return p2pb_fail(P2PB_EIO, err, errlen,
                              "cannot write results file '%s': Is a directory", o->final[w]);
+        if (!force && lstat(o->final[w], &ts) == 0)
+            return p2pb_fail(P2PB_EIO, err, errlen,
+                             "%s exists: not replaced (nothing written; --force replaces it)",
+                             o->final[w]);
     }
     for (size_t w = 0; w < o->n; w++) {
         if (rename(o->tmp[w], o->final[w]) != 0)
@@ -452,8 +524,32 @@ static enum p2pb_status commit_all(const struct outset *o, FILE *msg, char *err,
  * place. A failure (bad path, full disk) removes the temporaries and leaves
  * every existing file as it was: a failed import writes nothing.
  */
-enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char *outdir, FILE *msg,
-                                  char *err, size_t errlen)
+/*
+ * With no group in any log: the one failure, saying what the first log that
+ * had tables held (all skipped). Else a warning for each log without groups.
+ */
+static enum p2pb_status check_importable(const struct p2pb_imp_log *logs, size_t nlogs, FILE *msg,
+                                         char *err, size_t errlen)
+{
+    size_t groups = 0;
+    const struct p2pb_imp_log *first = NULL;
+    for (size_t i = 0; i < nlogs; i++) {
+        groups += logs[i].ngroups;
+        if (logs[i].nothing[0] && !first)
+            first = &logs[i];
+    }
+    if (!groups)
+        return p2pb_fail(P2PB_EFORMAT, err, errlen, "%s: nothing importable: %s",
+                         first ? first->path : "import", first ? first->nothing : "no tables");
+    for (size_t i = 0; i < nlogs && msg; i++)
+        if (logs[i].nothing[0])
+            fprintf(msg, "%s: warning: nothing importable (%s); no file written for it\n",
+                    logs[i].path, logs[i].nothing);
+    return P2PB_OK;
+}
+
+enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char *outdir, int force,
+                                  FILE *msg, char *err, size_t errlen)
 {
     enum p2pb_status st = ensure_outdir(outdir, err, errlen);
     if (st != P2PB_OK)
@@ -464,6 +560,8 @@ enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char 
     struct outset o;
     memset(&o, 0, sizeof o);
     st = parse_all(logs, paths, npaths, msg, err, errlen);
+    if (st == P2PB_OK)
+        st = check_importable(logs, npaths, msg, err, errlen);
     if (st != P2PB_OK)
         goto out;
     st = outset_init(&o, npaths, err, errlen);
@@ -472,7 +570,7 @@ enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char 
     st = write_all(&o, logs, npaths, outdir, err, errlen);
     if (st != P2PB_OK)
         goto out;
-    st = commit_all(&o, msg, err, errlen);
+    st = commit_all(&o, force, msg, err, errlen);
 out:
     if (st != P2PB_OK)
         for (size_t w = 0; w < o.n; w++)

@@ -29,6 +29,7 @@
 #include "p2pbench/status.h"
 
 #define P2PB_IMP_MIB_PER_MB (1048576.0 / 1e6) /* 2^20 B expressed in 10^6 B */
+#define P2PB_IMP_MAX_RANKS 1000000L           /* process counts and groups above are not read */
 
 /* ---- kinds.c: benchmark names in logs -> kernels ---- */
 
@@ -58,20 +59,27 @@ struct p2pb_imp_kind {
 /* IMB / PMB benchmarks imported (PingPong, PingPing, Sendrecv, Exchange). */
 extern const struct p2pb_imp_kind p2pb_imp_imb_kinds[];
 extern const size_t p2pb_imp_n_imb_kinds;
-/* OSU programs, by title; the first title contained in a line wins. */
+/* OSU point-to-point programs, by the words of their title (kinds.c). */
 extern const struct p2pb_imp_kind p2pb_imp_osu_kinds[];
 extern const size_t p2pb_imp_n_osu_kinds;
 /* The memcpy tables of the seed logs (columns.c); match unused. */
 extern const struct p2pb_imp_kind p2pb_imp_seed_memcpy;
 
-/* IMB kind named name ("PingPong", "Multi-PingPong": prefix ignored); NULL if none. */
-const struct p2pb_imp_kind *p2pb_imp_imb_kind(const char *name);
+/* p2pbench kernels whose names only its own --format imb output prints. */
+extern const struct p2pb_imp_kind p2pb_imp_own_kinds[];
+extern const size_t p2pb_imp_n_own_kinds;
+
+/* IMB kind named name, ignoring case; NULL if none. own: p2pbench's own output
+ * ("Multi-PingPong" is kernel multi-pingpong), else a "Multi-" prefix is
+ * IMB's -multi and ignored. */
+const struct p2pb_imp_kind *p2pb_imp_imb_kind(const char *name, int own);
 /* First IMB kind whose name appears anywhere in line s (case-insensitive); NULL if none. */
 const struct p2pb_imp_kind *p2pb_imp_imb_kind_in_line(const char *s);
 /* bytes_factor of the IMB kind with kernel name kernel; 1.0 if none. */
 double p2pb_imp_imb_bytes_factor(const char *kernel);
-/* OSU kind whose title appears in line s (case-sensitive); NULL if none. */
-const struct p2pb_imp_kind *p2pb_imp_osu_kind_in_title(const char *s);
+/* OSU kind whose title words ("Bi-Directional Bandwidth") are words, ignoring
+ * case; NULL if none (not imported). */
+const struct p2pb_imp_kind *p2pb_imp_osu_kind_named(const char *words);
 /* OSU kind with kernel name kernel ("osu_bw"); NULL if none. */
 const struct p2pb_imp_kind *p2pb_imp_osu_kind(const char *kernel);
 
@@ -106,7 +114,9 @@ struct p2pb_imp_row {
     double t;                /* usec; NAN if none */
     double tmin, tmax, tavg; /* usec; NAN if not logged */
     double mbps;             /* as logged (unit of the log), NAN if none */
-    int t_derived;           /* t computed from the rate (OSU bandwidth) */
+    double msgs;             /* messages/s as logged (IMB Msg/sec, OSU Messages/s); NAN if none */
+    int t_derived;           /* 1: t = bytes_factor X / rate (OSU bandwidth); 2: t = 1 / msg/s */
+    char note[96];           /* recorded on the result ("buffers D D, device API CUDA") */
 };
 
 /* One table of one kernel; rows[nrows] (cap allocated). */
@@ -118,6 +128,9 @@ struct p2pb_imp_table {
     int layout;          /* enum p2pb_imb_layout */
     int nranks, active;  /* 0: not logged */
     long line;           /* line of the column header (1-based) */
+    long end_line;       /* first line after the table (1-based) */
+    int infer_factor;    /* bytes_factor unknown (a window): taken from the rows */
+    double fixed_bytes;  /* memcpy: bytes per iteration whatever X; 0 otherwise */
     struct p2pb_imp_row *rows;
     size_t nrows, cap;
 };
@@ -143,7 +156,8 @@ struct p2pb_imp_log {
     char *buf;
     struct p2pb_imp_group *groups;
     size_t ngroups;
-    FILE *msg; /* notes and warnings, "path: text" lines; may be NULL */
+    FILE *msg;         /* notes and warnings, "path: text" lines; may be NULL */
+    char nothing[600]; /* tables found but all skipped: what was found ("" otherwise) */
 };
 
 /*
@@ -176,13 +190,21 @@ void p2pb_imp_repeat_variant(struct p2pb_imp_group *g, struct p2pb_imp_table *t)
 void p2pb_imp_cut_short(struct p2pb_imp_log *lg, struct p2pb_imp_group *g,
                         const struct p2pb_imp_table *t, long maxbytes, int partial, size_t line_no);
 /*
- * Sizes ascend within a table (per variant): P2PB_OK if row r (logged at
- * line_no) may follow t's rows, else P2PB_EFORMAT with "path:line: ...".
+ * The results-file reader's rules for row r that would follow t's rows: sizes
+ * ascend (per variant), values finite and >= 0, repetitions >= 1,
+ * t_min <= t_avg <= t_max, and a logged rate that agrees with
+ * bytes_factor * X / t for 1 MB = 10^6 B or 2^20 B (within 25%; rows of at
+ * least 1 KiB with a rate of at least 1 MB/s, where both have digits enough).
+ * Returns 1 when r may follow, else 0 with the reason in why (whylen bytes).
  */
-enum p2pb_status p2pb_imp_check_ascending(const struct p2pb_imp_log *lg,
-                                          const struct p2pb_imp_table *t,
-                                          const struct p2pb_imp_row *r, size_t line_no, char *err,
-                                          size_t errlen);
+int p2pb_imp_row_ok(const struct p2pb_imp_table *t, const struct p2pb_imp_row *r, char *why,
+                    size_t whylen);
+/* t->bytes_factor (window kernels) or t->fixed_bytes (memcpy) from its rows:
+ * the median of rate x t / X, resp. rate x t (a power of 2 when within 2%). */
+void p2pb_imp_infer_factor(struct p2pb_imp_table *t);
+/* Warning: t ended at line line_no (1-based) on a row that breaks the rules (why). */
+void p2pb_imp_bad_row(struct p2pb_imp_log *lg, struct p2pb_imp_group *g,
+                      const struct p2pb_imp_table *t, size_t line_no, const char *why);
 
 /*
  * Decide the unit of g's logged rates (g->mb_pow2, g->units): from the
@@ -203,23 +225,51 @@ void p2pb_imp_fill_result(const struct p2pb_imp_table *t, const struct p2pb_imp_
 
 /* ---- the IMB / OSU scan of a log (import.c drives; imb.c, osu.c read) ---- */
 
+/* Tables found but not imported, by name: name[i] seen count[i] times. */
+struct p2pb_imp_skips {
+    char name[24][80];
+    int count[24];
+    size_t n;     /* names kept */
+    size_t total; /* tables skipped */
+};
+
+/* What the lines of the current OSU program said (osu.c). */
+struct p2pb_imp_osu_section {
+    int open;                       /* an OSU title was seen and no table yet */
+    const struct p2pb_imp_kind *k;  /* NULL: the program is not imported */
+    char name[80];                  /* skipped: "OSU MPI_Put Bandwidth (one-sided)" */
+    char device[16];                /* device API from the title ("CUDA"); "" host build */
+    char version[32];               /* "5.6.2"; "" not logged */
+    char title[160];                /* the title line without "#" */
+    char buffers[8];                /* "H H", "D D", "M D" ...; "" not logged */
+    int pairs, window;              /* osu_mbw_mr "[ pairs: N ] [ window size: W ]"; 0 none */
+    int send_threads, recv_threads; /* osu_latency_mt; 0 none (logged before the title) */
+};
+
 /*
  * State of one pass over a log's lines looking for IMB, PMB and OSU tables.
  * A line index i is 0-based; messages say line i + 1.
  */
 struct p2pb_imp_scan {
     struct p2pb_imp_log *lg;
-    struct p2pb_imp_group *g; /* the one group of an IMB/OSU log */
-    const char *bench;        /* NULL, or benchbuf: the benchmark of the section */
-    char benchbuf[64];        /* IMB "Benchmarking X" name, or an OSU kernel name */
-    int nprocs;               /* IMB "#processes = N" of the section (0: none) */
-    int waiting;              /* IMB "additional processes waiting" */
-    int multi;                /* IMB -multi: number of groups (0: not -multi) */
-    long maxbytes;            /* IMB "Maximum message length in bytes"; -1: none */
-    size_t last_end;          /* index of the line after the previous table */
-    size_t skipped;           /* IMB sections of benchmarks not imported ... */
-    char skipped_names[256];  /* ... and their names, ", "-separated */
+    struct p2pb_imp_group *g;    /* the one group of an IMB/OSU log */
+    const char *bench;           /* NULL, or benchbuf: the benchmark of the section */
+    char benchbuf[64];           /* IMB "Benchmarking X" name, or an OSU kernel name */
+    int nprocs;                  /* IMB "#processes = N" of the section (0: none) */
+    int waiting;                 /* IMB "additional processes waiting" */
+    int multi;                   /* IMB -multi: number of groups (0: not -multi) */
+    long maxbytes;               /* IMB "Maximum message length in bytes"; -1: none */
+    size_t last_end;             /* index of the line after the previous table */
+    int own;                     /* p2pbench's own --format imb output (its banner) */
+    char section_variant[32];    /* own output: "0->1" after "Benchmarking Uniband" */
+    struct p2pb_imp_skips skips; /* tables not imported */
+    struct p2pb_imp_osu_section osu;
 };
+
+/* Count one table of name as skipped. */
+void p2pb_imp_skip(struct p2pb_imp_scan *sc, const char *name);
+/* The skipped tables as "Uniband x6, Allreduce" into buf (len bytes). */
+void p2pb_imp_skips_text(const struct p2pb_imp_skips *s, char *buf, size_t len);
 
 /* imb.c: a '#' line (s: line i past blanks): banner, facts, calling
  * sequence, "Benchmarking" section, process counts. */
@@ -237,8 +287,9 @@ void p2pb_imp_imb_finish(struct p2pb_imp_scan *sc);
  * Pallas or PMB (then 1 MB = 2^20 B), else "imb-unknown". */
 void p2pb_imp_imb_default_source(const struct p2pb_imp_log *lg, struct p2pb_imp_group *g);
 
-/* osu.c: a '#' line s that is an OSU title: source, version, program, title. */
-void p2pb_imp_osu_title(struct p2pb_imp_scan *sc, const char *s);
+/* osu.c: a '#' line s: an OSU title (source, version, program: a title that
+ * names no imported program skips its tables), buffers, pairs, threads. */
+void p2pb_imp_osu_comment(struct p2pb_imp_scan *sc, const char *s);
 /*
  * osu.c: *taken = 1 if line *i is an OSU column header ("# Size" in a section
  * an OSU title opened); then its table is read (if the program is in

@@ -18,17 +18,46 @@ const struct p2pb_imp_kind p2pb_imp_imb_kinds[] = {
     {"PingPing", "pingping", "PingPing", 1, 1, 0},
     {"Sendrecv", "sendrecv", "Sendrecv", 2, 1, 0},
     {"Exchange", "exchange", "Exchange", 4, 1, 0},
+    /* window of W messages: IMB logs no W, so t = 1/(Msg/sec) and 1 x X */
+    {"Uniband",  "uniband",  "Uniband",  1, 1, 0},
+    {"Biband",   "biband",   "Biband",   1, 1, 0},
 };
 /* clang-format on */
 const size_t p2pb_imp_n_imb_kinds = sizeof p2pb_imp_imb_kinds / sizeof p2pb_imp_imb_kinds[0];
 
-/* "Bi-Directional Bandwidth" before "Bandwidth": the first title found wins. */
+/* clang-format off */
+const struct p2pb_imp_kind p2pb_imp_own_kinds[] = {
+    {"Multi-PingPong", "multi-pingpong", "Multi-PingPong", 1, 1, 0},
+    {"Multi-Uniband",  "multi-uniband",  "Multi-Uniband",  1, 1, 0},
+    {"Memcpy",         "memcpy",         "Memcpy",         1, 1, 0},
+};
+/* clang-format on */
+const size_t p2pb_imp_n_own_kinds = sizeof p2pb_imp_own_kinds / sizeof p2pb_imp_own_kinds[0];
+
+/*
+ * OSU point-to-point programs imported, by the words of their title between
+ * "OSU MPI" (or "OSU MPI-CUDA", "-ROCM", ...) and "Test", compared whole and
+ * ignoring case: "Latency" is osu_latency, never "Broadcast Latency". The
+ * bytes per exchange count both directions for bi-directional bandwidth;
+ * osu_mbw_mr multiplies by the pairs the log announces (osu.c).
+ */
 /* clang-format off */
 const struct p2pb_imp_kind p2pb_imp_osu_kinds[] = {
-    /* title                      kernel        display            bytes/X native rate */
-    {"Bi-Directional Bandwidth", "osu_bibw",    "OSU BiBandwidth", 1, 0, 1},
-    {"Bandwidth",                "osu_bw",      "OSU Bandwidth",   1, 0, 1},
-    {"Latency",                  "osu_latency", "OSU Latency",     1, 0, 0},
+    /* title words                          kernel                     display            bytes/X native rate */
+    {"Latency",                             "osu_latency",             "OSU Latency",      1, 0, 0},
+    {"Bandwidth",                           "osu_bw",                  "OSU Bandwidth",    1, 0, 1},
+    {"Bi-Directional Bandwidth",            "osu_bibw",                "OSU BiBandwidth",  2, 0, 1},
+    {"Multiple Bandwidth / Message Rate",   "osu_mbw_mr",              "OSU Multi BW/MR",  1, 0, 1},
+    {"Multi Latency",                       "osu_multi_lat",           "OSU Multi Latency",1, 0, 0},
+    {"Multi-threaded Latency",              "osu_latency_mt",          "OSU Latency MT",   1, 0, 0},
+    {"Multi-threaded Bandwidth",            "osu_bw_mt",               "OSU Bandwidth MT", 1, 0, 1},
+    {"Multi-process Latency",               "osu_latency_mp",          "OSU Latency MP",   1, 0, 0},
+    {"Persistent Latency",                  "osu_latency_persistent",  "OSU Pers Latency", 1, 0, 0},
+    {"Persistent Bandwidth",                "osu_bw_persistent",       "OSU Pers BW",      1, 0, 1},
+    {"Persistent Bi-Directional Bandwidth", "osu_bibw_persistent",     "OSU Pers BiBW",    2, 0, 1},
+    {"Partitioned Latency",                 "osu_partitioned_latency", "OSU Part Latency", 1, 0, 0},
+    {"Partitioned Bandwidth",               "osu_partitioned_bw",      "OSU Part BW",      1, 0, 1},
+    {"Partitioned Bi-Directional Bandwidth","osu_partitioned_bibw",    "OSU Part BiBW",    2, 0, 1},
 };
 /* clang-format on */
 const size_t p2pb_imp_n_osu_kinds = sizeof p2pb_imp_osu_kinds / sizeof p2pb_imp_osu_kinds[0];
@@ -37,8 +66,11 @@ const size_t p2pb_imp_n_osu_kinds = sizeof p2pb_imp_osu_kinds / sizeof p2pb_imp_
  * (columns.c computes the rate from the buffer). */
 const struct p2pb_imp_kind p2pb_imp_seed_memcpy = {"memcpy", "memcpy", "memcpy", 1, 1, 0};
 
-const struct p2pb_imp_kind *p2pb_imp_imb_kind(const char *name)
+const struct p2pb_imp_kind *p2pb_imp_imb_kind(const char *name, int own)
 {
+    for (size_t i = 0; own && i < p2pb_imp_n_own_kinds; i++)
+        if (strcasecmp(name, p2pb_imp_own_kinds[i].match) == 0)
+            return &p2pb_imp_own_kinds[i];
     const char *n = name;
     if (strncasecmp(n, "Multi-", 6) == 0)
         n += 6;
@@ -65,10 +97,10 @@ double p2pb_imp_imb_bytes_factor(const char *kernel)
     return bf;
 }
 
-const struct p2pb_imp_kind *p2pb_imp_osu_kind_in_title(const char *s)
+const struct p2pb_imp_kind *p2pb_imp_osu_kind_named(const char *words)
 {
     for (size_t i = 0; i < p2pb_imp_n_osu_kinds; i++)
-        if (strstr(s, p2pb_imp_osu_kinds[i].match))
+        if (strcasecmp(words, p2pb_imp_osu_kinds[i].match) == 0)
             return &p2pb_imp_osu_kinds[i];
     return NULL;
 }

@@ -1,93 +1,374 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * OSU logs: the title line ("# OSU MPI Bandwidth Test v5.6.2") names the
- * program (kinds.c) and the version; the column header "# Size ..." starts a
- * table of size and value rows. OSU rates are in MB/s with 1 MB = 10^6 B.
- * Written from the formats as they appear in published logs.
+ * program and the version; lines after it say the buffers ("# Send Buffer on
+ * DEVICE (D) and Receive Buffer on HOST (H)"), the pairs and window of
+ * osu_mbw_mr ("# [ pairs: 1 ] [ window size: 64 ]"); the threads of
+ * osu_latency_mt come before the title. The column header "# Size ..." starts
+ * a table; OSU 7.0-7.3 print "# Datatype: MPI_CHAR." after it, OSU 7 -f adds
+ * Min/Max/Iterations columns. Rates are MB/s with 1 MB = 10^6 B.
+ *
+ * Only the two-sided point-to-point programs of kinds.c are imported; a title
+ * of a one-sided, collective or unknown program skips its tables, with a note
+ * naming it. Written from the formats as they appear in published logs.
  */
 #include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "import.h"
 
-void p2pb_imp_osu_title(struct p2pb_imp_scan *sc, const char *s)
+/* Words of a title that name a collective operation. */
+static const char *const collective_words[] = {
+    "Allreduce", "Allgather", "Alltoall", "Barrier",        "Broadcast", "Bcast",
+    "Gather",    "Scatter",   "Reduce",   "Neighborhood",   "Neighbor",  "Non-blocking",
+    "Scan",      "Exscan",    "Ibcast",   "Reduce_scatter", NULL,
+};
+
+/*
+ * Split an OSU title "# OSU MPI-CUDA Latency Test v5.8" into the programming
+ * model ("MPI-CUDA"), the program words ("Latency") and the version ("5.8",
+ * "" if none). Returns 0 when s is not an OSU title.
+ */
+static int osu_title_split(const char *s, char *model, size_t mlen, char *words, size_t wlen,
+                           char *ver, size_t vlen)
 {
-    struct p2pb_imp_group *g = sc->g;
-    if (!(strstr(s, "OSU") && strstr(s, "Test")))
-        return;
-    const char *vv = strstr(s, " v");
-    if (vv && isdigit((unsigned char)vv[2])) {
-        char ver[32];
-        snprintf(ver, sizeof ver, "%s", vv + 2);
-        ver[strcspn(ver, " \t\r")] = '\0';
-        snprintf(g->source, sizeof g->source, "osu-%s", ver);
-    } else if (!g->source[0])
-        snprintf(g->source, sizeof g->source, "osu");
-    g->mb_pow2 = 0;
-    const struct p2pb_imp_kind *k = p2pb_imp_osu_kind_in_title(s);
-    if (k) {
-        snprintf(sc->benchbuf, sizeof sc->benchbuf, "%s", k->kernel);
-        sc->bench = sc->benchbuf;
-    }
-    char title[160];
-    snprintf(title, sizeof title, "%s", p2pb_imp_skip_ws(s + 1));
-    title[strcspn(title, "\r")] = '\0';
-    if (!cJSON_GetObjectItemCaseSensitive(g->header, "title"))
-        cJSON_AddStringToObject(g->header, "title", title);
+    const char *p = p2pb_imp_skip_ws(s + 1);
+    if (strncmp(p, "OSU ", 4) != 0)
+        return 0;
+    p = p2pb_imp_skip_ws(p + 4);
+    size_t ml = strcspn(p, " \t");
+    snprintf(model, mlen, "%.*s", (int)ml, p);
+    p = p2pb_imp_skip_ws(p + ml);
+    const char *test = NULL;
+    for (const char *q = p; (q = strstr(q, "Test")) != NULL; q += 4)
+        if ((q == p || q[-1] == ' ') && (q[4] == '\0' || q[4] == ' ' || q[4] == '\t'))
+            test = q;
+    if (!test || test == p)
+        return 0;
+    size_t wl = (size_t)(test - p);
+    while (wl && (p[wl - 1] == ' ' || p[wl - 1] == '\t'))
+        wl--;
+    snprintf(words, wlen, "%.*s", (int)wl, p);
+    const char *v = p2pb_imp_skip_ws(test + 4);
+    ver[0] = '\0';
+    if ((*v == 'v' || *v == 'V') && isdigit((unsigned char)v[1]))
+        snprintf(ver, vlen, "%.*s", (int)strcspn(v + 1, " \t"), v + 1);
+    return 1;
 }
 
-/* A new table of kind k, header at line i; NULL when out of memory. */
-static struct p2pb_imp_table *osu_table_open(struct p2pb_imp_scan *sc,
-                                             const struct p2pb_imp_kind *k, size_t i)
+/* Why the program (model, words) is not imported: one-sided, collective, other. */
+static const char *osu_skip_reason(const char *model, const char *words)
 {
-    struct p2pb_imp_table *t = p2pb_imp_table_new(sc->g, k);
+    if (strncmp(model, "MPI_", 4) == 0)
+        return "one-sided";
+    if (strncmp(model, "MPI", 3) != 0)
+        return "not MPI";
+    for (size_t i = 0; collective_words[i]; i++)
+        if (p2pb_imp_ci_contains(words, collective_words[i]))
+            return "collective";
+    return "not a known point-to-point program";
+}
+
+/* A new OSU program starts at title line s (model, words, version split). */
+static void osu_open_section(struct p2pb_imp_scan *sc, const char *model, const char *words)
+{
+    struct p2pb_imp_osu_section *o = &sc->osu;
+    int st = o->send_threads, rt = o->recv_threads;
+    memset(o, 0, sizeof *o);
+    o->send_threads = st;
+    o->recv_threads = rt;
+    o->open = 1;
+    /* "MPI-CUDA", "MPI-ROCM", "MPI-OPENACC": the device API of the build */
+    if (strncmp(model, "MPI-", 4) == 0)
+        snprintf(o->device, sizeof o->device, "%.15s", model + 4);
+    if (strncmp(model, "MPI", 3) == 0 && (model[3] == '\0' || model[3] == '-'))
+        o->k = p2pb_imp_osu_kind_named(words);
+    if (!o->k)
+        snprintf(o->name, sizeof o->name, "OSU %.12s %.24s (%.20s)", model, words,
+                 osu_skip_reason(model, words));
+    snprintf(sc->benchbuf, sizeof sc->benchbuf, "osu");
+    sc->bench = sc->benchbuf;
+}
+
+/* Title line s: source, version and the program of the next tables. */
+static int osu_title(struct p2pb_imp_scan *sc, const char *s)
+{
+    char model[32], words[96], ver[32];
+    if (!osu_title_split(s, model, sizeof model, words, sizeof words, ver, sizeof ver))
+        return 0;
+    osu_open_section(sc, model, words);
+    snprintf(sc->osu.version, sizeof sc->osu.version, "%s", ver);
+    snprintf(sc->osu.title, sizeof sc->osu.title, "%s", p2pb_imp_skip_ws(s + 1));
+    p2pb_imp_rtrim(sc->osu.title);
+    return 1;
+}
+
+/* An imported table of the section: the log's source (unless an IMB banner
+ * named it), title and device API in the run record. */
+static void osu_group_facts(struct p2pb_imp_scan *sc)
+{
+    struct p2pb_imp_group *g = sc->g;
+    const struct p2pb_imp_osu_section *o = &sc->osu;
+    if (!g->source[0] || strncmp(g->source, "osu", 3) == 0) {
+        if (o->version[0])
+            snprintf(g->source, sizeof g->source, "osu-%s", o->version);
+        else if (!g->source[0])
+            snprintf(g->source, sizeof g->source, "osu");
+        g->mb_pow2 = 0;
+    }
+    if (!cJSON_GetObjectItemCaseSensitive(g->header, "title"))
+        cJSON_AddStringToObject(g->header, "title", o->title);
+    if (o->device[0] && !cJSON_GetObjectItemCaseSensitive(g->header, "device_api"))
+        cJSON_AddStringToObject(g->header, "device_api", o->device);
+}
+
+/* The letter in the parentheses after the first "(" at or after p; '?' if none. */
+static char paren_letter(const char *p)
+{
+    const char *q = p ? strchr(p, '(') : NULL;
+    return q && isalpha((unsigned char)q[1]) && q[2] == ')' ? q[1] : '?';
+}
+
+/* "# Send Buffer on HOST (H) and Receive Buffer on DEVICE (D)" */
+static void osu_buffers(struct p2pb_imp_osu_section *o, const char *s)
+{
+    const char *snd = strstr(s, "Send Buffer");
+    const char *rcv = strstr(s, "Receive Buffer");
+    if (!snd || !rcv)
+        return;
+    snprintf(o->buffers, sizeof o->buffers, "%c %c", paren_letter(snd), paren_letter(rcv));
+}
+
+/* An integer after key in s (at most 10^6); 0 if none. */
+static int int_after(const char *s, const char *key)
+{
+    const char *p = strstr(s, key);
+    if (!p)
+        return 0;
+    long v = strtol(p + strlen(key), NULL, 10);
+    return v > 0 && v <= 1000000 ? (int)v : 0;
+}
+
+void p2pb_imp_osu_comment(struct p2pb_imp_scan *sc, const char *s)
+{
+    struct p2pb_imp_osu_section *o = &sc->osu;
+    if (osu_title(sc, s))
+        return;
+    if (strstr(s, "Number of Sender threads:"))
+        o->send_threads = int_after(s, "threads:");
+    if (strstr(s, "Number of Receiver threads:"))
+        o->recv_threads = int_after(s, "threads:");
+    if (!o->open)
+        return;
+    osu_buffers(o, s);
+    if (strstr(s, "pairs:"))
+        o->pairs = int_after(s, "pairs:");
+    if (strstr(s, "window size:"))
+        o->window = int_after(s, "window size:");
+}
+
+/* ---- column header ---- */
+
+enum osu_col { O_VAL, O_MIN, O_MAX, O_MSGS, O_OTHER };
+
+/* The value columns after "Size" (col[n]). */
+struct osu_cols {
+    enum osu_col col[12];
+    size_t n;
+};
+
+static enum osu_col osu_col_of(const char *name)
+{
+    if (p2pb_imp_ci_contains(name, "Min"))
+        return O_MIN;
+    if (p2pb_imp_ci_contains(name, "Max"))
+        return O_MAX;
+    if (p2pb_imp_ci_contains(name, "Messages/s") || p2pb_imp_ci_contains(name, "Msg"))
+        return O_MSGS;
+    if (p2pb_imp_ci_contains(name, "Latency") || p2pb_imp_ci_contains(name, "Bandwidth") ||
+        p2pb_imp_ci_contains(name, "MB/s") || p2pb_imp_ci_contains(name, "(us)"))
+        return O_VAL; /* also "Avg Latency(us)" */
+    return O_OTHER;
+}
+
+/* Columns of "# Size  Avg Latency(us)  Min Latency(us) ...": names are
+ * separated by two or more blanks or a tab. Returns 0 without a value column. */
+static int osu_header(const char *s, struct osu_cols *c)
+{
+    const char *p = p2pb_imp_skip_ws(p2pb_imp_skip_ws(s + 1) + 4); /* past "# Size" */
+    int has_val = 0;
+    c->n = 0;
+    while (*p && c->n < 12) {
+        size_t len = 0;
+        while (p[len] && p[len] != '\t' && !(p[len] == ' ' && p[len + 1] == ' '))
+            len++;
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), p);
+        c->col[c->n] = osu_col_of(name);
+        has_val |= c->col[c->n] == O_VAL;
+        c->n++;
+        p = p2pb_imp_skip_ws(p + len);
+    }
+    if (c->n == 0) { /* "# Size" alone: one value column */
+        c->col[c->n++] = O_VAL;
+        has_val = 1;
+    }
+    return has_val;
+}
+
+/* ---- one table ---- */
+
+/* The variant of the section's rows: pairs, threads, non-host buffers. */
+static void osu_variant(const struct p2pb_imp_osu_section *o, char *v, size_t len)
+{
+    char b[64] = "";
+    if (o->pairs && strcmp(o->k->kernel, "osu_mbw_mr") == 0)
+        snprintf(b, sizeof b, "pairs %d", o->pairs);
+    if (o->send_threads || o->recv_threads)
+        snprintf(b + strlen(b), sizeof b - strlen(b), "%sthreads %d:%d", b[0] ? " " : "",
+                 o->send_threads, o->recv_threads);
+    if (o->buffers[0] && strcmp(o->buffers, "H H") != 0)
+        snprintf(b + strlen(b), sizeof b - strlen(b), "%s%s", b[0] ? " " : "", o->buffers);
+    snprintf(v, len, "%.31s", b);
+}
+
+/* Ranks of the job from an Intel MPI pin map ("[0] MPI startup(): 7  4456  host  {3,7}"); 0 if
+ * none. */
+static int intel_pin_map_ranks(const struct p2pb_imp_log *lg)
+{
+    int maxr = -1;
+    for (size_t i = 0; i < lg->nlines; i++) {
+        const char *p = strstr(lg->lines[i], "MPI startup(): ");
+        if (!p || !strchr(p, '{'))
+            continue;
+        char *end;
+        long r = strtol(p + 15, &end, 10);
+        if (end != p + 15 && r >= 0 && r < 1000000 && isspace((unsigned char)*end) && r > maxr)
+            maxr = (int)r;
+    }
+    return maxr + 1;
+}
+
+/* A new table of the section's kind, header at line i; NULL when out of memory. */
+static struct p2pb_imp_table *osu_table_open(struct p2pb_imp_scan *sc, size_t i)
+{
+    const struct p2pb_imp_osu_section *o = &sc->osu;
+    struct p2pb_imp_table *t = p2pb_imp_table_new(sc->g, o->k);
     if (!t)
         return NULL;
     t->layout = P2PB_IMB_T;
     t->nranks = t->active = 2;
+    if (strcmp(o->k->kernel, "osu_mbw_mr") == 0 && o->pairs) {
+        t->nranks = t->active = 2 * o->pairs;
+        t->bytes_factor = o->pairs; /* aggregate MB/s = pairs x X / t per pair */
+    } else if (strcmp(o->k->kernel, "osu_multi_lat") == 0) {
+        t->nranks = t->active = intel_pin_map_ranks(sc->lg); /* 0: not logged */
+    }
     t->line = (long)i + 1;
+    osu_group_facts(sc);
+    osu_variant(o, t->variant, sizeof t->variant);
     p2pb_imp_repeat_variant(sc->g, t);
     return t;
 }
 
-/* Row r of size bytes with value v: a rate (MB/s; t = bytes / rate) or a time (usec). */
-static void osu_set(struct p2pb_imp_row *r, const struct p2pb_imp_kind *k, size_t bytes, double v)
+/* The note recorded on each row: what the log says besides the numbers. */
+static void osu_row_note(const struct p2pb_imp_osu_section *o, char *n, size_t len)
 {
-    r->bytes = bytes;
-    if (k->is_rate) {
-        r->mbps = v;
-        if (v > 0 && bytes > 0) {
-            r->t = (double)bytes / v;
-            r->t_derived = 1;
-        }
-    } else {
-        r->t = v;
+    n[0] = '\0';
+    if (o->buffers[0] || o->device[0])
+        snprintf(n, len, "buffers %s, device API %s", o->buffers[0] ? o->buffers : "not logged",
+                 o->device[0] ? o->device : "none (host build)");
+    if (o->window)
+        snprintf(n + strlen(n), len - strlen(n), "%swindow %d", n[0] ? ", " : "", o->window);
+}
+
+/* Row r from its tokens tok[0..n) under columns c; 0 when a value is not a number. */
+static int osu_fill(struct p2pb_imp_row *r, const struct p2pb_imp_kind *k, const struct osu_cols *c,
+                    char **tok, size_t n, double bf)
+{
+    for (size_t i = 1; i < n && i - 1 < c->n; i++) {
+        double v;
+        if (c->col[i - 1] == O_OTHER)
+            continue;
+        if (!p2pb_imp_parse_num(tok[i], &v))
+            return 0;
+        if (c->col[i - 1] == O_VAL && k->is_rate)
+            r->mbps = v;
+        else if (c->col[i - 1] == O_VAL)
+            r->t = r->tavg = v;
+        else if (c->col[i - 1] == O_MIN && !k->is_rate)
+            r->tmin = v;
+        else if (c->col[i - 1] == O_MAX && !k->is_rate)
+            r->tmax = v;
+        else if (c->col[i - 1] == O_MSGS)
+            r->msgs = v;
     }
+    if (isnan(r->tmax))
+        r->tavg = NAN;
+    if (k->is_rate && r->mbps > 0 && r->bytes > 0) {
+        r->t = bf * (double)r->bytes / r->mbps; /* MB/s = bf X / t, t in usec */
+        r->t_derived = 1;
+    }
+    return 1;
 }
 
 /* Read the rows of t from line *j on; *j ends at the first line after the table. */
-static enum p2pb_status osu_read_rows(const struct p2pb_imp_log *lg, struct p2pb_imp_table *t,
-                                      const struct p2pb_imp_kind *k, size_t *j, int *partial,
-                                      char *err, size_t errlen)
+static enum p2pb_status osu_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_table *t,
+                                      const struct osu_cols *c, size_t *j, int *partial, char *err,
+                                      size_t errlen)
 {
+    const struct p2pb_imp_log *lg = sc->lg;
     for (; *j < lg->nlines; (*j)++) {
-        char buf[512], *tok[8];
-        size_t n = p2pb_imp_tokenize(lg->lines[*j], buf, sizeof buf, tok, 8);
-        size_t bytes;
-        double v;
-        if (n == 0)
+        char buf[512], *tok[14], why[160];
+        const char *s = p2pb_imp_skip_ws(lg->lines[*j]);
+        if (*s == '#' && t->nrows == 0 && strstr(s, "Datatype"))
+            continue; /* OSU 7.0-7.3: "# Datatype: MPI_CHAR." after the header */
+        size_t n = p2pb_imp_tokenize(s, buf, sizeof buf, tok, 14), bytes;
+        if (n == 0 || !p2pb_imp_parse_size(tok[0], &bytes))
             break;
-        if (n < 2 || !p2pb_imp_parse_size(tok[0], &bytes) || !p2pb_imp_parse_num(tok[1], &v)) {
-            *partial = n == 1 && p2pb_imp_parse_size(tok[0], &bytes);
+        struct p2pb_imp_row tmp;
+        p2pb_imp_row_init(&tmp, t->variant);
+        tmp.bytes = bytes;
+        osu_row_note(&sc->osu, tmp.note, sizeof tmp.note);
+        if (n < 2) {
+            *partial = 1;
             break;
         }
-        /* further columns (OSU 7 -f: min, max, iterations; -c: Pass) are not used */
+        if (!osu_fill(&tmp, sc->osu.k, c, tok, n, t->bytes_factor)) {
+            p2pb_imp_bad_row(sc->lg, sc->g, t, *j + 1, "a value is not a finite number");
+            break;
+        }
+        if (!p2pb_imp_row_ok(t, &tmp, why, sizeof why)) {
+            p2pb_imp_bad_row(sc->lg, sc->g, t, *j + 1, why);
+            break;
+        }
         struct p2pb_imp_row *r = p2pb_imp_row_new(t);
         if (!r)
             return p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", lg->path);
-        osu_set(r, k, bytes, v);
+        *r = tmp;
     }
     return P2PB_OK;
+}
+
+/* Skip the table at line *i of a program not imported: to its last row. */
+static void osu_skip_table(struct p2pb_imp_scan *sc, size_t *i)
+{
+    p2pb_imp_skip(sc, sc->osu.name);
+    size_t j = *i + 1, bytes;
+    while (j < sc->lg->nlines) {
+        char buf[512], *tok[4];
+        const char *s = p2pb_imp_skip_ws(sc->lg->lines[j]);
+        size_t n = p2pb_imp_tokenize(s, buf, sizeof buf, tok, 4);
+        if (!(*s == '#' && strstr(s, "Datatype")) &&
+            (n == 0 || !p2pb_imp_parse_size(tok[0], &bytes)))
+            break;
+        j++;
+    }
+    sc->last_end = j;
+    *i = j - 1;
 }
 
 enum p2pb_status p2pb_imp_osu_table(struct p2pb_imp_scan *sc, size_t *i, int *taken, char *err,
@@ -95,23 +376,30 @@ enum p2pb_status p2pb_imp_osu_table(struct p2pb_imp_scan *sc, size_t *i, int *ta
 {
     const char *s = p2pb_imp_skip_ws(sc->lg->lines[*i]);
     /* OSU column header: "# Size  Latency (us)" / "Bandwidth (MB/s)" ... */
-    *taken = *s == '#' && strncmp(p2pb_imp_skip_ws(s + 1), "Size", 4) == 0 && sc->bench &&
-             strncmp(sc->bench, "osu_", 4) == 0;
+    *taken = *s == '#' && strncmp(p2pb_imp_skip_ws(s + 1), "Size", 4) == 0 && sc->osu.open;
+    struct osu_cols c;
     if (!*taken)
         return P2PB_OK;
-    const struct p2pb_imp_kind *k = p2pb_imp_osu_kind(sc->bench);
-    if (!k)
+    sc->osu.open = 0;
+    if (!sc->osu.k || !osu_header(s, &c)) {
+        if (sc->osu.k)
+            snprintf(sc->osu.name, sizeof sc->osu.name, "OSU %s (no value column)",
+                     sc->osu.k->display);
+        osu_skip_table(sc, i);
         return P2PB_OK;
-    struct p2pb_imp_table *t = osu_table_open(sc, k, *i);
+    }
+    struct p2pb_imp_table *t = osu_table_open(sc, *i);
     if (!t)
         return p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", sc->lg->path);
     size_t j = *i + 1;
     int partial = 0;
-    enum p2pb_status st = osu_read_rows(sc->lg, t, k, &j, &partial, err, errlen);
+    enum p2pb_status st = osu_read_rows(sc, t, &c, &j, &partial, err, errlen);
     if (st != P2PB_OK)
         return st;
+    t->end_line = (long)j + 1;
     p2pb_imp_cut_short(sc->lg, sc->g, t, -1, partial, j + 1);
     p2pb_imp_table_drop_empty(sc->g, t);
+    sc->osu.send_threads = sc->osu.recv_threads = 0;
     sc->last_end = j;
     *i = j - 1;
     return P2PB_OK;

@@ -69,7 +69,7 @@ struct p2pb_imp_table *p2pb_imp_table_new(struct p2pb_imp_group *g, const struct
 void p2pb_imp_row_init(struct p2pb_imp_row *r, const char *variant)
 {
     memset(r, 0, sizeof *r);
-    r->reps = r->t = r->tmin = r->tmax = r->tavg = r->mbps = NAN;
+    r->reps = r->t = r->tmin = r->tmax = r->tavg = r->mbps = r->msgs = NAN;
     snprintf(r->variant, sizeof r->variant, "%s", variant);
 }
 
@@ -142,23 +142,134 @@ void p2pb_imp_repeat_variant(struct p2pb_imp_group *g, struct p2pb_imp_table *t)
     }
 }
 
-/* IMB/PMB/OSU tables ascend in message size (per group in -multi tables): a
- * size that does not is a swapped column or not a table. */
-enum p2pb_status p2pb_imp_check_ascending(const struct p2pb_imp_log *lg,
-                                          const struct p2pb_imp_table *t,
-                                          const struct p2pb_imp_row *r, size_t line_no, char *err,
-                                          size_t errlen)
+/* The last row of t of r's variant; NULL if none. */
+static const struct p2pb_imp_row *last_of_variant(const struct p2pb_imp_table *t,
+                                                  const struct p2pb_imp_row *r)
 {
     for (size_t q = t->nrows; q-- > 0;)
-        if (strcmp(t->rows[q].variant, r->variant) == 0) {
-            if (r->bytes <= t->rows[q].bytes)
-                return p2pb_fail(P2PB_EFORMAT, err, errlen,
-                                 "%s:%zu: message size %zu after %zu in the %s table: sizes "
-                                 "must ascend (columns swapped?)",
-                                 lg->path, line_no, r->bytes, t->rows[q].bytes, t->display);
-            break;
+        if (strcmp(t->rows[q].variant, r->variant) == 0)
+            return &t->rows[q];
+    return NULL;
+}
+
+/* A logged value (NAN: not logged) that is negative or not finite; name in *bad. */
+static int bad_value(const struct p2pb_imp_row *r, const char **bad, double *val)
+{
+    const struct {
+        const char *name;
+        double v;
+    } f[] = {{"t", r->t},       {"t_min", r->tmin}, {"t_max", r->tmax},      {"t_avg", r->tavg},
+             {"rate", r->mbps}, {"msg/s", r->msgs}, {"repetitions", r->reps}};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (!isnan(f[i].v) && (!isfinite(f[i].v) || f[i].v < 0)) {
+            *bad = f[i].name;
+            *val = f[i].v;
+            return 1;
         }
-    return P2PB_OK;
+    return 0;
+}
+
+/* bytes_factor x X / (t x rate): 1 for 10^6 B, 1.048576 for 2^20 B; 0 when
+ * the row has too few digits to say (under 1 KiB or 1 MB/s). */
+static double rate_fit(const struct p2pb_imp_table *t, const struct p2pb_imp_row *r)
+{
+    if (t->infer_factor || r->t_derived || r->bytes < 1024 || !(r->t > 0) || !(r->mbps >= 1))
+        return 0;
+    return t->bytes_factor * (double)r->bytes / (r->t * r->mbps);
+}
+
+int p2pb_imp_row_ok(const struct p2pb_imp_table *t, const struct p2pb_imp_row *r, char *why,
+                    size_t whylen)
+{
+    const struct p2pb_imp_row *prev = last_of_variant(t, r);
+    const char *bad;
+    double v, fit = rate_fit(t, r);
+    if (prev && r->bytes <= prev->bytes)
+        snprintf(why, whylen, "message size %zu after %zu: sizes must ascend", r->bytes,
+                 prev->bytes);
+    else if (bad_value(r, &bad, &v))
+        snprintf(why, whylen, "%s %g is negative or not finite", bad, v);
+    else if (!isnan(r->reps) && r->reps < 1)
+        snprintf(why, whylen, "repetitions %g below 1", r->reps);
+    else if (r->tmin > r->tmax + 0.005 || r->tavg > r->tmax + 0.005 || r->tmin > r->tavg + 0.005)
+        snprintf(why, whylen, "t_min %g, t_avg %g, t_max %g out of order", r->tmin, r->tavg,
+                 r->tmax);
+    else if (fit > 0 && (fit < 0.75 || fit > 1.25 * P2PB_IMP_MIB_PER_MB))
+        snprintf(why, whylen,
+                 "rate %g MB/s contradicts %g x %zu B / %g usec (off by a factor %.3g)", r->mbps,
+                 t->bytes_factor, r->bytes, r->t, fit);
+    else
+        return 1;
+    return 0;
+}
+
+void p2pb_imp_bad_row(struct p2pb_imp_log *lg, struct p2pb_imp_group *g,
+                      const struct p2pb_imp_table *t, size_t line_no, const char *why)
+{
+    p2pb_imp_note(lg, g,
+                  "warning: line %zu: %s table (line %ld) cut short: %s; the %zu row%s before "
+                  "it kept",
+                  line_no, t->display, t->line, why, t->nrows, t->nrows == 1 ? "" : "s");
+    size_t used = strlen(lg->nothing);
+    if (t->nrows == 0 && used + 1 < sizeof lg->nothing)
+        snprintf(lg->nothing + used, sizeof lg->nothing - used,
+                 "%sthe %s table (line %ld) has no valid row (line %zu: %.200s)", used ? "; " : "",
+                 t->display, t->line, line_no, why);
+}
+
+void p2pb_imp_skip(struct p2pb_imp_scan *sc, const char *name)
+{
+    struct p2pb_imp_skips *s = &sc->skips;
+    s->total++;
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->name[i], name) == 0) {
+            s->count[i]++;
+            return;
+        }
+    if (s->n < sizeof s->name / sizeof s->name[0]) {
+        snprintf(s->name[s->n], sizeof s->name[0], "%s", name);
+        s->count[s->n++] = 1;
+    }
+}
+
+void p2pb_imp_skips_text(const struct p2pb_imp_skips *s, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < s->n; i++) {
+        size_t used = strlen(buf);
+        char cnt[16] = "";
+        if (s->count[i] > 1)
+            snprintf(cnt, sizeof cnt, " x%d", s->count[i]);
+        snprintf(buf + used, len - used, "%s%s%s", used ? ", " : "", s->name[i], cnt);
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void p2pb_imp_infer_factor(struct p2pb_imp_table *t)
+{
+    int fixed = strcmp(t->kernel, "memcpy") == 0;
+    double v[64];
+    size_t n = 0;
+    for (size_t i = 0; i < t->nrows && n < 64; i++) {
+        const struct p2pb_imp_row *r = &t->rows[i];
+        if (r->bytes > 0 && r->t > 0 && r->mbps >= 1)
+            v[n++] = r->mbps * r->t / (fixed ? 1.0 : (double)r->bytes);
+    }
+    if (!n)
+        return;
+    qsort(v, n, sizeof v[0], cmp_double);
+    double m = v[n / 2];
+    if (!fixed) {
+        t->bytes_factor = m >= 1 ? floor(m + 0.5) : 1; /* W or 2 W messages of X bytes */
+        return;
+    }
+    double p2 = exp2(floor(log2(m) + 0.5));
+    t->fixed_bytes = fabs(m / p2 - 1) < 0.02 ? p2 : floor(m + 0.5);
 }
 
 /* ---- unit of the rates ---- */
@@ -171,7 +282,8 @@ static int infer_pow2(const struct p2pb_imp_group *g)
     for (size_t k = 0; k < g->ntabs; k++)
         for (size_t i = 0; i < g->tabs[k].nrows; i++) {
             const struct p2pb_imp_row *r = &g->tabs[k].rows[i];
-            if (r->bytes < 65536 || !(r->t > 0) || !(r->mbps > 0) || r->t_derived)
+            if (r->bytes < 65536 || !(r->t > 0) || !(r->mbps > 0) || r->t_derived ||
+                g->tabs[k].infer_factor)
                 continue;
             sum += log(g->tabs[k].bytes_factor * (double)r->bytes / (r->t * r->mbps));
             cnt++;
@@ -300,6 +412,10 @@ void p2pb_imp_fill_result(const struct p2pb_imp_table *t, const struct p2pb_imp_
     o->active_ranks = t->active > 0 ? t->active : o->nranks;
     o->imb_layout = t->layout;
     o->bytes_factor = t->bytes_factor;
+    if (t->fixed_bytes > 0) { /* memcpy: MB/s = buffer / t at every X */
+        o->fixed_bytes = t->fixed_bytes;
+        o->bytes_factor = r->bytes ? t->fixed_bytes / (double)r->bytes : 0;
+    }
     o->samples = 1;
     o->iterations_per_sample = isfinite(r->reps) && r->reps >= 1 ? (size_t)r->reps : 1;
     o->status = P2PB_ROW_OK;
@@ -324,6 +440,15 @@ void p2pb_imp_fill_result(const struct p2pb_imp_table *t, const struct p2pb_imp_
     o->mbytes_per_sec = rate;
     o->mbytes_per_sec_imb = rate;
     o->ci_target_met = -1; /* no sampling policy behind an imported value */
-    if (r->t_derived)
-        snprintf(o->note, sizeof o->note, "t derived from the logged rate: bytes / MB/s");
+    char extra[64] = "", head[64] = "", note[320];
+    if (isfinite(r->msgs))
+        snprintf(extra, sizeof extra, "%smessages/s %.2f", r->note[0] ? ", " : "", r->msgs);
+    if (r->t_derived == 2)
+        snprintf(head, sizeof head, "t = 1 / (messages/s), one message");
+    else if (r->t_derived)
+        snprintf(head, sizeof head, "t derived from the logged rate: %g x bytes / MB/s",
+                 t->bytes_factor);
+    snprintf(note, sizeof note, "%s%s%s%s", head, head[0] && (r->note[0] || extra[0]) ? "; " : "",
+             r->note, extra);
+    snprintf(o->note, sizeof o->note, "%.159s", note);
 }
