@@ -59,7 +59,7 @@ struct p2pb_launch_pos {
 struct p2pb_side {
     char name[64];                   /* label of its files (or "A"/"B") */
     struct p2pb_results_data *files; /* nfiles entries */
-    struct p2pb_launch_pos *pos;     /* nfiles entries, by file */
+    struct p2pb_launch_pos *pos;     /* nfiles entries, by file (p2pb_side_load) */
     size_t nfiles;
     size_t nincomplete; /* files without an end record "complete" */
 };
