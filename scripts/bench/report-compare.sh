@@ -4,7 +4,7 @@
 # (4 kernels x 24 sizes each). Not a test: prints the wall time of compare.
 #
 # Usage: scripts/bench/report-compare.sh [DIR] [BUILD_DIR]
-#   DIR        campaign directory with A-01..A-10.jsonl and B-01..B-10.jsonl; when they are
+#   DIR        campaign directory with A/A-01..A-10.jsonl and B/B-01..B-10.jsonl; when they are
 #              missing, scripts/campaign.sh makes them with `mpirun -np 2 p2pbench`
 #              (about 30 s per launch on a 2-core VM: 10 minutes). Default /tmp/p2pb-bench-compare.
 #   BUILD_DIR  where p2pbench and p2pbench-report are (default build)
@@ -16,17 +16,17 @@ build=${2:-build}
 report="$build/p2pbench-report"
 [ -x "$report" ] || { echo "no $report; build first" >&2; exit 2; }
 # shellcheck disable=SC2012 # counting names of the form A-NN.jsonl: ls is fine
-if [ "$(ls "$dir"/A-*.jsonl "$dir"/B-*.jsonl 2>/dev/null | wc -l)" -lt 20 ]; then
+if [ "$(ls "$dir"/A/A-*.jsonl "$dir"/B/B-*.jsonl 2>/dev/null | wc -l)" -lt 20 ]; then
     sh "$scripts/campaign.sh" -n 10 -o "$dir" -a A -b B \
         -A "mpirun -np 2 $build/p2pbench" -B "mpirun -np 2 $build/p2pbench" >/dev/null
 fi
-rows=$(grep -c '"type":"result"' "$dir/A-01.jsonl")
+rows=$(grep -c '"type":"result"' "$dir/A/A-01.jsonl")
 best=
 all=
 for f in text json; do
     for _ in 1 2 3 4 5; do
         t0=$(date +%s%N)
-        "$report" compare "$dir"/A-*.jsonl --vs "$dir"/B-*.jsonl -f $f >/dev/null
+        "$report" compare "$dir"/A --vs "$dir"/B -f $f >/dev/null
         t1=$(date +%s%N)
         ms=$(( (t1 - t0) / 1000000 ))
         all="$all $ms"

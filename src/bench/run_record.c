@@ -324,6 +324,31 @@ static void add_run_head(cJSON *rec, const struct p2pb_run *run)
     }
 }
 
+/* "campaign": the launch's place in a scripts/campaign.sh campaign, from
+ * $P2PB_CAMPAIGN_{SEED,ROUND,POSITION,INDEX} (integers) and _SIDE (A or B);
+ * left out unless all five are valid (docs/output-format.md). */
+static void add_campaign(cJSON *rec)
+{
+    static const char *const keys[] = {"seed", "round", "position", "index"};
+    static const char *const vars[] = {"P2PB_CAMPAIGN_SEED", "P2PB_CAMPAIGN_ROUND",
+                                       "P2PB_CAMPAIGN_POSITION", "P2PB_CAMPAIGN_INDEX"};
+    const char *side = getenv("P2PB_CAMPAIGN_SIDE");
+    double v[4];
+    for (int i = 0; i < 4; i++) {
+        const char *s = getenv(vars[i]);
+        char *end = NULL;
+        if (!s || !*s || (v[i] = strtod(s, &end)) < 0 || v[i] > 4294967295.0 || *end ||
+            v[i] != (double)(long long)v[i])
+            return;
+    }
+    if (!side || (strcmp(side, "A") != 0 && strcmp(side, "B") != 0))
+        return;
+    cJSON *c = cJSON_AddObjectToObject(rec, "campaign");
+    for (int i = 0; i < 4; i++)
+        cJSON_AddNumberToObject(c, keys[i], v[i]);
+    cJSON_AddStringToObject(c, "side", side);
+}
+
 /* "timer": source, overhead and resolution (ns). */
 static void add_timer(cJSON *rec, const struct p2pb_timer_info *ti)
 {
@@ -377,6 +402,7 @@ static enum p2pb_status write_run_record(struct p2pb_run *run)
     enum p2pb_status st = P2PB_OK;
     cJSON *rec = cJSON_CreateObject();
     add_run_head(rec, run);
+    add_campaign(rec);
     run->eager_limit = add_host_context(rec, run);
     add_timer(rec, &run->ti);
     add_policy(rec, run);

@@ -86,6 +86,16 @@ static enum p2pb_status set_fail(struct p2pb_args *a, const char *v, char *err, 
     return set_holm(a, v, err, errlen);
 }
 
+static enum p2pb_status set_allow_incomplete(struct p2pb_args *a, const char *v, char *err,
+                                             size_t errlen)
+{
+    (void)v;
+    (void)err;
+    (void)errlen;
+    a->allow_incomplete = 1;
+    return P2PB_OK;
+}
+
 static enum p2pb_status set_output(struct p2pb_args *a, const char *v, char *err, size_t errlen)
 {
     (void)err;
@@ -157,7 +167,9 @@ static const struct opt opts[] = {
     {"holm", 0, NULL, P2PB_CMD_COMPARE, set_holm,
      "compare: Holm adjustment instead of Benjamini-Hochberg"},
     {"fail-on-regression", 0, NULL, P2PB_CMD_COMPARE, set_fail,
-     "compare: exit 1 if any row changed for the worse (uses Holm)"},
+     "compare: exit 1 on a row changed for the worse (Holm) or an incomplete file"},
+    {"allow-incomplete", 0, NULL, P2PB_CMD_COMPARE, set_allow_incomplete,
+     "compare: the gate passes incomplete files (still flagged)"},
     {"output", 'o', "PATH", CMD_IP, set_output, "import: output directory; plot: image file"},
     {"force", 0, NULL, P2PB_CMD_IMPORT, set_force,
      "import: replace results files that exist (default: refuse)"},

@@ -119,6 +119,20 @@ static enum p2pb_status regression_gate(const struct p2pb_args *a, const struct 
     return worse ? P2PB_EVERIFY : P2PB_OK;
 }
 
+/* --fail-on-regression without --allow-incomplete: P2PB_EVERIFY when a file
+ * of either side is incomplete or aborted (its rows may be missing or cut). */
+static enum p2pb_status incomplete_gate(const struct p2pb_args *a, const struct p2pb_side *sa,
+                                        const struct p2pb_side *sb, char *err, size_t errlen)
+{
+    size_t n = sa->nincomplete + sb->nincomplete;
+    if (!a->fail || a->allow_incomplete || !n)
+        return P2PB_OK;
+    return p2pb_fail(P2PB_EVERIFY, err, errlen,
+                     "error: --fail-on-regression: %zu launch file%s incomplete or aborted (listed "
+                     "above the tables); rerun them, or pass --allow-incomplete",
+                     n, n == 1 ? " is" : "s are");
+}
+
 /* Build both tables and the context differences, print them, run the gate. */
 static enum p2pb_status compare_sides(const struct p2pb_args *a, enum p2pb_outfmt fmt,
                                       const struct p2pb_side *sa, const struct p2pb_side *sb,
@@ -126,16 +140,22 @@ static enum p2pb_status compare_sides(const struct p2pb_args *a, enum p2pb_outfm
 {
     struct p2pb_cmp_table lat = {0}, thr = {0};
     struct p2pb_ctx_diff diff = {0};
+    struct p2pb_order order;
     enum p2pb_status st;
     if (p2pb_compare_build(sa, sb, P2PB_METRIC_LATENCY, a->holm, a->threshold, &lat) ||
         p2pb_compare_build(sa, sb, P2PB_METRIC_THROUGHPUT, a->holm, a->threshold, &thr) ||
-        p2pb_context_diff(sa, sb, &diff)) {
+        p2pb_compare_position(sa, sb, a->holm, &lat) ||
+        p2pb_compare_position(sa, sb, a->holm, &thr) || p2pb_context_diff(sa, sb, &diff)) {
         st = p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
         goto out;
     }
-    struct p2pb_cmp_print po = {.fmt = fmt, .holm = a->holm, .threshold = a->threshold};
+    p2pb_order_check(sa, sb, &order);
+    struct p2pb_cmp_print po = {
+        .fmt = fmt, .holm = a->holm, .threshold = a->threshold, .order = &order};
     p2pb_compare_print(stdout, &po, sa, sb, &lat, &thr, &diff);
     st = regression_gate(a, &lat, &thr, err, errlen);
+    if (st == P2PB_OK)
+        st = incomplete_gate(a, sa, sb, err, errlen);
 out:
     p2pb_compare_free(&lat);
     p2pb_compare_free(&thr);

@@ -78,8 +78,9 @@ static void metric_title(const struct p2pb_side *s, enum p2pb_metric m, enum p2p
     char colname[600];
     if (fmt == P2PB_OUT_CSV) {
         printf("metric,kernel,variant,bytes");
-        for (size_t f = 0; f < s->nfiles; f++)
-            printf(",%s", file_name_in(s, f, colname, sizeof colname));
+        for (size_t f = 0; f < s->nfiles; f++) /* csv: an incomplete file says so in its column */
+            printf(",%s%s", file_name_in(s, f, colname, sizeof colname),
+                   s->files[f].complete ? "" : " (incomplete)");
         printf("\n");
     } else {
         printf("%s%s; MB/s = 10^6 bytes/s\n", fmt == P2PB_OUT_MARKDOWN ? "" : "# ",
@@ -111,18 +112,6 @@ static void metric_section(const struct p2pb_side *s, const struct p2pb_cmp_row 
     }
 }
 
-/* Value of metric m for the key of row r in file d (the first such row);
- * NAN when d has none. */
-static double file_value(const struct p2pb_results_data *d, const struct p2pb_cmp_row *r,
-                         enum p2pb_metric m)
-{
-    for (size_t j = 0; j < d->nrows; j++)
-        if (d->rows[j].bytes == r->bytes && !strcmp(d->rows[j].kernel, r->kernel) &&
-            !strcmp(d->rows[j].variant, r->variant))
-            return p2pb_metric_value(&d->rows[j], m);
-    return NAN;
-}
-
 /* One line of the side-by-side table: the key of row r, one value per file. */
 static void metric_line(const struct p2pb_side *s, const struct p2pb_cmp_row *r, enum p2pb_metric m,
                         enum p2pb_outfmt fmt)
@@ -137,7 +126,7 @@ static void metric_line(const struct p2pb_side *s, const struct p2pb_cmp_row *r,
     else
         printf("%12zu %6s", r->bytes, sz);
     for (size_t f = 0; f < s->nfiles; f++) {
-        double v = file_value(&s->files[f], r, m);
+        double v = p2pb_file_value(&s->files[f], r->kernel, r->variant, r->bytes, m);
         if (fmt == P2PB_OUT_CSV) {
             if (isfinite(v))
                 printf(",%.9g", v);
@@ -224,6 +213,20 @@ static void show_tables(const struct p2pb_side *s, enum p2pb_outfmt fmt)
     }
 }
 
+/* One line per incomplete or aborted file above the tables, on stdout
+ * (a "#" comment in text, imb and csv; `show -m -f csv` marks the column
+ * instead, p2pb_incomplete_note says what happened). */
+static void flag_incomplete(const struct p2pb_side *s, enum p2pb_outfmt fmt, int metric)
+{
+    char why[128];
+    for (size_t f = 0; f < s->nfiles && !(metric && fmt == P2PB_OUT_CSV); f++)
+        if (!s->files[f].complete)
+            printf("%swarning: incomplete run, its rows as far as they go: %s: %s\n%s",
+                   fmt == P2PB_OUT_MARKDOWN ? "" : "# ", s->files[f].path,
+                   p2pb_incomplete_note(&s->files[f], why, sizeof why),
+                   fmt == P2PB_OUT_MARKDOWN ? "\n" : "");
+}
+
 /* The options of show and its output format. */
 static enum p2pb_status check_args(const struct p2pb_args *a, enum p2pb_outfmt *fmt, char *err,
                                    size_t errlen)
@@ -247,11 +250,13 @@ enum p2pb_status p2pb_cmd_show(struct p2pb_args *a, char *err, size_t errlen)
         return st;
     struct p2pb_side s;
     st = p2pb_side_load(a->files[0], a->nfiles[0], &s, "", stderr, err, p2pb_cmd_errlen(errlen));
+    if (st == P2PB_OK && a->metric >= 0 && (fmt == P2PB_OUT_IMB || fmt == P2PB_OUT_JSON))
+        st = p2pb_fail(P2PB_EUSAGE, err, errlen,
+                       "--metric works with text, markdown and csv" P2PB_TRY_HELP);
     if (st == P2PB_OK) {
-        if (a->metric >= 0 && (fmt == P2PB_OUT_IMB || fmt == P2PB_OUT_JSON))
-            st = p2pb_fail(P2PB_EUSAGE, err, errlen,
-                           "--metric works with text, markdown and csv" P2PB_TRY_HELP);
-        else if (a->metric >= 0)
+        if (fmt != P2PB_OUT_JSON) /* json has "complete" and "end_status" per file */
+            flag_incomplete(&s, fmt, a->metric >= 0);
+        if (a->metric >= 0)
             show_metric(&s, (enum p2pb_metric)a->metric, fmt);
         else if (fmt == P2PB_OUT_JSON)
             show_json(&s);

@@ -90,17 +90,10 @@ static size_t side_values(const struct p2pb_side *s, const struct key *k, enum p
 {
     size_t n = 0;
     for (size_t f = 0; f < s->nfiles; f++) {
-        const struct p2pb_results_data *d = &s->files[f];
-        for (size_t i = 0; i < d->nrows; i++) {
-            const struct p2pb_result *r = &d->rows[i];
-            if (r->bytes == k->bytes && strcmp(r->kernel, k->kernel) == 0 &&
-                strcmp(r->variant, k->variant) == 0) {
-                double x = p2pb_metric_value(r, m);
-                if (isfinite(x))
-                    v[n++] = x;
-                break; /* one value per launch */
-            }
-        }
+        /* one value per launch: its first row of the key */
+        double x = p2pb_file_value(&s->files[f], k->kernel, k->variant, k->bytes, m);
+        if (isfinite(x))
+            v[n++] = x;
     }
     return n;
 }

@@ -5,6 +5,7 @@
  */
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "output/output.h"
@@ -32,41 +33,68 @@ static char *fmt_cmp(char *buf, size_t len, double v)
     return buf;
 }
 
-static void fmt_side(char *buf, size_t len, size_t n, double med, double mn, double mx)
+/* A side's cell: median [min..max] of its n launch values, and " n=4" when
+ * the row used fewer launches than the side has (all). */
+static void fmt_side(char *buf, size_t len, size_t n, size_t all, double med, double mn, double mx)
 {
-    char a[32], b[32], c[32];
+    char a[32], b[32], c[32], used[32] = "";
     if (n == 0) {
         snprintf(buf, len, "-");
         return;
     }
+    if (n != all)
+        snprintf(used, sizeof used, " n=%zu", n);
     fmt_cmp(a, sizeof a, med);
-    if (n == 1 || mn == mx) {
-        snprintf(buf, len, "%s", a);
-        return;
-    }
-    char whole[128];
-    snprintf(whole, sizeof whole, "%s [%s..%s]", a, fmt_cmp(b, sizeof b, mn),
-             fmt_cmp(c, sizeof c, mx));
+    char whole[160];
+    if (n == 1 || mn == mx)
+        snprintf(whole, sizeof whole, "%s%s", a, used);
+    else
+        snprintf(whole, sizeof whole, "%s [%s..%s]%s", a, fmt_cmp(b, sizeof b, mn),
+                 fmt_cmp(c, sizeof c, mx), used);
     snprintf(buf, len, "%.*s", (int)(len - 1), whole);
 }
 
-/* 3 decimals, or 3 significant digits below 0.1 */
-static const char *ratio_str(char *buf, size_t len, double x)
+/* Significant digits (at least 3) with which 1 - d and 1 + d print as
+ * themselves, so that a threshold of 0.0001% does not print as [1, 1]. */
+static int bound_digits(double d)
 {
-    snprintf(buf, len, x >= 0.1 ? "%.3f" : "%.3g", x);
+    int p = 3;
+    for (char b[40]; p < 15; p++) {
+        snprintf(b, sizeof b, "%.*g", p, 1.0 - d);
+        double lo = strtod(b, NULL);
+        snprintf(b, sizeof b, "%.*g", p, 1.0 + d);
+        if (fabs(lo - (1.0 - d)) <= 1e-3 * d && fabs(strtod(b, NULL) - (1.0 + d)) <= 1e-3 * d)
+            break;
+    }
+    return p;
+}
+
+/* Decimals of a ratio next to threshold d: 3, or enough to tell 1 + d
+ * from 1 (one more than the position of d's first digit). */
+static int ratio_decimals(double d)
+{
+    int k = (int)ceil(-log10(d)) + 1;
+    return k > 3 ? k : 3;
+}
+
+/* dec decimals (3 by default, ratio_decimals), or that many significant digits below 0.1 */
+static const char *ratio_str(char *buf, size_t len, double x, int dec)
+{
+    snprintf(buf, len, x >= 0.1 ? "%.*f" : "%.*g", dec, x);
     return buf;
 }
 
-static void fmt_ratio(char *buf, size_t len, const struct p2pb_cmp_row *r)
+static void fmt_ratio(char *buf, size_t len, const struct p2pb_cmp_row *r, int dec)
 {
-    char a[24], b[24], c[24];
+    char a[32], b[32], c[32];
     if (!r->tested)
         snprintf(buf, len, "-");
     else if (r->hl.ci_valid)
-        snprintf(buf, len, "%s [%s..%s]", ratio_str(a, sizeof a, r->hl.ratio),
-                 ratio_str(b, sizeof b, r->hl.ci_low), ratio_str(c, sizeof c, r->hl.ci_high));
+        snprintf(buf, len, "%s [%s..%s]", ratio_str(a, sizeof a, r->hl.ratio, dec),
+                 ratio_str(b, sizeof b, r->hl.ci_low, dec),
+                 ratio_str(c, sizeof c, r->hl.ci_high, dec));
     else
-        snprintf(buf, len, "%s", ratio_str(a, sizeof a, r->hl.ratio));
+        snprintf(buf, len, "%s", ratio_str(a, sizeof a, r->hl.ratio, dec));
 }
 
 static void fmt_p(char *buf, size_t len, double p)
@@ -96,10 +124,10 @@ static int same_section(const struct p2pb_cmp_row *x, const struct p2pb_cmp_row 
 }
 
 static void print_table_text(FILE *o, int md, const struct p2pb_side *a, const struct p2pb_side *b,
-                             const struct p2pb_cmp_table *t)
+                             const struct p2pb_cmp_table *t, int dec)
 {
     const struct p2pb_cmp_row *prev = NULL;
-    char sz[16], ca[64], cb[64], cr[96], cp[16], cq[16];
+    char sz[16], ca[64], cb[64], cr[128], cp[16], cq[16];
     for (size_t i = 0; i < t->nrows; i++) {
         const struct p2pb_cmp_row *r = &t->rows[i];
         if (r->only)
@@ -119,8 +147,8 @@ static void print_table_text(FILE *o, int md, const struct p2pb_side *a, const s
                         r->display_name, r->variant[0] ? " " : "", r->variant,
                         metric_name(t->metric), metric_unit(t->metric));
                 char ha[96], hb[96], hr[160];
-                snprintf(ha, sizeof ha, "%s (n=%zu)", a->name, r->na);
-                snprintf(hb, sizeof hb, "%s (n=%zu)", b->name, r->nb);
+                snprintf(ha, sizeof ha, "%s (n=%zu)", a->name, a->nfiles);
+                snprintf(hb, sizeof hb, "%s (n=%zu)", b->name, b->nfiles);
                 snprintf(hr, sizeof hr, "ratio %s/%s [95%% CI]", b->name, a->name);
                 fprintf(o, "%12s %6s %28s %28s %26s %8s %8s  %s\n", "bytes", "size", ha, hb, hr,
                         "p", "p_adj", "verdict");
@@ -128,9 +156,9 @@ static void print_table_text(FILE *o, int md, const struct p2pb_side *a, const s
         }
         prev = r;
         p2pb_fmt_size(sz, sizeof sz, r->bytes);
-        fmt_side(ca, sizeof ca, r->na, r->med_a, r->min_a, r->max_a);
-        fmt_side(cb, sizeof cb, r->nb, r->med_b, r->min_b, r->max_b);
-        fmt_ratio(cr, sizeof cr, r);
+        fmt_side(ca, sizeof ca, r->na, a->nfiles, r->med_a, r->min_a, r->max_a);
+        fmt_side(cb, sizeof cb, r->nb, b->nfiles, r->med_b, r->min_b, r->max_b);
+        fmt_ratio(cr, sizeof cr, r, dec);
         /* one launch on a side: the test has nothing to say (p = 1) */
         int one = r->na < 2 || r->nb < 2;
         fmt_p(cp, sizeof cp, one ? NAN : r->p);
@@ -223,12 +251,14 @@ static void print_text(FILE *o, int md, const struct p2pb_cmp_print *opt, const 
     fprintf(o,
             "%sp_adj = %s over all rows of a metric (every kernel and size of the latency tables "
             "together, and of the throughput tables); verdict: changed if p_adj < 0.05 and CI "
-            "outside [%.3g, %.3g], equivalent if CI inside, else inconclusive; "
+            "outside [%.*g, %.*g], equivalent if CI inside, else inconclusive; "
             "no verdict below %d launches per side\n",
-            pfx, opt->holm ? "Holm" : "Benjamini-Hochberg", 1.0 - opt->threshold,
-            1.0 + opt->threshold, P2PB_COMPARE_MIN_LAUNCHES);
-    print_table_text(o, md, a, b, lat);
-    print_table_text(o, md, a, b, thr);
+            pfx, opt->holm ? "Holm" : "Benjamini-Hochberg", bound_digits(opt->threshold),
+            1.0 - opt->threshold, bound_digits(opt->threshold), 1.0 + opt->threshold,
+            P2PB_COMPARE_MIN_LAUNCHES);
+    p2pb_compare_notes_text(o, md, opt, a, b, lat, thr);
+    print_table_text(o, md, a, b, lat, ratio_decimals(opt->threshold));
+    print_table_text(o, md, a, b, thr, ratio_decimals(opt->threshold));
     const struct p2pb_cmp_table *tabs[2] = {lat, thr};
     for (int i = 0; i < 2; i++)
         if (tabs[i]->ntested && tabs[i]->best_p_adj >= 0.05)
@@ -268,7 +298,9 @@ static void print_csv(FILE *o, const struct p2pb_side *a, const struct p2pb_side
 {
     fputs("metric,unit,side_a,side_b,kernel,variant,bytes,n_a,median_a,min_a,max_a,n_b,median_b,"
           "min_b,max_b,ratio,ratio_ci95_low,ratio_ci95_high,u,p,p_adj,verdict,worse,only,"
-          "median_a_ci95_low,median_a_ci95_high,median_b_ci95_low,median_b_ci95_high\n",
+          "median_a_ci95_low,median_a_ci95_high,median_b_ci95_low,median_b_ci95_high,"
+          "launches_a,launches_b,incomplete_a,incomplete_b,position_rounds,"
+          "position_second_worse,position_p_adj\n",
           o);
     for (int t = 0; t < 2; t++)
         for (size_t i = 0; i < tabs[t]->nrows; i++) {
@@ -300,6 +332,9 @@ static void print_csv(FILE *o, const struct p2pb_side *a, const struct p2pb_side
             csv_num(o, r->ci_a[1]);
             csv_num(o, r->ci_b[0]);
             csv_num(o, r->ci_b[1]);
+            fprintf(o, ",%zu,%zu,%zu,%zu,%zu,%zu", a->nfiles, b->nfiles, a->nincomplete,
+                    b->nincomplete, r->pos_n, r->pos_worse);
+            csv_num(o, r->pos_p_adj);
             fputc('\n', o);
         }
 }
@@ -344,6 +379,9 @@ static void print_json(FILE *o, const struct p2pb_cmp_print *opt, const struct p
     cJSON_AddNumberToObject(root, "launches_b", (double)b->nfiles);
     cJSON_AddStringToObject(root, "p_adjust", opt->holm ? "holm" : "benjamini-hochberg");
     cJSON_AddNumberToObject(root, "threshold", opt->threshold);
+    cJSON_AddNumberToObject(root, "incomplete_a", (double)a->nincomplete);
+    cJSON_AddNumberToObject(root, "incomplete_b", (double)b->nincomplete);
+    p2pb_compare_notes_json(root, opt, a, b, tabs[0], tabs[1]);
     cJSON *rows = cJSON_AddArrayToObject(root, "rows");
     for (int t = 0; t < 2; t++)
         for (size_t i = 0; i < tabs[t]->nrows; i++) {
@@ -368,6 +406,11 @@ static void print_json(FILE *o, const struct p2pb_cmp_print *opt, const struct p
             cJSON_AddBoolToObject(j, "worse", r->worse);
             if (r->only)
                 cJSON_AddStringToObject(j, "only", r->only);
+            if (r->pos_n) {
+                cJSON_AddNumberToObject(j, "position_rounds", (double)r->pos_n);
+                cJSON_AddNumberToObject(j, "position_second_worse", (double)r->pos_worse);
+                jnum(j, "position_p_adj", r->pos_p_adj);
+            }
             cJSON_AddItemToArray(rows, j);
         }
     cJSON *ctx = cJSON_AddArrayToObject(root, "context_differences");

@@ -12,7 +12,7 @@
 
 /* Run-record keys that differ between any two launches by construction. */
 static const char *const ctx_skip[] = {
-    "type", "schema", "label", "start_utc", "command_line", "timer.overhead_ns", NULL,
+    "type", "schema", "label", "start_utc", "command_line", "timer.overhead_ns", "campaign", NULL,
 };
 
 static int skip_key(const char *k)

@@ -3,11 +3,13 @@
  * Loading results files for p2pbench-report, metric values and side names.
  * The host-context differences between two sides are in context_diff.c.
  */
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
+#include "text.h"
 
 double p2pb_metric_value(const struct p2pb_result *r, enum p2pb_metric metric)
 {
@@ -16,21 +18,41 @@ double p2pb_metric_value(const struct p2pb_result *r, enum p2pb_metric metric)
     return metric == P2PB_METRIC_LATENCY ? r->t.median : r->mbytes_per_sec;
 }
 
+double p2pb_file_value(const struct p2pb_results_data *d, const char *kernel, const char *variant,
+                       size_t bytes, enum p2pb_metric metric)
+{
+    for (size_t i = 0; i < d->nrows; i++) {
+        const struct p2pb_result *r = &d->rows[i];
+        if (r->bytes == bytes && strcmp(r->kernel, kernel) == 0 && strcmp(r->variant, variant) == 0)
+            return p2pb_metric_value(r, metric);
+    }
+    return NAN;
+}
+
+const char *p2pb_incomplete_note(const struct p2pb_results_data *d, char *buf, size_t len)
+{
+    char status[sizeof d->end_status];
+    snprintf(status, sizeof status, "%s", d->end_status);
+    p2pb_text_sanitize(status);
+    if (status[0])
+        snprintf(buf, len, "run ended with status '%s'; %zu row%s read", status, d->nrows,
+                 d->nrows == 1 ? "" : "s");
+    else
+        snprintf(buf, len, "no end record (run cut short?); read %zu row%s%s", d->nrows,
+                 d->nrows == 1 ? "" : "s",
+                 d->truncated_line ? ", last line cut off and ignored" : "");
+    return buf;
+}
+
 enum p2pb_status p2pb_load_results(const char *path, struct p2pb_results_data *d, FILE *warn,
                                    char *err, size_t errlen)
 {
     enum p2pb_status st = p2pb_results_read(path, d, err, errlen);
     if (st != P2PB_OK)
         return st;
-    if (warn && !d->complete) {
-        if (d->end_status[0])
-            fprintf(warn, "warning: %s: run ended with status '%s'; %zu row%s read\n", path,
-                    d->end_status, d->nrows, d->nrows == 1 ? "" : "s");
-        else
-            fprintf(warn, "warning: %s: no end record (run cut short?); read %zu row%s%s\n", path,
-                    d->nrows, d->nrows == 1 ? "" : "s",
-                    d->truncated_line ? ", last line cut off and ignored" : "");
-    }
+    char note[128];
+    if (warn && !d->complete)
+        fprintf(warn, "warning: %s: %s\n", path, p2pb_incomplete_note(d, note, sizeof note));
     /* a (kernel, variant, size) twice in one launch: compare uses the first */
     size_t dups = 0;
     for (size_t i = 0; i < d->nrows && warn; i++)
@@ -63,17 +85,45 @@ void p2pb_side_name(struct p2pb_side *s, const char *fallback)
     snprintf(s->name, sizeof s->name, "%s", common ? common : fallback);
 }
 
+/* Integer member key of object c in [lo, hi] into *v; 0 if absent or not one. */
+static int get_uint(const cJSON *c, const char *key, double lo, double hi, double *v)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(c, key);
+    if (!cJSON_IsNumber(x) || !(x->valuedouble >= lo && x->valuedouble <= hi) ||
+        x->valuedouble != floor(x->valuedouble))
+        return 0;
+    *v = x->valuedouble;
+    return 1;
+}
+
+/* The "campaign" object of run record run (seed, round >= 1, position 1 or 2). */
+static void read_position(const void *run, struct p2pb_launch_pos *p)
+{
+    const cJSON *c = run ? cJSON_GetObjectItemCaseSensitive(run, "campaign") : NULL;
+    double round, pos;
+    memset(p, 0, sizeof *p);
+    if (cJSON_IsObject(c) && get_uint(c, "seed", 0, 4294967295.0, &p->seed) &&
+        get_uint(c, "round", 1, 1e9, &round) && get_uint(c, "position", 1, 2, &pos)) {
+        p->known = 1;
+        p->round = (size_t)round;
+        p->position = (size_t)pos;
+    }
+}
+
 enum p2pb_status p2pb_side_load(char *const *paths, size_t n, struct p2pb_side *s,
                                 const char *fallback, FILE *warn, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
     s->files = calloc(n ? n : 1, sizeof *s->files);
-    if (!s->files)
+    s->pos = calloc(n ? n : 1, sizeof *s->pos);
+    if (!s->files || !s->pos)
         return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
     for (size_t i = 0; i < n; i++) {
         enum p2pb_status st = p2pb_load_results(paths[i], &s->files[i], warn, err, errlen);
         if (st != P2PB_OK)
             return st;
+        read_position(s->files[i].run, &s->pos[i]);
+        s->nincomplete += !s->files[i].complete;
         s->nfiles++;
     }
     p2pb_side_name(s, fallback);
@@ -85,5 +135,6 @@ void p2pb_side_free(struct p2pb_side *s)
     for (size_t i = 0; i < s->nfiles; i++)
         p2pb_results_data_free(&s->files[i]);
     free(s->files);
+    free(s->pos);
     memset(s, 0, sizeof *s);
 }

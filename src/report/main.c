@@ -28,7 +28,7 @@ static const struct report_cmd cmds[] = {
      "column per file side by side"},
     {"compare", p2pb_cmd_compare, 1,
      "A... --vs B... [-f text|markdown|csv|json] [-t PCT] [--holm]\n"
-     "[--fail-on-regression]",
+     "[--fail-on-regression [--allow-incomplete]]",
      "compare two groups of launches (one results file per launch; a directory\n"
      "stands for its *.jsonl files): medians, Hodges-Lehmann ratio B/A with 95% CI,\n"
      "exact Mann-Whitney p, adjusted p, verdict per row, host-context differences"},
@@ -136,8 +136,8 @@ static enum p2pb_status dispatch(int argc, char **argv, char *err, size_t errlen
  * says): 0 success; 2 a usage error (P2PB_EUSAGE: the command line, a plot
  * name that is not .png or .svg, a --fail-on-regression gate that cannot
  * fail); 1 anything else: a file that cannot be read, imported or plotted
- * (P2PB_EIO, P2PB_EFORMAT, P2PB_ERANGE), no memory, a regression found
- * (P2PB_EVERIFY).
+ * (P2PB_EIO, P2PB_EFORMAT, P2PB_ERANGE), no memory, a regression or an
+ * incomplete file found by the gate (P2PB_EVERIFY).
  */
 static int exit_code(enum p2pb_status st)
 {

@@ -32,11 +32,36 @@ double p2pb_metric_value(const struct p2pb_result *r, enum p2pb_metric metric);
 enum p2pb_status p2pb_load_results(const char *path, struct p2pb_results_data *d, FILE *warn,
                                    char *err, size_t errlen);
 
+/*
+ * "What happened to it" of an incomplete file d (d->complete is 0), for the
+ * stdout flags and stderr warnings: "no end record (run cut short?); 4 rows
+ * read" or "run ended with status 'aborted'; 4 rows read" (sanitised). Returns buf.
+ */
+const char *p2pb_incomplete_note(const struct p2pb_results_data *d, char *buf, size_t len);
+
+/*
+ * Value of metric for the first row of d with that kernel, variant and size
+ * (bytes); NAN when d has none or it has no number (p2pb_metric_value).
+ */
+double p2pb_file_value(const struct p2pb_results_data *d, const char *kernel, const char *variant,
+                       size_t bytes, enum p2pb_metric metric);
+
+/* A launch's place in a scripts/campaign.sh campaign: the run record's
+ * "campaign" object (docs/output-format.md). */
+struct p2pb_launch_pos {
+    int known;       /* 1 when the run record has a valid "campaign" object */
+    double seed;     /* the campaign's order seed, 0 .. 2^31 - 1 */
+    size_t round;    /* 1 .. N */
+    size_t position; /* 1 (ran first in its round) or 2 */
+};
+
 /* One side of a comparison: the launches (results files) of one configuration. */
 struct p2pb_side {
     char name[64];                   /* label of its files (or "A"/"B") */
     struct p2pb_results_data *files; /* nfiles entries */
+    struct p2pb_launch_pos *pos;     /* nfiles entries, by file (p2pb_side_load) */
     size_t nfiles;
+    size_t nincomplete; /* files without an end record "complete" */
 };
 
 /* Name a side from its files' labels: the common label, or "A"/"B" fallback. */
@@ -72,6 +97,12 @@ struct p2pb_cmp_row {
     enum p2pb_verdict verdict;
     int worse;        /* 1 if changed for the worse */
     const char *only; /* NULL, or "A"/"B": the row exists on one side only */
+    /* launch position (compare_order.c): rounds with a value on both sides,
+     * those in which the launch that ran second was worse (slower, or less
+     * MB/s; ties left out of pos_n), exact two-sided sign test p and its
+     * adjusted p (as p_adj); NAN when no round is known */
+    size_t pos_n, pos_worse;
+    double pos_p, pos_p_adj;
 };
 
 struct p2pb_cmp_table {
@@ -84,6 +115,7 @@ struct p2pb_cmp_table {
                                two-sided Mann-Whitney floor), times ntested for Holm;
                                NAN when no row is tested */
     size_t launches_needed; /* launches per side (equal sides) for best_p_adj < 0.05 */
+    size_t pos_flagged;     /* rows whose pos_p_adj < 0.05 (compare_order.c) */
 };
 
 /*
@@ -95,6 +127,36 @@ enum p2pb_status p2pb_compare_build(const struct p2pb_side *a, const struct p2pb
                                     enum p2pb_metric metric, int holm, double d,
                                     struct p2pb_cmp_table *out);
 void p2pb_compare_free(struct p2pb_cmp_table *t);
+
+/*
+ * Launch order of two sides (docs/report.md, "Launch order"): the rounds
+ * (same seed and round number) that hold a launch of each side, and in how
+ * many of them side A ran first. Confounded: at least 2 such rounds and one
+ * side first in more than 3/4 of them; a position effect then shows as a
+ * difference between the sides.
+ */
+struct p2pb_order {
+    size_t known_a, known_b; /* launches with a campaign position, per side */
+    size_t rounds;           /* rounds with a launch of each side */
+    size_t a_first;          /* of them, rounds in which side A ran first */
+    size_t nseeds;           /* distinct seeds among them (1 for one campaign) */
+    double seed;             /* the seed, when nseeds is 1 */
+    int confounded;
+};
+
+/* Fill o from the positions of a and b. No allocation, no failure. */
+void p2pb_order_check(const struct p2pb_side *a, const struct p2pb_side *b, struct p2pb_order *o);
+
+/*
+ * Position effect per row of t (built by p2pb_compare_build from a and b):
+ * for every round with a value on both sides, was the launch that ran second
+ * worse than the first? Sets pos_n, pos_worse, the exact two-sided sign test
+ * p (binomial, 1/2) and its adjustment over the rows with pos_n > 0 (Holm if
+ * holm, else Benjamini-Hochberg) in pos_p_adj, and t->pos_flagged. Returns
+ * P2PB_OK or P2PB_ENOMEM.
+ */
+enum p2pb_status p2pb_compare_position(const struct p2pb_side *a, const struct p2pb_side *b,
+                                       int holm, struct p2pb_cmp_table *t);
 
 /* Host-context differences between two sides: "key: A = x | B = y" lines. */
 struct p2pb_ctx_diff {
@@ -109,8 +171,26 @@ void p2pb_ctx_diff_free(struct p2pb_ctx_diff *d);
 struct p2pb_cmp_print {
     enum p2pb_outfmt fmt;
     int holm;
-    double threshold;
+    double threshold;               /* d as a fraction */
+    const struct p2pb_order *order; /* launch order of the sides (p2pb_order_check) */
 };
+/*
+ * What compare used, above the tables (compare_notes.c): one line per
+ * incomplete or aborted file, the launch order and its warnings
+ * (p2pb_order_check, p2pb_compare_position). Text lines start with "# ",
+ * markdown lines with nothing and a blank line before each.
+ */
+void p2pb_compare_notes_text(FILE *o, int md, const struct p2pb_cmp_print *opt,
+                             const struct p2pb_side *a, const struct p2pb_side *b,
+                             const struct p2pb_cmp_table *lat, const struct p2pb_cmp_table *thr);
+
+/* The same for json, into the cJSON object root: "incomplete" (array of
+ * {side, path, why}), "launch_order" (when any launch has a position) and
+ * "warnings" (array of strings). */
+void p2pb_compare_notes_json(void *root, const struct p2pb_cmp_print *opt,
+                             const struct p2pb_side *a, const struct p2pb_side *b,
+                             const struct p2pb_cmp_table *lat, const struct p2pb_cmp_table *thr);
+
 void p2pb_compare_print(FILE *o, const struct p2pb_cmp_print *opt, const struct p2pb_side *a,
                         const struct p2pb_side *b, const struct p2pb_cmp_table *lat,
                         const struct p2pb_cmp_table *thr, const struct p2pb_ctx_diff *diff);

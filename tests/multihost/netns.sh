@@ -214,7 +214,7 @@ campaign_test() {
         >"$OUTDIR/campaign.log" 2>&1 || rc=$?
     expect "d: campaign of 4 + 4 interleaved launches finished (see $OUTDIR/campaign.log)" test "$rc" -eq 0
     [[ $rc -eq 0 ]] || return
-    "$report" compare -f csv "$dir"/native-*.jsonl --vs "$dir"/shaped-*.jsonl \
+    "$report" compare -f csv "$dir"/native --vs "$dir"/shaped \
         >"$OUTDIR/campaign-compare.csv" 2>&1 || true
     line=$(grep -i 'throughput' "$OUTDIR/campaign-compare.csv" | grep ',1048576,' | head -n 1)
     expect "d: compare native vs shaped: throughput at 1 MiB is changed (got: $line)" \

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Tests of p2pbench-report (no MPI). Usage:
 #   report_tests.sh TEST REPORT_BIN SOURCE_DIR WORK_DIR
-# TEST: golden | synthetic | import | cases | roundtrip | errors | plot | campaign
+# TEST: golden | synthetic | import | cases | roundtrip | errors | plot | campaign | order | incomplete
 # Set UPDATE_GOLDEN=1 to rewrite the golden files instead of comparing.
 set -u
 test=$1 bin=$2 src=$3 work=$4
@@ -449,24 +449,197 @@ plot)
     ;;
 campaign)
     c="$src/scripts/campaign.sh" fake="$here/fake_launch.sh"
-    FAKE_FAIL=camp/domU-02.jsonl expect_status 1 sh "$c" -n 3 -o camp -a native -b domU \
-        -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.2"
-    eq "$(tr '\n' ' ' <log)" "camp/native-01.jsonl camp/domU-01.jsonl camp/native-02.jsonl camp/domU-02.jsonl " "interleaved order up to the failure"
-    grep -q "launch 4 of 6 (domU 2/3) failed" err.txt || fail "failure message: $(cat err.txt)"
-    grep -q "launch 3 of 6 (native 2/3), elapsed [0-9]*s, estimated left" err.txt || fail "progress line"
+    # order DIR: the sides of campaign.txt's rounds, "A B B A ..."
+    order() { sed -n 's/^round [0-9]*: //p' "$1/campaign.txt" | tr '\n' ' ' | sed 's/ $//'; }
+    # files DIR A_LABEL B_LABEL: the file of each launch in campaign.txt's order
+    files() {
+        sed -n 's/^round \([0-9]*\): \(.\) \(.\)$/\1 \2 \3/p' "$1/campaign.txt" |
+            while read -r k x y; do
+                for s in $x $y; do
+                    if [ "$s" = A ]; then l=$2; else l=$3; fi
+                    printf '%s/%s/%s-%02d.jsonl ' "$1" "$l" "$l" "$k"
+                done
+            done
+    }
+    run() { sh "$c" -o camp -a native -b domU -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.2" "$@"; }
+    FAKE_FAIL=camp/domU/domU-02.jsonl expect_status 1 run -n 3 -s 7
+    want=$(files camp native domU)
+    eq "$(tr '\n' ' ' <log)" "$(echo "$want" | awk '{ for (i = 1; i <= NF; i++) { printf "%s ", $i; if ($i == "camp/domU/domU-02.jsonl") exit } }')" \
+        "launches in campaign.txt's order up to the failure"
+    grep -q "(domU 2/3, round 2 position [12]) failed" err.txt || fail "failure message: $(cat err.txt)"
+    grep -q "launch 3 of 6 ([a-zA-Z]* 2/3, round 2 position 1), elapsed [0-9]*s, estimated left" err.txt ||
+        fail "progress line: $(cat err.txt)"
     : >log
-    expect_status 0 sh "$c" -n 3 -o camp -a native -b domU -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.2"
-    eq "$(tr '\n' ' ' <log)" "camp/domU-02.jsonl camp/native-03.jsonl camp/domU-03.jsonl " "resume redoes only unfinished launches"
-    [ -f camp/domU-02.jsonl.incomplete ] || fail "unfinished file not kept aside"
-    # a larger -n with the same commands grows the campaign by the missing launches
+    expect_status 0 run -n 3
+    eq "$(tr '\n' ' ' <log)" "$(echo "$want" | awk '{ for (i = 1; i <= NF; i++) if (go || $i == "camp/domU/domU-02.jsonl") { go = 1; printf "%s ", $i } }')" \
+        "resume (seed from campaign.txt) redoes only unfinished launches"
+    [ -f camp/domU/domU-02.jsonl.incomplete ] || fail "unfinished file not kept aside"
+    # every launch records its round, position and seed as campaign.txt says
+    for k in 1 2 3; do
+        first=$(sed -n "s/^round $k: \(.\) .$/\1/p" camp/campaign.txt)
+        pa=1; [ "$first" = A ] || pa=2
+        grep -q "\"campaign\":{\"seed\":7,\"round\":$k,\"position\":$pa,\"index\":$((2 * k - 2 + pa)),\"side\":\"A\"}" \
+            "camp/native/native-0$k.jsonl" || fail "round $k: native's position not recorded as $pa"
+        grep -q "\"campaign\":{\"seed\":7,\"round\":$k,\"position\":$((3 - pa))," "camp/domU/domU-0$k.jsonl" ||
+            fail "round $k: domU's position not recorded"
+    done
+    # a larger -n adds rounds; a smaller one is refused with the reason
     : >log
-    expect_status 0 sh "$c" -n 4 -o camp -a native -b domU -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.2"
-    eq "$(tr '\n' ' ' <log)" "camp/native-04.jsonl camp/domU-04.jsonl " "a larger -n adds launches"
-    # other commands for the same directory are refused
+    expect_status 0 run -n 4
+    eq "$(sort log | tr '\n' ' ')" "camp/domU/domU-04.jsonl camp/native/native-04.jsonl " "a larger -n adds round 4"
+    expect_status 2 run -n 2
+    grep -q "holds a campaign of 4 launches per side; -n 2 would hide launches 3 .. 4" err.txt ||
+        fail "smaller -n: $(cat err.txt)"
+    # other commands or another seed for the same directory are refused
     expect_status 2 sh "$c" -n 4 -o camp -a native -b domU -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.3"
+    expect_status 2 run -n 4 -s 8
+    grep -q "records another campaign" err.txt || fail "another seed: $(cat err.txt)"
     expect_status 2 sh "$c" -n x -o camp2 -A true -B true
-    expect_status 0 "$bin" compare camp/native-*.jsonl --vs camp/domU-*.jsonl
-    grep -q "ratio domU/native" out.txt || fail "campaign output not comparable"
+    expect_status 2 sh "$c" -n 99999999999999999999 -o camp2 -A true -B true
+    grep -q "'99999999999999999999' is too large (at most 9999)" err.txt || fail "huge -n: $(cat err.txt)"
+    grep -q "Illegal number" err.txt && fail "huge -n reached the shell's arithmetic"
+    expect_status 2 sh "$c" -n 0 -o camp2 -A true -B true
+    expect_status 2 sh "$c" -n 4 -s 2147483648 -o camp2 -A true -B true
+    [ -e camp2 ] && fail "a refused campaign created its directory"
+    # order: each round holds each side once; positions balanced; seed -> order
+    for seed in 1 2 3 4 5 6 7 8; do
+        : >log
+        expect_status 0 sh "$c" -n 6 -s $seed -o "o$seed" -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.0"
+        o=$(order "o$seed")
+        echo "$o" | awk '{ for (i = 1; i <= NF; i += 2) if ($i == $(i + 1)) exit 1 }' ||
+            fail "seed $seed: a round without both sides: $o"
+        eq "$(echo "$o" | awk '{ for (i = 1; i <= NF; i += 2) n += $i == "A"; print n }')" 3 \
+            "seed $seed: rounds with A first (of 6)"
+        eq "$(tr '\n' ' ' <log)" "$(files "o$seed" A B)" "seed $seed: launches ran in campaign.txt's order"
+        echo "$o" >>orders.txt
+    done
+    [ "$(sort -u orders.txt | wc -l)" -ge 3 ] || fail "8 seeds gave fewer than 3 orders: $(cat orders.txt)"
+    expect_status 0 sh "$c" -n 6 -s 3 -o again -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.0"
+    eq "$(order again)" "$(order o3)" "same seed, same order"
+    expect_status 0 sh "$c" -n 7 -s 3 -o o3 -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.0"
+    eq "$(order o3 | cut -d' ' -f1-12)" "$(order again)" "a larger -n keeps the earlier rounds"
+    # labels: one a prefix of the other; odd directory names; the printed command works
+    d="my 'camp' dir"
+    expect_status 0 sh "$c" -n 2 -o "$d" -a native -b native-vm -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.2"
+    cmd=$(sed -n 's/^  p2pbench-report compare /compare /p' err.txt)
+    eval "set -- $cmd"
+    expect_status 0 "$bin" "$@"
+    { grep -q "native (n=2)" out.txt && grep -q "native-vm (n=2)" out.txt; } ||
+        fail "printed compare command ($cmd): $(head -3 out.txt)"
+    for bad in '*' 'a b' '-x' '.hidden' 'a/b' "x'y" '' "$(printf '%064d' 0)"; do
+        expect_status 2 sh "$c" -n 2 -o camp3 -a "$bad" -b B -A true -B true
+        grep -q "label '.*' must be 1 to 63\|longer than 63" err.txt || fail "label '$bad': $(cat err.txt)"
+    done
+    expect_status 2 sh "$c" -n 2 -o camp3 -a same -b same -A true -B true
+    expect_status 0 sh "$c" -n 1 -o camp3 -a "v1.2_x+y" -b B -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.0"
+    ;;
+order)
+    # synthetic campaigns: GEN_POS gives each launch's position in its round
+    GEN_SIDE=A GEN_POS="1 1 1 1 1 1" gen fa fa first 6 1.0
+    GEN_SIDE=B GEN_POS="2 2 2 2 2 2" gen fb fb second 6 1.0 2
+    expect_status 0 "$bin" compare fa --vs fb
+    grep -q "^# launch order: 6 rounds with both sides (campaign seed 1): first first in 6, second first in 0" out.txt ||
+        fail "order line: $(grep order out.txt)"
+    grep -q "^# warning: launch order and side are confounded: first ran first in 6 of 6 rounds" out.txt ||
+        fail "fixed order: no confounding warning"
+    expect_status 0 "$bin" compare fa --vs fb -f json
+    grep -q '"confounded":	true' out.txt || fail "json: confounded"
+    grep -q '"launch order and side are confounded' out.txt || fail "json: warning"
+    # balanced order (3 of 6 rounds each way), no position effect: no warning
+    GEN_SIDE=A GEN_POS="1 2 1 2 2 1" gen ba ba a 6 1.0
+    GEN_SIDE=B GEN_POS="2 1 2 1 1 2" gen bb bb b 6 1.0 2
+    expect_status 0 "$bin" compare ba --vs bb
+    grep -q "^# launch order: 6 rounds .*: a first in 3, b first in 3" out.txt || fail "balanced: order line"
+    grep -q "warning" out.txt && fail "balanced, no position effect: $(grep warning out.txt)"
+    # the launch that runs second is 10% slower, order balanced over 8 rounds: every
+    # latency row 8 of 8 (sign test p = 2/2^8 = 0.0078, BH over 8 rows: 0.0078),
+    # every throughput row with a number too; the sides stay equivalent
+    GEN_POS_FACTOR=1.1 GEN_SIDE=A GEN_POS="1 2 1 2 2 1 2 1" gen pa pa a 8 1.0
+    GEN_POS_FACTOR=1.1 GEN_SIDE=B GEN_POS="2 1 2 1 1 2 1 2" gen pb pb b 8 1.0 2
+    expect_status 0 "$bin" compare pa --vs pb
+    grep -q "^# warning: latency: the value depends on the position in the round: at 8 rows the launch that ran second was worse in most rounds (sign test, p_adj < 0.05, Benjamini-Hochberg): PingPong 0 (8 of 8), PingPong 1K (8 of 8)" out.txt ||
+        fail "position effect (latency): $(grep warning out.txt)"
+    grep -q "^# warning: throughput: .* at 6 rows" out.txt || fail "position effect (throughput)"
+    grep -q "confounded" out.txt && fail "balanced order said confounded"
+    grep -q "changed (" out.txt && fail "balanced order with a position effect gave 'changed'"
+    expect_status 0 "$bin" compare pa --vs pb -f csv
+    eq "$(awk -F, '$1 == "latency" && $5 == "pingpong" && $7 == 1024 { print $33 "," $34 "," $35 }' out.txt)" "8,8,0.0078125" \
+        "csv: position_rounds, position_second_worse, position_p_adj"
+    # Holm over the 8 latency rows: 8 x 0.0078 = 0.0625, not flagged; over the 6
+    # throughput rows with a number: 6 x 0.0078 = 0.047, flagged (the documented rule)
+    expect_status 0 "$bin" compare pa --vs pb --holm
+    grep -q "latency: the value depends on the position" out.txt && fail "--holm: 0.0625 must not be flagged"
+    grep -q "throughput: the value depends on the position.*at 6 rows.*Holm" out.txt ||
+        fail "--holm: 0.047 must be flagged"
+    # the issue's case: fixed order and a position effect give "changed", and the warning says why
+    GEN_POS_FACTOR=1.1 GEN_SIDE=A GEN_POS="1 1 1 1 1 1" gen qa qa a 6 1.0
+    GEN_POS_FACTOR=1.1 GEN_SIDE=B GEN_POS="2 2 2 2 2 2" gen qb qb b 6 1.0 2
+    expect_status 0 "$bin" compare qa --vs qb
+    grep -q "changed (worse)" out.txt || fail "confounded position effect should look like a change"
+    grep -q "confounded: a ran first in 6 of 6" out.txt || fail "and the warning must say so"
+    # files without positions mixed in are counted
+    gen plain plain a 2 1.0
+    expect_status 0 "$bin" compare ba plain --vs bb
+    grep -q "^# warning: 2 of 14 launches record no campaign position" out.txt || fail "unknown positions"
+    ;;
+incomplete)
+    gen a a native 6 1.0
+    gen b b domU 6 1.0 2
+    head -5 a/a-06.jsonl >a/a-06.cut && mv a/a-06.cut a/a-06.jsonl
+    GEN_END=aborted gen ab ab domU 1 1.0
+    for f in text markdown; do
+        expect_status 0 "$bin" compare a --vs b -f $f
+        grep -q "^\(# \)\{0,1\}warning: incomplete launch on side A (native), its rows used as far as they go: a/a-06.jsonl: no end record (run cut short?); read 4 rows" out.txt ||
+            fail "$f: incomplete file not flagged on stdout"
+        [ "$(grep -n 'incomplete launch' out.txt | cut -d: -f1)" -lt "$(grep -n 'PingPong' out.txt | head -1 | cut -d: -f1)" ] ||
+            fail "$f: the flag must come above the tables"
+    done
+    # the header counts the side's launches; a row that used fewer says so
+    expect_status 0 "$bin" compare a --vs b
+    grep -q "native (n=6)" out.txt || fail "header n"
+    eq "$(grep -c ' n=5 ' out.txt)" 8 "Sendrecv rows (latency and throughput) used 5 of 6 launches"
+    grep "^ *1024 *1K .*2.0[0-9] \[.*\] *2.0" out.txt | head -1 | grep -q "n=5" &&
+        fail "PingPong rows used all 6 launches: no n="
+    expect_status 0 "$bin" compare a --vs b -f json
+    grep -q '"incomplete_a":	1' out.txt || fail "json incomplete_a"
+    grep -q '"path":	"a/a-06.jsonl"' out.txt || fail "json incomplete path"
+    grep -q '"warnings":	\["incomplete launch on side A' out.txt || fail "json warnings"
+    expect_status 0 "$bin" compare a --vs b -f csv
+    eq "$(awk -F, '$1 == "latency" && $5 == "sendrecv" && $7 == 0 { print $8 "," $29 "," $31 "," $32 }' out.txt)" "5,6,1,0" \
+        "csv: n_a, launches_a, incomplete_a, incomplete_b"
+    # the gate fails on an incomplete file unless --allow-incomplete
+    expect_status 1 "$bin" compare a --vs b --fail-on-regression
+    grep -q "1 launch file is incomplete or aborted.*--allow-incomplete" err.txt || fail "gate message: $(cat err.txt)"
+    expect_status 0 "$bin" compare a --vs b --fail-on-regression --allow-incomplete
+    grep -q "warning: incomplete launch" out.txt || fail "--allow-incomplete still flags the file"
+    expect_status 2 "$bin" compare b --vs b --allow-incomplete -f xml
+    "$bin" compare a --vs b --fail-on-regression -f markdown >cmp.md 2>/dev/null
+    grep -q "incomplete launch" cmp.md || fail "the CI recipe's compare.md must show the incomplete file"
+    # an aborted run
+    expect_status 0 "$bin" compare a --vs ab
+    grep -q "^# warning: incomplete launch on side B (domU), .*: ab/ab-01.jsonl: run ended with status 'aborted'; 8 rows read" out.txt ||
+        fail "aborted file: $(grep warning out.txt)"
+    # show flags it on stdout in every format
+    for f in text markdown imb csv; do
+        expect_status 0 "$bin" show -f $f a/a-06.jsonl
+        head -3 out.txt | grep -q "warning: incomplete run, its rows as far as they go: a/a-06.jsonl: no end record" ||
+            fail "show -f $f: not flagged above the table"
+    done
+    expect_status 0 "$bin" show -f json a/a-06.jsonl
+    grep -q '"complete":	false' out.txt || fail "show json: complete false"
+    expect_status 0 "$bin" show -m latency -f csv a/a-05.jsonl a/a-06.jsonl
+    head -1 out.txt | grep -q ",native#2 (incomplete)$" || fail "show -m csv: column: $(head -1 out.txt)"
+    expect_status 0 "$bin" show -m latency a/a-06.jsonl
+    grep -q "^# warning: incomplete run" out.txt || fail "show -m text"
+    # complete files: no flag
+    expect_status 0 "$bin" show b/b-01.jsonl
+    grep -q "incomplete" out.txt && fail "complete file flagged"
+    # -t 0.0001 (percent): the bounds and the ratios carry the threshold's digits
+    expect_status 0 "$bin" compare b --vs a -t 0.0001
+    grep -q "CI outside \[0.999999, 1.000001\]" out.txt || fail "-t 0.0001 bounds: $(grep 'CI outside' out.txt)"
+    grep -q " 1.0000000 \[[0-9.]*\.\.[0-9.]*\]" out.txt || fail "-t 0.0001: ratio decimals"
+    expect_status 0 "$bin" compare b --vs a -t 12.5
+    grep -q "CI outside \[0.875, 1.125\]" out.txt || fail "-t 12.5 bounds"
     ;;
 *)
     echo "unknown test $test" >&2; exit 2 ;;

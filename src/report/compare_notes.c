@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * compare_notes: what a comparison used and what to distrust in it, printed
+ * above the tables (text, markdown) or as the "warnings" array (json):
+ * incomplete or aborted launch files, the launch order of a campaign and
+ * its two checks (compare_order.c). docs/report.md, "What compare used".
+ */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "output/output.h"
+#include "report.h"
+
+/* Where a note goes: a text stream (prefix pfx; in markdown a blank line
+ * before each) or a json array of strings. */
+struct note_sink {
+    FILE *o;
+    const char *pfx;
+    int md;
+    cJSON *arr;
+};
+
+static void note(struct note_sink *k, const char *kind, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (k->arr && !kind[0])
+        return; /* json has the facts as fields; its "warnings" are warnings only */
+    if (k->arr)
+        cJSON_AddItemToArray(k->arr, cJSON_CreateString(buf));
+    else
+        fprintf(k->o, "%s%s%s%s\n", k->md ? "\n" : "", k->pfx, kind, buf);
+}
+
+/* One note per incomplete file of side s (tag "A" or "B"). */
+static void incomplete_notes(struct note_sink *k, const char *tag, const struct p2pb_side *s)
+{
+    char why[128];
+    for (size_t i = 0; i < s->nfiles; i++)
+        if (!s->files[i].complete)
+            note(k, "warning: ",
+                 "incomplete launch on side %s (%s), its rows used as far as they go: %s: %s", tag,
+                 s->name, s->files[i].path, p2pb_incomplete_note(&s->files[i], why, sizeof why));
+}
+
+/* The launch order, and the confounding check (struct p2pb_order). */
+static void order_notes(struct note_sink *k, const struct p2pb_order *o, const struct p2pb_side *a,
+                        const struct p2pb_side *b)
+{
+    size_t all = a->nfiles + b->nfiles, known = o->known_a + o->known_b;
+    if (!known)
+        return;
+    char seed[48] = "several campaigns";
+    if (o->nseeds == 1)
+        snprintf(seed, sizeof seed, "campaign seed %.0f", o->seed);
+    note(k, "", "launch order: %zu round%s with both sides (%s): %s first in %zu, %s first in %zu",
+         o->rounds, o->rounds == 1 ? "" : "s", seed, a->name, o->a_first, b->name,
+         o->rounds - o->a_first);
+    if (known < all)
+        note(k, "warning: ", "%zu of %zu launches record no campaign position", all - known, all);
+    if (o->confounded) {
+        int a_more = 2 * o->a_first > o->rounds;
+        note(k, "warning: ",
+             "launch order and side are confounded: %s ran first in %zu of %zu rounds, so an "
+             "effect of the position in a round shows as a difference between the sides; "
+             "scripts/campaign.sh balances the order",
+             a_more ? a->name : b->name, a_more ? o->a_first : o->rounds - o->a_first, o->rounds);
+    }
+}
+
+static const char *metric_word(enum p2pb_metric m)
+{
+    return m == P2PB_METRIC_LATENCY ? "latency" : "throughput";
+}
+
+/* The rows of t whose position test is below 0.05 (at most 4 named). */
+static void position_notes(struct note_sink *k, const struct p2pb_cmp_table *t, int holm)
+{
+    if (!t->pos_flagged)
+        return;
+    char list[512] = "", sz[16];
+    size_t len = 0, named = 0;
+    for (size_t i = 0; i < t->nrows && named < 4; i++) {
+        const struct p2pb_cmp_row *r = &t->rows[i];
+        if (!(r->pos_p_adj < 0.05))
+            continue;
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s%s%s %s (%zu of %zu)",
+                                named ? ", " : "", r->display_name, r->variant[0] ? " " : "",
+                                r->variant, p2pb_fmt_size(sz, sizeof sz, r->bytes), r->pos_worse,
+                                r->pos_n);
+        named++;
+        if (len >= sizeof list)
+            break;
+    }
+    note(k, "warning: ",
+         "%s: the value depends on the position in the round: at %zu row%s the launch that ran "
+         "second was worse in most rounds (sign test, p_adj < 0.05, %s): %s%s",
+         metric_word(t->metric), t->pos_flagged, t->pos_flagged == 1 ? "" : "s",
+         holm ? "Holm" : "Benjamini-Hochberg", list, t->pos_flagged > named ? ", ..." : "");
+}
+
+static void all_notes(struct note_sink *k, const struct p2pb_cmp_print *opt,
+                      const struct p2pb_side *a, const struct p2pb_side *b,
+                      const struct p2pb_cmp_table *lat, const struct p2pb_cmp_table *thr)
+{
+    incomplete_notes(k, "A", a);
+    incomplete_notes(k, "B", b);
+    if (opt->order)
+        order_notes(k, opt->order, a, b);
+    position_notes(k, lat, opt->holm);
+    position_notes(k, thr, opt->holm);
+}
+
+void p2pb_compare_notes_text(FILE *o, int md, const struct p2pb_cmp_print *opt,
+                             const struct p2pb_side *a, const struct p2pb_side *b,
+                             const struct p2pb_cmp_table *lat, const struct p2pb_cmp_table *thr)
+{
+    struct note_sink k = {.o = o, .pfx = md ? "" : "# ", .md = md};
+    all_notes(&k, opt, a, b, lat, thr);
+}
+
+void p2pb_compare_notes_json(void *root, const struct p2pb_cmp_print *opt,
+                             const struct p2pb_side *a, const struct p2pb_side *b,
+                             const struct p2pb_cmp_table *lat, const struct p2pb_cmp_table *thr)
+{
+    cJSON *incomplete = cJSON_AddArrayToObject(root, "incomplete");
+    const struct p2pb_side *const sides[2] = {a, b};
+    char why[128];
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; i < sides[s]->nfiles; i++) {
+            const struct p2pb_results_data *d = &sides[s]->files[i];
+            if (d->complete)
+                continue;
+            cJSON *f = cJSON_CreateObject();
+            cJSON_AddStringToObject(f, "side", s ? "b" : "a");
+            cJSON_AddStringToObject(f, "path", d->path);
+            cJSON_AddStringToObject(f, "why", p2pb_incomplete_note(d, why, sizeof why));
+            cJSON_AddItemToArray(incomplete, f);
+        }
+    const struct p2pb_order *o = opt->order;
+    if (o && o->known_a + o->known_b) {
+        cJSON *j = cJSON_AddObjectToObject(root, "launch_order");
+        cJSON_AddNumberToObject(j, "rounds", (double)o->rounds);
+        cJSON_AddNumberToObject(j, "a_first", (double)o->a_first);
+        cJSON_AddNumberToObject(j, "b_first", (double)(o->rounds - o->a_first));
+        cJSON_AddNumberToObject(j, "with_position_a", (double)o->known_a);
+        cJSON_AddNumberToObject(j, "with_position_b", (double)o->known_b);
+        if (o->nseeds == 1)
+            cJSON_AddNumberToObject(j, "seed", o->seed);
+        cJSON_AddBoolToObject(j, "confounded", o->confounded);
+    }
+    struct note_sink k = {.arr = cJSON_AddArrayToObject(root, "warnings")};
+    all_notes(&k, opt, a, b, lat, thr);
+}
