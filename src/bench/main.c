@@ -140,7 +140,8 @@ static enum p2pb_status close_results(struct p2pb_run *run, enum p2pb_status st)
             e.ranks = &writer;
     }
     if (p2pb_results_close_end(run->rf, &e, run->err, sizeof run->err) != P2PB_OK) {
-        fprintf(stderr, "p2pbench: error: %s\n", run->err);
+        if (!failed) /* a write that failed before was reported then */
+            fprintf(stderr, "p2pbench: error: %s\n", run->err);
         failed = 1;
     }
     run->rf = NULL;
