@@ -25,6 +25,11 @@
 /* Seconds the handler may take before a second expiry ends the process. */
 #define P2PB_WATCHDOG_GRACE_S 2
 
+/* Seconds the other ranks wait longer than rank 0: rank 0 reports first
+ * (it names the stalled ranks and ends the results file); a launcher that
+ * kills the job when one rank exits would otherwise cut it off. */
+#define P2PB_WATCHDOG_PEER_DELAY_S 1.0
+
 /* Most ranks the timeout line and end record name. */
 #define P2PB_WATCHDOG_MAX_NAMED 64
 
@@ -225,7 +230,7 @@ static void restart(void)
 {
     if (wd.seconds <= 0)
         return;
-    double s = wd.seconds;
+    double s = wd.seconds + (wd.rank > 0 ? P2PB_WATCHDOG_PEER_DELAY_S : 0.0);
     struct itimerval it = {{0, 0}, {(time_t)s, (suseconds_t)((s - floor(s)) * 1e6)}};
     setitimer(ITIMER_REAL, &it, NULL);
     p2pb_progress_mark();
