@@ -5,7 +5,7 @@
  * Results file (schema "p2pbench/1"): one JSON object per line.
  *   1. {"type":"run", "schema":"p2pbench/1", ...}     run record, first line
  *   2. {"type":"result", "kernel":..., "bytes":...}   one per (kernel, size)
- *   3. {"type":"end", "status":"complete"|"aborted"}  last line
+ *   3. {"type":"end", "status":"complete"|"aborted", ...}  last line
  * Each line is written with one write(2) and flushed as soon as its row is
  * finished, so a run that dies keeps every finished row and lacks the end
  * record (recognizably incomplete). See docs/output-format.md.
@@ -123,6 +123,9 @@ struct p2pb_run_info {
  */
 struct p2pb_results_file;
 
+/* Write the results to standard output (a duplicate of its descriptor;
+ * path "(standard output)"): not locked, not truncated. */
+enum p2pb_status p2pb_results_open_stdout(struct p2pb_results_file **out, char *err, size_t errlen);
 /* Create (truncate) path for writing. */
 enum p2pb_status p2pb_results_open(const char *path, struct p2pb_results_file **out, char *err,
                                    size_t errlen);
@@ -133,11 +136,42 @@ enum p2pb_status p2pb_results_write_json(struct p2pb_results_file *f, const void
 /* Write a result record for r. */
 enum p2pb_status p2pb_results_write_result(struct p2pb_results_file *f, const struct p2pb_result *r,
                                            char *err, size_t errlen);
-/* Write the end record {"type":"end","status":status,"wall_sec":...} and close. */
+/*
+ * The end record (docs/output-format.md, section 3): status "complete", or
+ * "aborted" with reason, the (kernel, size) it happened in (kernel NULL: no
+ * size had begun; written as null), the rank that wrote the record and the
+ * ranks the failure was traced to (nranks of them; may be none).
+ */
+struct p2pb_end_record {
+    const char *status; /* "complete" or "aborted" */
+    const char *reason; /* aborted: "timeout", "payload_check", "write_error", ... */
+    const char *kernel; /* aborted: kernel name, or NULL */
+    size_t bytes;       /* aborted: message size, with kernel */
+    int rank;           /* aborted: the rank that wrote the record (0) */
+    const int *ranks;   /* aborted: ranks involved, nranks of them */
+    size_t nranks;
+    double wall_sec; /* run time in seconds */
+};
+/* Write the end record e (NULL: none), sync and close f (freed either way). */
+enum p2pb_status p2pb_results_close_end(struct p2pb_results_file *f,
+                                        const struct p2pb_end_record *e, char *err, size_t errlen);
+/* p2pb_results_close_end with {status, wall_sec} (status NULL: no end record). */
 enum p2pb_status p2pb_results_close(struct p2pb_results_file *f, const char *status,
                                     double wall_sec, char *err, size_t errlen);
 /* File descriptor of an open results file (for the --timeout handler), or -1. */
 int p2pb_results_fd(const struct p2pb_results_file *f);
+/* 1 while a line is being written to f (async-signal-safe read). */
+int p2pb_results_writing(const struct p2pb_results_file *f);
+/* 1 once a write to f failed: the file lacks rows of the run. */
+int p2pb_results_failed(const struct p2pb_results_file *f);
+/*
+ * For a signal handler (async-signal-safe, never blocks): switch f to
+ * non-blocking, cut back a line the handler interrupted (regular files;
+ * nothing is written to a pipe then), append line (len bytes, ending in
+ * '\n') with one write(2), cutting back a partial write. Returns 1 if the
+ * whole line was written, else 0.
+ */
+int p2pb_results_append_now(struct p2pb_results_file *f, const char *line, size_t len);
 /* Path of an open results file. */
 const char *p2pb_results_path(const struct p2pb_results_file *f);
 

@@ -6,6 +6,7 @@
  * verify compares every received byte with what its sender must have sent.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness_internal.h"
@@ -48,6 +49,22 @@ static int run_and_verify(struct p2pb_run *r)
     return 1;
 }
 
+/* The ranks that saw wrong bytes, to rank 0's watchdog (end record). */
+static void blame_ranks(struct p2pb_run *r, int lbad)
+{
+    struct p2pb_kernel_ctx *c = &r->c;
+    int *all = c->rank == 0 ? calloc((size_t)c->nranks, sizeof *all) : NULL;
+    P2PB_MPI_CHECK(MPI_Gather(&lbad, 1, MPI_INT, all, 1, MPI_INT, 0, c->comm));
+    if (!all)
+        return;
+    size_t n = 0;
+    for (int q = 0; q < c->nranks; q++)
+        if (all[q])
+            all[n++] = q;
+    p2pb_watchdog_blame(all, n);
+    free(all);
+}
+
 /* One checked iteration on every rank; 1 if it failed on any rank. */
 static int check_round(struct p2pb_run *r)
 {
@@ -62,6 +79,8 @@ static int check_round(struct p2pb_run *r)
         lbad = run_and_verify(r);
     c->iter++;
     P2PB_MPI_CHECK(MPI_Allreduce(&lbad, &anybad, 1, MPI_INT, MPI_MAX, c->comm));
+    if (anybad)
+        blame_ranks(r, lbad);
     return anybad;
 }
 

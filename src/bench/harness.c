@@ -86,20 +86,22 @@ static void start_run(struct p2pb_run *r, MPI_Comm comm, const struct p2pb_kerne
     r->nout = r->per_group ? (size_t)r->ngroups + 1 : 1;
 }
 
-/* Steps 2-7 with the watchdog armed; returns the --check verdict. */
+/* Steps 2-7, each a phase of the watchdog; returns the --check verdict. */
 static enum p2pb_status measure(struct p2pb_run *r, char *err, size_t errlen)
 {
     const struct p2pb_test_seams *seams = p2pb_test_seams();
-    p2pb_watchdog_arm(r->k, r->c.bytes, r->c.rank, r->pol->timeout);
     if (seams->size_start) /* test seam (watchdog.c); NULL in normal runs */
         seams->size_start(r->k, r->c.bytes, r->c.rank);
-    p2pb_warmup(r);                                                 /* 2. warm-up */
-    p2pb_calibrate(r);                                              /* 3. k, sample counts */
-    p2pb_sample(r);                                                 /* 4-5. until the stop rule */
-    p2pb_rows_reduce_means(r);                                      /* 6. IMB's numbers */
-    enum p2pb_status verdict = p2pb_check_payloads(r, err, errlen); /* 7. --check */
-    p2pb_watchdog_disarm(r->pol->timeout);
-    return verdict;
+    p2pb_watchdog_phase(P2PB_PHASE_WARMUP);
+    p2pb_warmup(r); /* 2. warm-up */
+    p2pb_watchdog_phase(P2PB_PHASE_CALIBRATION);
+    p2pb_calibrate(r); /* 3. k, sample counts */
+    p2pb_watchdog_phase(P2PB_PHASE_SAMPLES);
+    p2pb_sample(r); /* 4-5. until the stop rule */
+    p2pb_watchdog_phase(P2PB_PHASE_STATISTICS);
+    p2pb_rows_reduce_means(r); /* 6. IMB's numbers */
+    p2pb_watchdog_phase(P2PB_PHASE_CHECK);
+    return p2pb_check_payloads(r, err, errlen); /* 7. --check */
 }
 
 enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *k, size_t bytes,
@@ -109,6 +111,7 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
 {
     struct p2pb_run r;
     start_run(&r, comm, k, bytes, direction, pol, ti);
+    p2pb_watchdog_size(k, bytes, pol->timeout); /* the timer runs until the row is written */
     *nrows = 0;
     if (cap < r.nout)
         return p2pb_fail(P2PB_ERANGE, err, errlen,
@@ -129,6 +132,7 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
 out:
     p2pb_buffers_close(&r);
     p2pb_samples_close(&r);
+    p2pb_watchdog_step(P2PB_WAIT_ROW); /* rank 0 writes the rows, the others wait */
     return st;
 }
 

@@ -125,11 +125,60 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
                                        const struct p2pb_timer_info *ti, struct p2pb_result *rows,
                                        size_t cap, size_t *nrows, char *err, size_t errlen);
 
+/* ---- --timeout (watchdog.c) ---- */
+
 /*
- * File descriptor of the open results file (rank 0), or -1. When --timeout
- * fires, the harness appends an end record with status "aborted" to it
- * (one write(2) from the signal handler) before exiting. watchdog.c
+ * The steps of a run that can block. Each one restarts the --timeout timer
+ * with the full time; when it expires the rank names its step on stderr,
+ * rank 0 appends an aborted end record naming the step ("waiting_on") and
+ * the ranks that had not reached it, and the rank exits 1. Every rank passes
+ * the same steps in the same order.
  */
-void p2pb_harness_set_abort_fd(int fd);
+enum p2pb_wait {
+    P2PB_WAIT_CONTEXT,  /* host context gathered, run record written (rank 0) */
+    P2PB_WAIT_SIZE,     /* one (kernel, size), in the phases of enum p2pb_phase */
+    P2PB_WAIT_ROW,      /* rank 0 writes the rows to the results file and stdout */
+    P2PB_WAIT_CLOSE,    /* rank 0 ends the tables, closes the results file */
+    P2PB_WAIT_FINALIZE, /* MPI_Finalize */
+};
+
+/* Phases of P2PB_WAIT_SIZE (the steps of docs/methodology.md). */
+enum p2pb_phase {
+    P2PB_PHASE_SETUP,       /* buffers, the kernel's setup */
+    P2PB_PHASE_WARMUP,      /* warm-up iterations */
+    P2PB_PHASE_CALIBRATION, /* iterations per sample */
+    P2PB_PHASE_SAMPLES,     /* the samples */
+    P2PB_PHASE_STATISTICS,  /* IMB's means, statistics */
+    P2PB_PHASE_CHECK,       /* --check */
+};
+
+/*
+ * Start the watchdog of a run on comm: seconds is --timeout (0: none; then
+ * only the last size is remembered, for end records), t0_ns the run's start
+ * (p2pb_now_ns) for "wall_sec". With a timeout every rank reports its
+ * progress to rank 0 (progress.c). Collective.
+ */
+void p2pb_watchdog_init(MPI_Comm comm, double seconds, uint64_t t0_ns);
+
+/* Rank 0: the results file the handler appends the end record to (NULL:
+ * none, e.g. while it is being closed). */
+void p2pb_watchdog_results(struct p2pb_results_file *rf);
+
+/* A step begins: restart the timer. Collective in the sense above. */
+void p2pb_watchdog_step(enum p2pb_wait step);
+
+/* Begin step P2PB_WAIT_FINALIZE and end the progress reports (collective);
+ * the timer then covers MPI_Finalize. p2pb_watchdog_stop after it. */
+void p2pb_watchdog_fini(void);
+
+/* Stop the timer (after MPI_Finalize). */
+void p2pb_watchdog_stop(void);
+
+/* The last (kernel, size) begun: kernel name (NULL: none yet), *bytes. */
+const char *p2pb_watchdog_kernel(size_t *bytes);
+
+/* Ranks the last size's failure was traced to (--check: the ranks that
+ * received wrong bytes), rank 0; returns how many, *ranks the list. */
+size_t p2pb_watchdog_blamed(const int **ranks);
 
 #endif /* P2PBENCH_HARNESS_H */

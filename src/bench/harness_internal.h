@@ -10,6 +10,7 @@
  *   rows.c         6. IMB's per-rank means; statistics; the result rows
  *   check.c        7. the --check payload pass
  *   watchdog.c     the --timeout alarm, and the test-only seams
+ *   progress.c     per-rank progress counters for the timeout report
  *
  * Every step is collective: all ranks of the communicator call it in the
  * same order. The public face is harness.h.
@@ -168,10 +169,32 @@ enum p2pb_status p2pb_check_payloads(struct p2pb_run *r, char *err, size_t errle
 
 /* ---- watchdog.c ---- */
 
-/* --timeout of `seconds` (0: none) for (k, bytes) on this rank: on expiry
- * report on stderr, append an aborted end record, exit 1. */
-void p2pb_watchdog_arm(const struct p2pb_kernel *k, size_t bytes, int rank, double seconds);
-void p2pb_watchdog_disarm(double seconds);
+/* A size begins (step P2PB_WAIT_SIZE, phase setup) for (k, bytes);
+ * seconds is --timeout when p2pb_watchdog_init was not called (tests). */
+void p2pb_watchdog_size(const struct p2pb_kernel *k, size_t bytes, double seconds);
+
+/* The next phase of the size begins (the timer keeps running). */
+void p2pb_watchdog_phase(enum p2pb_phase phase);
+
+/* Rank 0: the ranks a failure of this size was traced to (copied). */
+void p2pb_watchdog_blame(const int *ranks, size_t n);
+
+/* ---- progress.c: per-rank progress for the timeout report ---- */
+
+/* Collective: a communicator of its own; rank 0 posts one receive per rank. */
+void p2pb_progress_init(MPI_Comm comm);
+
+/* This rank passed its next checkpoint (every rank passes the same ones):
+ * count it and tell rank 0, without waiting for it. No-op before init. */
+void p2pb_progress_mark(void);
+
+/* Rank 0, async-signal-safe: the ranks (ascending, at most cap) whose last
+ * reported checkpoint is behind rank 0's own, or that are stopped (ranks on
+ * rank 0's host, /proc/PID/stat). Returns how many. */
+size_t p2pb_progress_behind(int *ranks, size_t cap);
+
+/* Collective: rank 0 collects every count still due, no request is left. */
+void p2pb_progress_fini(void);
 
 /*
  * Test seams: hooks at the boundaries of a run, installed only by a test

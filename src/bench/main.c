@@ -32,13 +32,15 @@ static int init(struct p2pb_run *run, int *argc, char ***argv)
     return 0;
 }
 
-/* Free what the run holds, finalize MPI and return code. */
+/* Free what the run holds, finalize MPI (under --timeout) and return code. */
 static int finish(struct p2pb_run *run, int code)
 {
+    p2pb_watchdog_fini();
     MPI_Comm_free(&run->comm);
     free(run->cmdline);
     p2pb_hostinfo_fini();
     MPI_Finalize();
+    p2pb_watchdog_stop();
     return code;
 }
 
@@ -82,28 +84,70 @@ static int print_requested(const struct p2pb_run *run)
     return 1;
 }
 
-/* Rank 0: close the results file (status "complete" or "aborted", run time)
- * and print the closing line naming it. Returns st, or P2PB_EIO when the
- * file could not be closed. */
+/* The end record's "reason" for a run that ended with st
+ * (docs/output-format.md, section 3). */
+static const char *end_reason(enum p2pb_status st)
+{
+    switch (st) {
+    case P2PB_EVERIFY: return "payload_check";
+    case P2PB_EIO: return "write_error";
+    case P2PB_EMPI: return "mpi_error";
+    case P2PB_ENOMEM: return "out_of_memory";
+    case P2PB_ERANGE: return "size_out_of_range";
+    default: return "error";
+    }
+}
+
+/* The closing line: where the results are, and whether the run failed. */
+static void closing_line(const struct p2pb_run *run, const char *path, enum p2pb_status st,
+                         int file_failed, double wall)
+{
+    FILE *note = run->opt->reporter == &p2pb_reporter_text ? stdout : stderr;
+    fprintf(note, "%s", note == stdout ? "\n# " : "p2pbench: ");
+    if (file_failed)
+        fprintf(note,
+                "run FAILED: results file %s could not be written; it holds only the "
+                "rows before the failure",
+                path);
+    else if (st != P2PB_OK)
+        fprintf(note, "run ABORTED (%s): results file: %s holds the rows before it",
+                p2pb_status_str(st), path);
+    else
+        fprintf(note, "results file: %s", path);
+    fprintf(note, " (run time %.1f s)\n", wall);
+    fflush(note);
+}
+
+/* Rank 0: close the results file with its end record (complete, or aborted
+ * with reason, kernel, size and ranks) and print the closing line naming it.
+ * Returns st, or P2PB_EIO when the file could not be written or closed. */
 static enum p2pb_status close_results(struct p2pb_run *run, enum p2pb_status st)
 {
     double wall = (double)(p2pb_now_ns() - run->t_wall0_ns) * 1e-9;
     if (!run->rf)
         return st;
-    p2pb_harness_set_abort_fd(-1);
+    p2pb_watchdog_results(NULL);
     char path[1024];
     snprintf(path, sizeof path, "%s", p2pb_results_path(run->rf));
-    if (p2pb_results_close(run->rf, st == P2PB_OK ? "complete" : "aborted", wall, run->err,
-                           sizeof run->err) != P2PB_OK) {
-        fprintf(stderr, "p2pbench: error: %s\n", run->err);
-        if (st == P2PB_OK)
-            st = P2PB_EIO;
+    int failed = p2pb_results_failed(run->rf);
+    struct p2pb_end_record e = {.status = st == P2PB_OK ? "complete" : "aborted", .wall_sec = wall};
+    int writer = 0;
+    if (st != P2PB_OK) {
+        e.reason = end_reason(st);
+        e.kernel = p2pb_watchdog_kernel(&e.bytes);
+        e.nranks = st == P2PB_EIO ? 1 : p2pb_watchdog_blamed(&e.ranks);
+        if (st == P2PB_EIO)
+            e.ranks = &writer;
+    }
+    if (p2pb_results_close_end(run->rf, &e, run->err, sizeof run->err) != P2PB_OK) {
+        if (!failed) /* a write that failed before was reported then */
+            fprintf(stderr, "p2pbench: error: %s\n", run->err);
+        failed = 1;
     }
     run->rf = NULL;
-    FILE *note = run->opt->reporter == &p2pb_reporter_text ? stdout : stderr;
-    fprintf(note, "%sresults file: %s (run time %.1f s)\n",
-            note == stdout ? "\n# " : "p2pbench: ", path, wall);
-    fflush(note);
+    if (failed && st == P2PB_OK)
+        st = P2PB_EIO;
+    closing_line(run, path, st, failed, wall);
     return st;
 }
 
@@ -128,15 +172,21 @@ int main(int argc, char **argv)
     if (print_requested(&run))
         return finish(&run, 0);
 
+    p2pb_watchdog_init(run.comm, opt.policy.timeout, run.t_wall0_ns);
+    p2pb_watchdog_step(P2PB_WAIT_CONTEXT);
     p2pb_run_gather_context(&run);
     if (opt.do_info) {
         p2pb_run_print_info(&run);
         return finish(&run, 0);
     }
-    if (p2pb_run_record(&run) != P2PB_OK)
+    if (p2pb_run_record(&run) != P2PB_OK) {
+        if (run.rank == 0)
+            close_results(&run, P2PB_EIO);
         return finish(&run, 1);
+    }
 
     st = p2pb_suite_run(&run);
+    p2pb_watchdog_step(P2PB_WAIT_CLOSE);
     if (run.rank == 0)
         st = close_results(&run, st);
     int code = (int)st;

@@ -107,7 +107,8 @@ static const struct p2pb_optdef opt_table[O_COUNT] = {
         .help = "stdout format: {def} (default), imb, csv, markdown"),
     OPT(O_OUTPUT, "output", 'o', P2PB_OPT_STRING, "FILE",
         .def_text = "p2pbench-<UTC time>-<host>-<pid>.jsonl", .apply = apply_output,
-        .help = "results file, JSON Lines (default {def})"),
+        .help = "results file, JSON Lines; - writes it to stdout, the tables then to stderr "
+                "(default {def})"),
     OPT(O_NO_RESULTS, "no-results", 0, P2PB_OPT_FLAG, NULL, .apply = apply_no_results,
         .help = "write no results file"),
     OPT(O_LABEL, "label", 'l', P2PB_OPT_STRING, "NAME", .apply = apply_label,
@@ -141,7 +142,8 @@ static const struct p2pb_optdef opt_table[O_COUNT] = {
                 "{def})"),
     OPT(O_TIMEOUT, "timeout", 0, P2PB_OPT_SECONDS, "SEC", .min = 0.001, .max = 86400 * 7.0,
         POLICY_FIELD(timeout),
-        .help = "abort when one size takes longer than SEC seconds (default: none)"),
+        .help = "abort when one step (a size, writing its row, closing the results file, "
+                "MPI_Finalize) takes longer than SEC seconds (default: none)"),
     OPT(O_WINDOW, "window", 0, P2PB_OPT_COUNT, "W", .min = 1, .max = 65536, .def_text = "64",
         .def = 64, POLICY_FIELD(window),
         .help = "messages in flight per iteration for bandwidth kernels (default {def})"),

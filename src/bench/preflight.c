@@ -6,6 +6,7 @@
  * broadcast of rank 0's verdict so every rank exits with the same message
  * and code. The steps are called in order by main.c (see bench.h).
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,7 +158,15 @@ enum p2pb_status p2pb_preflight_open_results(struct p2pb_run *run)
         snprintf(opt->output, sizeof opt->output, "p2pbench-%s-%s-%ld.jsonl", ts, host,
                  (long)getpid());
     }
-    return p2pb_results_open(opt->output, &run->rf, run->err, sizeof run->err);
+    if (strcmp(opt->output, "-") != 0)
+        return p2pb_results_open(opt->output, &run->rf, run->err, sizeof run->err);
+    /* -o -: the results on standard output, everything printed on stderr */
+    enum p2pb_status st = p2pb_results_open_stdout(&run->rf, run->err, sizeof run->err);
+    fflush(stdout);
+    if (st == P2PB_OK && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+        return p2pb_fail(P2PB_EIO, run->err, sizeof run->err,
+                         "-o -: cannot send the tables to standard error: %s", strerror(errno));
+    return st;
 }
 
 enum p2pb_status p2pb_preflight_numa(struct p2pb_run *run, enum p2pb_status st)

@@ -407,12 +407,12 @@ static enum p2pb_status write_run_record(struct p2pb_run *run)
     add_timer(rec, &run->ti);
     add_policy(rec, run);
     add_selection(rec, run->opt);
+    p2pb_watchdog_results(run->rf); /* a timeout now ends the file with an end record */
     if (run->rf)
         st = p2pb_results_write_json(run->rf, rec, run->err, sizeof run->err);
     if (st != P2PB_OK)
         fprintf(stderr, "p2pbench: error: %s\n", run->err);
     cJSON_Delete(rec);
-    p2pb_harness_set_abort_fd(p2pb_results_fd(run->rf));
     return st;
 }
 

@@ -237,6 +237,7 @@ static void run_direction(struct suite *s, const struct plan *p, int dir)
 /* Rank 0: end the tables; P2PB_EIO when stdout could not be written. */
 static enum p2pb_status end_tables(struct suite *s, enum p2pb_status st)
 {
+    s->rctx.incomplete = st != P2PB_OK;
     s->run->opt->reporter->end(&s->rctx);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "p2pbench: error: cannot write the tables to standard output\n");

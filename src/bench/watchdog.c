@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * watchdog.c - the --timeout alarm of one (kernel, size): an interval timer
- * whose handler reports, appends an aborted end record to the results file
- * and exits. Also the test seams (struct p2pb_test_seams), fenced off below.
+ * watchdog.c - the --timeout alarm. Every step of a run that can block
+ * (harness.h, enum p2pb_wait: the host context and run record, each size
+ * and its phases, each row's results-file and stdout writes, closing, MPI
+ * finalize) restarts one interval timer of --timeout seconds. When it
+ * fires, the handler names on stderr what this rank was waiting on (rank 0
+ * also the ranks that had not reached that step, progress.c), appends an
+ * aborted end record to the results file without blocking, and exits 1.
+ * A second expiry while the handler itself is stuck (stderr a full pipe)
+ * exits at once. Also the test seams (struct p2pb_test_seams), fenced off
+ * below.
  */
 #include <math.h>
 #include <signal.h>
@@ -10,78 +17,287 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness_internal.h"
 
-/* What the handler writes, formatted before the timer is armed (the handler
- * may only call async-signal-safe functions). */
-static char timeout_msg[512];
-static size_t timeout_msg_len;
-static char abort_line[256];
-static size_t abort_line_len;
-static int abort_fd = -1;
+/* Seconds the handler may take before a second expiry ends the process. */
+#define P2PB_WATCHDOG_GRACE_S 2
 
-void p2pb_harness_set_abort_fd(int fd)
+/* Seconds the other ranks wait longer than rank 0: rank 0 reports first
+ * (it names the stalled ranks and ends the results file); a launcher that
+ * kills the job when one rank exits would otherwise cut it off. */
+#define P2PB_WATCHDOG_PEER_DELAY_S 1.0
+
+/* Most ranks the timeout line and end record name. */
+#define P2PB_WATCHDOG_MAX_NAMED 64
+
+/* The step names of the end record's "waiting_on" (docs/output-format.md),
+ * by enum p2pb_wait then enum p2pb_phase. */
+static const char *const step_token[] = {"run_record", "size",       "row",    "close",
+                                         "finalize",   "setup",      "warmup", "calibration",
+                                         "samples",    "statistics", "check"};
+
+/* State the handler reads: formatted before the timer is armed (the handler
+ * may only call async-signal-safe functions). */
+static struct {
+    double seconds;               /* --timeout; 0: no timer */
+    int rank;                     /* this rank */
+    uint64_t t0_ns;               /* p2pb_now_ns() at MPI init, for wall_sec */
+    struct p2pb_results_file *rf; /* rank 0: the results file; NULL none */
+    volatile sig_atomic_t step;   /* enum p2pb_wait */
+    volatile sig_atomic_t phase;  /* enum p2pb_phase within P2PB_WAIT_SIZE */
+    volatile sig_atomic_t firing; /* the handler is running */
+    char kernel[32];              /* last (kernel, size) started; "" none */
+    size_t bytes;
+    char limit[32];                      /* "--timeout" as text, e.g. "5" */
+    char what[96];                       /* "kernel pingpong, size 1024 bytes" */
+    char path[1100];                     /* "the results file 'PATH'" */
+    int blamed[P2PB_WATCHDOG_MAX_NAMED]; /* ranks a failure was traced to */
+    size_t nblamed;
+} wd = {.rank = -1};
+
+/* ---- async-signal-safe text ---- */
+
+struct sbuf {
+    char *p;
+    size_t n, cap;
+};
+
+static void put(struct sbuf *b, const char *s)
 {
-    abort_fd = fd;
+    while (*s && b->n + 1 < b->cap)
+        b->p[b->n++] = *s++;
+    b->p[b->n] = '\0';
+}
+
+static void put_ulong(struct sbuf *b, unsigned long v)
+{
+    char d[24];
+    int i = (int)sizeof d - 1;
+    d[i] = '\0';
+    do {
+        d[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v && i > 0);
+    put(b, d + i);
+}
+
+/* Ranks as "1, 2" (text) or "1,2" (JSON). */
+static void put_ranks(struct sbuf *b, const int *ranks, size_t n, const char *sep)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            put(b, sep);
+        put_ulong(b, (unsigned long)ranks[i]);
+    }
+}
+
+/* Seconds since MPI init with 3 decimals. */
+static void put_wall(struct sbuf *b)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    unsigned long ms = now > wd.t0_ns ? (unsigned long)((now - wd.t0_ns) / 1000000u) : 0;
+    put_ulong(b, ms / 1000);
+    put(b, ".");
+    put(b, ms % 1000 < 100 ? (ms % 1000 < 10 ? "00" : "0") : "");
+    put_ulong(b, ms % 1000);
+}
+
+/* What this rank is waiting on, as words. */
+static void put_waiting_on(struct sbuf *b, int writing)
+{
+    int step = wd.step;
+    if (step == P2PB_WAIT_FINALIZE) {
+        put(b, "MPI_Finalize");
+    } else if (step == P2PB_WAIT_SIZE) {
+        put(b, wd.what);
+        put(b, " (");
+        put(b, step_token[P2PB_WAIT_FINALIZE + 1 + wd.phase]);
+        put(b, ")");
+    } else if (wd.rank != 0) {
+        put(b, step == P2PB_WAIT_CONTEXT ? "waiting for rank 0 to write the run record"
+               : step == P2PB_WAIT_CLOSE ? "waiting for rank 0 to close the results file"
+                                         : "waiting for rank 0 to record the row of ");
+        if (step == P2PB_WAIT_ROW)
+            put(b, wd.what);
+    } else if (writing) {
+        put(b, "writing ");
+        put(b, wd.path);
+        put(b, step == P2PB_WAIT_ROW ? " (the row of " : "");
+        put(b, step == P2PB_WAIT_ROW ? wd.what : "");
+        put(b, step == P2PB_WAIT_ROW ? ")" : "");
+    } else {
+        put(b, step == P2PB_WAIT_CONTEXT ? "gathering the host context"
+               : step == P2PB_WAIT_CLOSE ? "ending the tables on standard output"
+                                         : "writing the tables to standard output (");
+        put(b, step == P2PB_WAIT_ROW ? wd.what : "");
+        put(b, step == P2PB_WAIT_ROW ? ")" : "");
+    }
+}
+
+/* The end record of a timeout (docs/output-format.md, section 3). */
+static size_t format_end(char *out, size_t cap, int writing, const int *late, size_t nlate)
+{
+    struct sbuf b = {out, 0, cap};
+    int step = wd.step;
+    const char *token = step == P2PB_WAIT_SIZE  ? step_token[P2PB_WAIT_FINALIZE + 1 + wd.phase]
+                        : writing               ? "results_file"
+                        : step == P2PB_WAIT_ROW ? "stdout"
+                                                : step_token[step];
+    put(&b, "{\"type\":\"end\",\"status\":\"aborted\",\"reason\":\"timeout\",\"kernel\":");
+    put(&b, wd.kernel[0] ? "\"" : "null");
+    put(&b, wd.kernel);
+    put(&b, wd.kernel[0] ? "\",\"bytes\":" : ",\"bytes\":");
+    if (wd.kernel[0])
+        put_ulong(&b, (unsigned long)wd.bytes);
+    else
+        put(&b, "null");
+    put(&b, ",\"rank\":0,\"ranks\":[");
+    put_ranks(&b, late, nlate, ",");
+    put(&b, "],\"waiting_on\":\"");
+    put(&b, token);
+    put(&b, "\",\"wall_sec\":");
+    put_wall(&b);
+    put(&b, "}\n");
+    return b.n + 1 < cap ? b.n : 0;
 }
 
 static void on_timeout(int sig)
 {
     (void)sig;
-    ssize_t w = write(STDERR_FILENO, timeout_msg, timeout_msg_len);
-    if (abort_fd >= 0 && abort_line_len)
-        w = write(abort_fd, abort_line, abort_line_len);
+    if (wd.firing) /* a second expiry: the handler itself is stuck */
+        _exit(1);
+    wd.firing = 1;
+    struct itimerval grace = {{0, 0}, {P2PB_WATCHDOG_GRACE_S, 0}};
+    setitimer(ITIMER_REAL, &grace, NULL);
+    int writing = p2pb_results_writing(wd.rf);
+    int late[P2PB_WATCHDOG_MAX_NAMED];
+    size_t nlate = p2pb_progress_behind(late, P2PB_WATCHDOG_MAX_NAMED);
+    static char msg[2048], end[1024];
+    struct sbuf b = {msg, 0, sizeof msg};
+    put(&b, "p2pbench: rank ");
+    put_ulong(&b, (unsigned long)wd.rank);
+    put(&b, ": timeout: ");
+    put_waiting_on(&b, writing);
+    put(&b, " did not finish within ");
+    put(&b, wd.limit);
+    put(&b, " s");
+    if (nlate) {
+        put(&b, "; rank(s) ");
+        put_ranks(&b, late, nlate, ", ");
+        put(&b, " had not reached this step or are stopped");
+    }
+    put(&b, "; aborting\n");
+    ssize_t w = write(STDERR_FILENO, msg, b.n);
     (void)w;
+    if (wd.rf) {
+        size_t len = format_end(end, sizeof end, writing, late, nlate);
+        if (len)
+            p2pb_results_append_now(wd.rf, end, len);
+    }
     _exit(1);
 }
 
-/* The stderr line and the end record for (k, bytes) on this rank. */
-static void format_messages(const struct p2pb_kernel *k, size_t bytes, int rank, double seconds)
+void p2pb_watchdog_init(MPI_Comm comm, double seconds, uint64_t t0_ns)
 {
-    timeout_msg_len = (size_t)snprintf(
-        timeout_msg, sizeof timeout_msg,
-        "p2pbench: rank %d: timeout: kernel %s, size %zu bytes did not finish within %g s "
-        "on this rank; aborting (every rank still in this size prints this line)\n",
-        rank, k->name, bytes, seconds);
-    if (timeout_msg_len >= sizeof timeout_msg)
-        timeout_msg_len = sizeof timeout_msg - 1;
-    abort_line_len = (size_t)snprintf(
-        abort_line, sizeof abort_line,
-        "{\"type\":\"end\",\"status\":\"aborted\",\"reason\":\"timeout\",\"kernel\":\"%s\","
-        "\"bytes\":%zu,\"reported_by_rank\":%d}\n",
-        k->name, bytes, rank);
-    if (abort_line_len >= sizeof abort_line)
-        abort_line_len = 0;
-}
-
-void p2pb_watchdog_arm(const struct p2pb_kernel *k, size_t bytes, int rank, double seconds)
-{
+    MPI_Comm_rank(comm, &wd.rank);
+    wd.seconds = seconds;
+    wd.t0_ns = t0_ns;
     if (seconds <= 0)
         return;
-    format_messages(k, bytes, rank, seconds);
+    snprintf(wd.limit, sizeof wd.limit, "%g", seconds);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_timeout;
+    sa.sa_flags = SA_NODEFER; /* a second expiry interrupts a stuck handler */
     sigaction(SIGALRM, &sa, NULL);
-    struct itimerval it = {{0, 0},
-                           {(time_t)seconds, (suseconds_t)((seconds - floor(seconds)) * 1e6)}};
-    setitimer(ITIMER_REAL, &it, NULL);
+    p2pb_progress_init(comm);
 }
 
-void p2pb_watchdog_disarm(double seconds)
+void p2pb_watchdog_results(struct p2pb_results_file *rf)
 {
-    if (seconds <= 0)
+    if (rf)
+        snprintf(wd.path, sizeof wd.path, "the results file '%s'", p2pb_results_path(rf));
+    wd.rf = rf;
+}
+
+/* Restart the timer: a full --timeout for the step just begun. */
+static void restart(void)
+{
+    if (wd.seconds <= 0)
+        return;
+    double s = wd.seconds + (wd.rank > 0 ? P2PB_WATCHDOG_PEER_DELAY_S : 0.0);
+    struct itimerval it = {{0, 0}, {(time_t)s, (suseconds_t)((s - floor(s)) * 1e6)}};
+    setitimer(ITIMER_REAL, &it, NULL);
+    p2pb_progress_mark();
+}
+
+void p2pb_watchdog_step(enum p2pb_wait step)
+{
+    wd.step = step;
+    restart();
+}
+
+void p2pb_watchdog_size(const struct p2pb_kernel *k, size_t bytes, double seconds)
+{
+    if (wd.rank < 0) /* harness used without p2pb_watchdog_init (tests) */
+        wd.seconds = seconds;
+    snprintf(wd.kernel, sizeof wd.kernel, "%s", k->name);
+    wd.bytes = bytes;
+    snprintf(wd.what, sizeof wd.what, "kernel %s, size %zu bytes", k->name, bytes);
+    wd.nblamed = 0;
+    wd.phase = P2PB_PHASE_SETUP;
+    p2pb_watchdog_step(P2PB_WAIT_SIZE);
+}
+
+void p2pb_watchdog_phase(enum p2pb_phase phase)
+{
+    wd.phase = phase;
+    p2pb_progress_mark();
+}
+
+void p2pb_watchdog_fini(void)
+{
+    p2pb_watchdog_step(P2PB_WAIT_FINALIZE);
+    p2pb_progress_fini();
+}
+
+void p2pb_watchdog_stop(void)
+{
+    if (wd.seconds <= 0)
         return;
     struct itimerval it = {{0, 0}, {0, 0}};
     setitimer(ITIMER_REAL, &it, NULL);
+    wd.seconds = 0;
+}
+
+const char *p2pb_watchdog_kernel(size_t *bytes)
+{
+    *bytes = wd.bytes;
+    return wd.kernel[0] ? wd.kernel : NULL;
+}
+
+void p2pb_watchdog_blame(const int *ranks, size_t n)
+{
+    wd.nblamed = n < P2PB_WATCHDOG_MAX_NAMED ? n : P2PB_WATCHDOG_MAX_NAMED;
+    memcpy(wd.blamed, ranks, wd.nblamed * sizeof *ranks);
+}
+
+size_t p2pb_watchdog_blamed(const int **ranks)
+{
+    *ranks = wd.blamed;
+    return wd.nblamed;
 }
 
 /* ==== test seams: test-only fault injection, P2PB_TEST_FAULT ============
  * Read from the environment once; without it every seam stays NULL.
  *   corrupt:R      rank R flips one received byte before --check verifies
  *   stall:R:BYTES  rank R sleeps (bounded, 1 h) before timing size BYTES
+ *   stop:R:BYTES   rank R stops itself (SIGSTOP) there, as a stopped VM would
  * Used by tests/bench/faults.sh. Nothing outside this fence injects faults. */
 
 /* Longest stall, in seconds of sleep(1). */
@@ -89,14 +305,17 @@ void p2pb_watchdog_disarm(double seconds)
 
 static struct {
     int rank;     /* the rank the fault hits */
-    size_t bytes; /* stall: the size */
-} fault = {-1, 0};
+    size_t bytes; /* stall, stop: the size */
+    int stop;     /* stop: SIGSTOP instead of sleeping */
+} fault = {-1, 0, 0};
 
 static void stall_at_size(const struct p2pb_kernel *k, size_t bytes, int rank)
 {
     (void)k;
     if (rank != fault.rank || bytes != fault.bytes)
         return;
+    if (fault.stop)
+        raise(SIGSTOP);
     for (int i = 0; i < P2PB_FAULT_STALL_S; i++)
         sleep(1);
 }
@@ -121,6 +340,10 @@ const struct p2pb_test_seams *p2pb_test_seams(void)
         seams.check_ran = corrupt_received;
     else if (sscanf(s, "stall:%d:%zu", &fault.rank, &fault.bytes) == 2)
         seams.size_start = stall_at_size;
+    else if (sscanf(s, "stop:%d:%zu", &fault.rank, &fault.bytes) == 2) {
+        fault.stop = 1;
+        seams.size_start = stall_at_size;
+    }
     return &seams;
 }
 /* ==== end of test seams ================================================= */

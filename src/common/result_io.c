@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,11 @@ struct p2pb_results_file {
     int regular;     /* a regular file: can be cut back after a failed write */
     off_t good_size; /* bytes of complete lines written so far */
     char path[1024];
+    /* for the --timeout handler (p2pb_results_append_now): 1 while a line is
+     * being written, and the file size once it is complete */
+    volatile sig_atomic_t writing;
+    volatile off_t line_end;
+    int failed; /* a write failed: the file lacks rows of the run */
 };
 
 /* Two runs must never interleave their lines in one file: a regular file is
@@ -109,6 +115,29 @@ fail:
     return st;
 }
 
+enum p2pb_status p2pb_results_open_stdout(struct p2pb_results_file **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    struct p2pb_results_file *f = calloc(1, sizeof *f);
+    if (!f)
+        return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
+    f->fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (f->fd < 0) {
+        free(f);
+        return p2pb_fail(P2PB_EIO, err, errlen, "cannot write results to standard output: %s",
+                         strerror(errno));
+    }
+    /* a redirected file is neither locked nor truncated (">>" appends); a
+     * failed line is cut back to where this run's lines end */
+    struct stat sb;
+    off_t pos = lseek(f->fd, 0, SEEK_CUR);
+    f->regular = fstat(f->fd, &sb) == 0 && S_ISREG(sb.st_mode) && pos >= 0;
+    f->good_size = f->regular ? pos : 0;
+    snprintf(f->path, sizeof f->path, "(standard output)");
+    *out = f;
+    return P2PB_OK;
+}
+
 const char *p2pb_results_path(const struct p2pb_results_file *f)
 {
     return f->path;
@@ -131,6 +160,8 @@ static enum p2pb_status write_line(struct p2pb_results_file *f, const char *text
     memcpy(buf, text, len);
     buf[len++] = '\n';
     size_t done = 0;
+    f->line_end = f->good_size + (off_t)len;
+    f->writing = 1;
     while (done < len) {
         ssize_t w = write(f->fd, buf + done, len - done);
         if (w < 0 && errno == EINTR)
@@ -139,9 +170,11 @@ static enum p2pb_status write_line(struct p2pb_results_file *f, const char *text
             enum p2pb_status st =
                 p2pb_fail(P2PB_EIO, err, errlen, "cannot write results file '%s': %s", f->path,
                           w < 0 ? strerror(errno) : "short write");
+            f->failed = 1;
             free(buf);
             /* never leave half a line: cut back to the last complete one */
-            if (f->regular && done > 0 && ftruncate(f->fd, f->good_size) != 0)
+            if (f->regular && done > 0 &&
+                (ftruncate(f->fd, f->good_size) != 0 || lseek(f->fd, f->good_size, SEEK_SET) < 0))
                 st = p2pb_fail(P2PB_EIO, err, errlen,
                                "cannot write results file '%s' (and cannot cut back a "
                                "partial line): %s",
@@ -151,8 +184,42 @@ static enum p2pb_status write_line(struct p2pb_results_file *f, const char *text
         done += (size_t)w;
     }
     f->good_size += (off_t)len;
+    f->writing = 0;
     free(buf);
     return P2PB_OK;
+}
+
+int p2pb_results_writing(const struct p2pb_results_file *f)
+{
+    return f && f->writing;
+}
+
+int p2pb_results_failed(const struct p2pb_results_file *f)
+{
+    return f && f->failed;
+}
+
+int p2pb_results_append_now(struct p2pb_results_file *f, const char *line, size_t len)
+{
+    int fl = fcntl(f->fd, F_GETFL);
+    if (fl < 0 || fcntl(f->fd, F_SETFL, fl | O_NONBLOCK) != 0)
+        return 0;
+    off_t keep = f->good_size;
+    if (f->writing) {
+        /* interrupted mid-line: a regular file is cut back to its last
+         * complete line (unless that line did complete); a pipe cannot be */
+        struct stat sb;
+        if (!f->regular || fstat(f->fd, &sb) != 0)
+            return 0;
+        if (sb.st_size == f->line_end)
+            keep = f->line_end;
+        else if (ftruncate(f->fd, keep) != 0 || lseek(f->fd, keep, SEEK_SET) < 0)
+            return 0;
+    }
+    ssize_t w = write(f->fd, line, len);
+    if (w >= 0 && (size_t)w < len && f->regular && ftruncate(f->fd, keep) == 0)
+        lseek(f->fd, keep, SEEK_SET); /* never leave half a line */
+    return w == (ssize_t)len;
 }
 
 enum p2pb_status p2pb_results_write_json(struct p2pb_results_file *f, const void *obj, char *err,
@@ -248,16 +315,38 @@ enum p2pb_status p2pb_results_write_result(struct p2pb_results_file *f, const st
     return st;
 }
 
-enum p2pb_status p2pb_results_close(struct p2pb_results_file *f, const char *status,
-                                    double wall_sec, char *err, size_t errlen)
+/* The end record of e as JSON (docs/output-format.md, section 3). */
+static cJSON *end_json(const struct p2pb_end_record *e)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "type", "end");
+    cJSON_AddStringToObject(o, "status", e->status);
+    if (strcmp(e->status, "complete") != 0) {
+        cJSON_AddStringToObject(o, "reason", e->reason ? e->reason : "error");
+        if (e->kernel) {
+            cJSON_AddStringToObject(o, "kernel", e->kernel);
+            cJSON_AddNumberToObject(o, "bytes", (double)e->bytes);
+        } else {
+            cJSON_AddNullToObject(o, "kernel");
+            cJSON_AddNullToObject(o, "bytes");
+        }
+        cJSON_AddNumberToObject(o, "rank", e->rank);
+        cJSON *ranks = cJSON_AddArrayToObject(o, "ranks");
+        for (size_t i = 0; i < e->nranks; i++)
+            cJSON_AddItemToArray(ranks, cJSON_CreateNumber(e->ranks[i]));
+    }
+    add_num(o, "wall_sec", e->wall_sec);
+    return o;
+}
+
+enum p2pb_status p2pb_results_close_end(struct p2pb_results_file *f,
+                                        const struct p2pb_end_record *e, char *err, size_t errlen)
 {
     enum p2pb_status st = P2PB_OK;
-    if (status) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "type", "end");
-        cJSON_AddStringToObject(o, "status", status);
-        add_num(o, "wall_sec", wall_sec);
-        st = p2pb_results_write_json(f, o, err, errlen);
+    if (e) {
+        cJSON *o = end_json(e);
+        st = o ? p2pb_results_write_json(f, o, err, errlen)
+               : p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
         cJSON_Delete(o);
     }
     if (fsync(f->fd) != 0 && errno != EINVAL && st == P2PB_OK)
@@ -268,6 +357,13 @@ enum p2pb_status p2pb_results_close(struct p2pb_results_file *f, const char *sta
                        strerror(errno));
     free(f);
     return st;
+}
+
+enum p2pb_status p2pb_results_close(struct p2pb_results_file *f, const char *status,
+                                    double wall_sec, char *err, size_t errlen)
+{
+    struct p2pb_end_record e = {.status = status, .wall_sec = wall_sec};
+    return p2pb_results_close_end(f, status ? &e : NULL, err, errlen);
 }
 
 /* ---- reading ---- */

@@ -203,6 +203,7 @@ static void show_tables(const struct p2pb_side *s, enum p2pb_outfmt fmt)
         struct p2pb_report_ctx ctx = {0};
         ctx.out = stdout;
         ctx.run = &s->files[f].info;
+        ctx.incomplete = !s->files[f].complete;
         ctx.eager_limit = -1;
         if (fmt != P2PB_OUT_CSV || f == 0)
             rep->begin(&ctx);

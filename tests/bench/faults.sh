@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Faults: a corrupted payload under --check, a stalled peer under --timeout,
-# and a rank killed mid-run. Every case ends within a bound and leaves a
-# results file whose finished rows read back.
-# Usage: faults.sh MPIENV P2PBENCH VERIFY OUTDIR
+# a stopped rank (SIGSTOP, at a known step and at a random moment) and a rank
+# killed mid-run. Every case ends within a bound and leaves a results file
+# whose finished rows read back and whose end record names reason, kernel,
+# size and ranks as docs/output-format.md documents (end_schema.py).
+# Usage: faults.sh MPIENV P2PBENCH VERIFY OUTDIR DOC
 # "CHECK && pass || fail MESSAGE" below: pass never fails.
 # shellcheck disable=SC2015
 # The launcher's flags ($P2PB_NPFLAG, $P2PB_PREFLAGS) are words.
@@ -13,13 +15,14 @@ set -uo pipefail
 . "$1"
 # shellcheck source=SCRIPTDIR/../lib/driver.sh
 . "$(dirname "$0")/../lib/driver.sh" # pass, fail, summary
-bin=$2 verify=$3 outdir=$4
+bin=$2 verify=$3 outdir=$4 doc=$5
+schema="$(dirname "$0")/end_schema.py"
 mkdir -p "$outdir"
 
 # 1. corrupted payload: exit 1, message names kernel, size, rank and offset
 out="$outdir/corrupt.jsonl"
 P2PB_TEST_FAULT=corrupt:1 timeout 120 "$P2PB_MPIEXEC" $P2PB_NPFLAG 2 $P2PB_PREFLAGS "$bin" sendrecv \
-    -s 0,100 --check --samples 6 -o "$out" >/dev/null 2>"$outdir/corrupt.err"
+    -s 0,100 --check --samples 6 -o "$out" >"$outdir/corrupt.out" 2>"$outdir/corrupt.err"
 rc=$?
 [ $rc = 1 ] && pass || fail "corrupt: exit $rc, want 1"
 grep -qF "p2pbench: rank 1: payload check failed: kernel sendrecv, size 100 bytes, byte offset 50" \
@@ -28,6 +31,16 @@ grep -qF "p2pbench: error: payload check failed: kernel sendrecv, size 100 bytes
     && pass || fail "corrupt: summary missing"
 grep -q '"status":"failed"' "$out" && grep -q '"type":"end","status":"aborted"' "$out" && pass \
     || fail "corrupt: results file lacks the failed row or the aborted end record"
+"$schema" "$doc" "$out" reason='"payload_check"' kernel='"sendrecv"' bytes=100 ranks='[1]' \
+    && pass || fail "corrupt: end record"
+P2PB_TEST_FAULT=corrupt:1 timeout 120 "$P2PB_MPIEXEC" $P2PB_NPFLAG 2 $P2PB_PREFLAGS "$bin" sendrecv \
+    -s 0,100 --check --samples 6 -f imb -o "$outdir/corrupt-imb.jsonl" >"$outdir/corrupt-imb.out" 2>/dev/null
+grep -q "All processes entering MPI_Finalize" "$outdir/corrupt-imb.out" \
+    && fail "corrupt: -f imb of an aborted run ends like a finished IMB run" || pass
+grep -qF "# p2pbench: run incomplete" "$outdir/corrupt-imb.out" && pass \
+    || fail "corrupt: -f imb does not say the run is incomplete"
+grep -qF "# run ABORTED (payload check failed): results file: $out" "$outdir/corrupt.out" \
+    && pass || fail "corrupt: the closing line does not say the run aborted"
 
 # 2. a peer that stalls: --timeout ends the run with a message naming kernel and size
 out="$outdir/stall.jsonl"
@@ -38,11 +51,47 @@ rc=$?
 elapsed=$(( $(date +%s) - start ))
 [ $rc != 0 ] && [ $rc != 124 ] && pass || fail "stall: exit $rc"
 [ $elapsed -lt 60 ] && pass || fail "stall: took $elapsed s"
-grep -qF "timeout: kernel pingpong, size 1024 bytes did not finish within 3 s" "$outdir/stall.err" \
-    && pass || { fail "stall: timeout message missing"; cat "$outdir/stall.err"; }
+grep -qF "p2pbench: rank 0: timeout: kernel pingpong, size 1024 bytes (warmup) did not finish within 3 s; rank(s) 1 had not reached this step" \
+    "$outdir/stall.err" && pass || { fail "stall: timeout message missing"; cat "$outdir/stall.err"; }
 "$verify" "$out" 2 incomplete 1 >/dev/null && pass || fail "stall: results file does not read back"
-grep -q '"reason":"timeout","kernel":"pingpong","bytes":1024' "$out" && pass \
-    || fail "stall: no aborted end record"
+"$schema" "$doc" "$out" reason='"timeout"' kernel='"pingpong"' bytes=1024 ranks='[1]' \
+    waiting_on='"warmup"' && pass || fail "stall: end record"
+
+# 2b. rank 2 of 3 stops itself (SIGSTOP) before a size: rank 0 names it
+out="$outdir/stop.jsonl"
+P2PB_TEST_FAULT=stop:2:1024 timeout 120 "$P2PB_MPIEXEC" $P2PB_NPFLAG 3 $P2PB_PREFLAGS "$bin" pingpong \
+    -s 0,1024 --samples 6 --timeout 3 -o "$out" >/dev/null 2>"$outdir/stop.err"
+rc=$?
+[ $rc != 0 ] && [ $rc != 124 ] && pass || fail "stop: exit $rc (0: no timeout; 124: hung)"
+grep -qF "p2pbench: rank 0: timeout: kernel pingpong, size 1024 bytes (calibration) did not finish within 3 s; rank(s) 2 had not reached" \
+    "$outdir/stop.err" && pass || { fail "stop: rank 0 does not name rank 2"; cat "$outdir/stop.err"; }
+"$schema" "$doc" "$out" reason='"timeout"' ranks='[2]' && pass || fail "stop: end record"
+
+# 2c. a rank stopped from outside in the middle of the samples: named by its state
+out="$outdir/sigstop.jsonl"
+rm -f "$out"
+# (many short sizes: the run outlasts the stop, no size nears --timeout, even
+# with MPICH's busy polling on an oversubscribed machine)
+timeout 120 "$P2PB_MPIEXEC" $P2PB_NPFLAG 3 $P2PB_PREFLAGS "$bin" pingpong -s 1..3000+1 --samples 10 \
+    --timeout 8 -o "$out" >/dev/null 2>"$outdir/sigstop.err" &
+launcher=$!
+for _ in $(seq 1 300); do
+    [ -f "$out" ] && [ "$(wc -l <"$out")" -ge 3 ] && break
+    sleep 0.1
+done
+victims=$(pgrep -f "^$bin .*$out")
+victim=$(echo "$victims" | tail -1)
+[ "$(echo "$victims" | wc -l)" = 3 ] && kill -STOP "$victim" && pass || fail "sigstop: no 3 rank processes"
+wait $launcher
+rc=$?
+[ $rc != 0 ] && [ $rc != 124 ] && pass || fail "sigstop: exit $rc (0: no timeout; 124: hung)"
+kill -CONT "$victim" 2>/dev/null
+named=$(python3 -c 'import json,sys; e=json.loads(open(sys.argv[1]).read().splitlines()[-1]); print(",".join(map(str,e.get("ranks",[]))))' "$out" 2>/dev/null)
+case "$named" in 1 | 2) pass ;; *) fail "sigstop: end record names ranks '$named', want the stopped one" ;; esac
+grep -qF "p2pbench: rank 0: timeout: kernel pingpong, size" "$outdir/sigstop.err" \
+    && grep -qF "did not finish within 8 s; rank(s) $named had not reached this step or are stopped" "$outdir/sigstop.err" \
+    && pass || { fail "sigstop: rank 0's line does not name the stopped rank"; cat "$outdir/sigstop.err"; }
+"$schema" "$doc" "$out" reason='"timeout"' && pass || fail "sigstop: end record"
 
 # 3. a rank killed mid-run: mpirun ends within a bound; finished rows read back; no end record
 out="$outdir/killed.jsonl"
@@ -66,6 +115,8 @@ if [ -n "$victim" ]; then
     fi
     wait $launcher 2>/dev/null
     "$verify" "$out" 2 incomplete 3 >/dev/null && pass || fail "killed: results file does not read back as incomplete"
+    "$schema" "$doc" "$outdir/corrupt.jsonl" "$outdir/stall.jsonl" "$outdir/stop.jsonl" && pass \
+        || fail "end records differ from docs/output-format.md"
     report="$(dirname "$bin")/p2pbench-report"
     if [ -x "$report" ]; then
         "$report" show "$out" >/dev/null 2>"$outdir/killed-show.err"

@@ -308,6 +308,21 @@ static void test_placement(void)
     cJSON_Delete(w);
     cJSON_Delete(ranks);
 
+    /* four namespace "hosts" on one 2-PU machine: the warning names them all */
+    cJSON_Delete(hosts);
+    hosts = hosts_with("ns1", 2, NULL, 0);
+    ranks = cJSON_CreateArray();
+    for (int i = 0; i < 4; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "ns%d", i + 1);
+        cJSON_AddItemToArray(ranks, rank_rec(i, name, "same-boot", "0-1", 0));
+    }
+    w = p2pb_placement_warnings(ranks, hosts);
+    CHECK_STREQ(warning(w, 0), "4 ranks on hosts ns1,ns2,ns3,ns4 (one machine: same boot_id), "
+                               "which has 2 PU(s): oversubscribed");
+    cJSON_Delete(w);
+    cJSON_Delete(ranks);
+
     /* no boot ids: fall back to host names; hostA has one PU */
     cJSON_Delete(hosts);
     hosts = hosts_with("hostA", 1, "hostB", 2);

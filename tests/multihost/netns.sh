@@ -138,7 +138,7 @@ contract_tests() {
     for attempt in 1 2; do
         rc=0
         tb shaped 90 2 --profile shaped "$SHAPED_RATE" -- \
-            "$BIN" pingpong --sizes 1M --samples 9 --label shaped -o "$f_shaped" || rc=$?
+            "$BIN" pingpong --sizes 64K,1M --samples 9 --label shaped -o "$f_shaped" || rc=$?
         shaped=''
         if [[ $rc -eq 0 ]]; then
             shaped=$(q "$f_shaped" mbps-best pingpong "$MIB") || shaped=''
@@ -156,6 +156,14 @@ contract_tests() {
         else
             fail "a: shaped pingpong 1 MiB: '$shaped' MB/s not within 5% of $SHAPED_MBPS" \
                 "(load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs)"
+        fi
+        # 64 KiB: tbf's bucket must not let a whole message through unshaped
+        # (a 64 KiB bucket gave 23 MB/s); the fastest sample, within 10%
+        v=$(q "$f_shaped" mbps-best pingpong 65536) || v=''
+        if [[ -n $v ]] && float_test 'abs(m - r) <= 0.10 * r' "m=$v" "r=$SHAPED_MBPS"; then
+            pass "a: shaped pingpong 64 KiB: $v MB/s within 10% of $SHAPED_MBPS"
+        else
+            fail "a: shaped pingpong 64 KiB: '$v' MB/s not within 10% of $SHAPED_MBPS"
         fi
     fi
     rc=0

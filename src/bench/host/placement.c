@@ -100,26 +100,46 @@ static void warn_overlaps(const struct placement *p)
     hwloc_bitmap_free(inter);
 }
 
-/* More ranks than PUs on one machine. */
+/* Append host h to the comma-separated list (len bytes) unless it is there. */
+static void add_host_name(char *list, size_t len, const char *h, int *nhosts)
+{
+    size_t hl = strlen(h);
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n == hl && strncmp(p, h, hl) == 0)
+            return;
+        p += n + (p[n] == ',');
+    }
+    size_t used = strlen(list);
+    snprintf(list + used, len - used, "%s%s", used ? "," : "", h);
+    (*nhosts)++;
+}
+
+/* More ranks than PUs on one machine: the warning names every host name
+ * sharing it (namespaces or containers on one boot_id). */
 static void warn_oversubscribed(const struct placement *p)
 {
     memset(p->done, 0, (size_t)p->n);
     for (int i = 0; i < p->n; i++) {
         if (p->done[i])
             continue;
-        int count = 0;
+        int count = 0, nhosts = 0;
+        char names[512] = "";
         for (int j = i; j < p->n; j++)
             if (!p->done[j] && strcmp(machine_of(p->r[i]), machine_of(p->r[j])) == 0) {
                 p->done[j] = 1;
                 count++;
+                const char *hj = jstr(p->r[j], "host");
+                add_host_name(names, sizeof names, hj ? hj : "?", &nhosts);
             }
         const char *h = jstr(p->r[i], "host");
         const cJSON *hj = h ? cJSON_GetObjectItemCaseSensitive(p->hosts, h) : NULL;
         const cJSON *topo = cJSON_GetObjectItemCaseSensitive(hj, "topology");
         const cJSON *pus = cJSON_GetObjectItemCaseSensitive(topo, "pus");
         if (cJSON_IsNumber(pus) && pus->valuedouble > 0 && count > (int)pus->valuedouble)
-            add_warning(p->out, "%d ranks on host %s, which has %d PU(s): oversubscribed", count,
-                        h ? h : "?", (int)pus->valuedouble);
+            add_warning(p->out, "%d ranks on host%s %s%s, which has %d PU(s): oversubscribed",
+                        count, nhosts > 1 ? "s" : "", names,
+                        nhosts > 1 ? " (one machine: same boot_id)" : "", (int)pus->valuedouble);
     }
 }
 

@@ -66,9 +66,15 @@ static void imb_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
                 r->mbytes_per_sec_imb);
 }
 
+/* IMB's closing line tells parsers the run finished: only a complete run
+ * gets it. */
 static void imb_end(struct p2pb_report_ctx *ctx)
 {
-    fprintf(ctx->out, "\n\n# All processes entering MPI_Finalize\n\n");
+    if (ctx->incomplete)
+        fprintf(ctx->out, "\n\n# p2pbench: run incomplete (aborted or cut short): not every "
+                          "size was measured\n\n");
+    else
+        fprintf(ctx->out, "\n\n# All processes entering MPI_Finalize\n\n");
     fflush(ctx->out);
 }
 

@@ -31,6 +31,8 @@ struct p2pb_report_ctx {
     size_t prev_bytes;   /* size of the previous row */
     size_t marked;       /* rows whose CI target was not met */
     long eager_limit;    /* bytes; < 0 if unknown. Marked in text tables. */
+    int incomplete;      /* set before end(): the run aborted or was cut short
+                          * (imb: no "All processes entering MPI_Finalize") */
 };
 
 struct p2pb_reporter {

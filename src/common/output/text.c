@@ -38,7 +38,7 @@ static void print_title(struct p2pb_report_ctx *ctx, const struct p2pb_result *r
         fprintf(o, "%d of %d ranks take part, %d waiting in MPI_Barrier", r->active_ranks,
                 r->nranks, r->nranks - r->active_ranks);
     else
-        fprintf(o, "%d ranks", r->nranks);
+        fprintf(o, "%d rank%s", r->nranks, r->nranks == 1 ? "" : "s");
     if (r->time_scale == 0.5)
         fprintf(o, "; t = half round trip");
     else if (r->time_scale != 1.0)
