@@ -82,7 +82,8 @@ static int print_requested(const struct p2pb_run *run)
     return 1;
 }
 
-/* Rank 0: close the results file (status "complete" or "aborted", run time)
+/* Rank 0: close the results file (status "complete", "nothing-measured" or
+ * "aborted", run time)
  * and print the closing line naming it. Returns st, or P2PB_EIO when the
  * file could not be closed. */
 static enum p2pb_status close_results(struct p2pb_run *run, enum p2pb_status st)
@@ -93,8 +94,10 @@ static enum p2pb_status close_results(struct p2pb_run *run, enum p2pb_status st)
     p2pb_harness_set_abort_fd(-1);
     char path[1024];
     snprintf(path, sizeof path, "%s", p2pb_results_path(run->rf));
-    if (p2pb_results_close(run->rf, st == P2PB_OK ? "complete" : "aborted", wall, run->err,
-                           sizeof run->err) != P2PB_OK) {
+    const char *end = st == P2PB_OK      ? "complete"
+                      : st == P2PB_ESKIP ? "nothing-measured"
+                                         : "aborted";
+    if (p2pb_results_close(run->rf, end, wall, run->err, sizeof run->err) != P2PB_OK) {
         fprintf(stderr, "p2pbench: error: %s\n", run->err);
         if (st == P2PB_OK)
             st = P2PB_EIO;

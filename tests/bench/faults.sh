@@ -29,20 +29,37 @@ grep -qF "p2pbench: error: payload check failed: kernel sendrecv, size 100 bytes
 grep -q '"status":"failed"' "$out" && grep -q '"type":"end","status":"aborted"' "$out" && pass \
     || fail "corrupt: results file lacks the failed row or the aborted end record"
 
-# 2. a peer that stalls: --timeout ends the run with a message naming kernel and size
+# 2. a peer that stalls: --timeout ends the run with a message naming kernel and size;
+#    the kernel before it (all its rounds done) is in the file
 out="$outdir/stall.jsonl"
 start=$(date +%s)
-P2PB_TEST_FAULT=stall:1:1024 timeout 120 "$P2PB_MPIEXEC" $P2PB_NPFLAG 2 $P2PB_PREFLAGS "$bin" pingpong \
-    -s 0,1024 --samples 6 --timeout 3 -o "$out" >/dev/null 2>"$outdir/stall.err"
+P2PB_TEST_FAULT=stall:1:1024:pingping timeout 120 "$P2PB_MPIEXEC" $P2PB_NPFLAG 2 $P2PB_PREFLAGS "$bin" \
+    pingpong pingping -s 0,1024 --samples 6 --timeout 3 -o "$out" >/dev/null 2>"$outdir/stall.err"
 rc=$?
 elapsed=$(( $(date +%s) - start ))
 [ $rc != 0 ] && [ $rc != 124 ] && pass || fail "stall: exit $rc"
 [ $elapsed -lt 60 ] && pass || fail "stall: took $elapsed s"
-grep -qF "timeout: kernel pingpong, size 1024 bytes did not finish within 3 s" "$outdir/stall.err" \
+grep -qF "timeout: kernel pingping, size 1024 bytes did not finish within 3 s" "$outdir/stall.err" \
     && pass || { fail "stall: timeout message missing"; cat "$outdir/stall.err"; }
-"$verify" "$out" 2 incomplete 1 >/dev/null && pass || fail "stall: results file does not read back"
-grep -q '"reason":"timeout","kernel":"pingpong","bytes":1024' "$out" && pass \
+"$verify" "$out" 2 incomplete 2 >/dev/null && pass || fail "stall: results file does not read back"
+grep -q '"reason":"timeout","kernel":"pingping","bytes":1024' "$out" && pass \
     || fail "stall: no aborted end record"
+
+# 2b. a preempted calibration batch (rank 0 sleeps 20 ms in every estimate batch): k would be 1
+#     (a ~1 usec sample against the 100 usec floor); the floor check re-calibrates, so
+#     k x median time per iteration (PingPong: 2 x t) stays near or above 100 usec
+out="$outdir/slowcal.jsonl"
+P2PB_TEST_FAULT=slowcal:0 timeout 120 "$P2PB_MPIEXEC" $P2PB_NPFLAG 2 $P2PB_PREFLAGS "$bin" pingpong \
+    -s 1K --rounds 2 -o "$out" >/dev/null 2>"$outdir/slowcal.err"
+rc=$?
+[ $rc = 0 ] && pass || fail "slowcal: exit $rc"
+sample_us=$(python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r.get("type") == "result" and r.get("status") == "ok":
+        print(r["iterations_per_sample"] * r["t_usec"]["median"] / r["time_scale"])' "$out")
+python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) >= 80 else 1)' "${sample_us:-0}" && pass \
+    || fail "slowcal: a sample lasts ${sample_us:-?} usec, below the 100 usec floor"
 
 # 3. a rank killed mid-run: mpirun ends within a bound; finished rows read back; no end record
 out="$outdir/killed.jsonl"
