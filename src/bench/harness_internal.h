@@ -120,7 +120,7 @@ void p2pb_buffers_close(struct p2pb_run *r);
 /* ---- calibration.c ---- */
 
 /* Floor-check batches (each may re-calibrate) before a row is refused. */
-#define P2PB_FLOOR_TRIES 3
+#define P2PB_FLOOR_TRIES 8
 
 /*
  * Step 3, first round: k (r->kb) from --batch or from timed batches (their

@@ -300,7 +300,7 @@ static enum p2pb_status nothing_measured(struct suite *s)
         fprintf(stderr,
                 "p2pbench: error: nothing measured: every requested kernel and size was skipped "
                 "(%s: %s)\n",
-                p.k->name, p.skip ? p.skip : "sizes below its minimum");
+                p.k->name, p.skip ? p.skip : "see the notes of its rows");
     }
     return P2PB_ESKIP;
 }
