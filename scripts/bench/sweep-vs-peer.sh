@@ -89,13 +89,9 @@ def imb(path):
         if kernel and col is not None and f and re.fullmatch(r"\d+", f[0]) and len(f) > col:
             rows[(kernel, int(f[0]))] = float(f[col])
     return rows
-def netpipe(path):
-    rows = {}
-    for line in open(path):
-        f = line.split()
-        if len(f) >= 3:
-            rows[("PingPong", int(f[0]))] = float(f[2]) * 1e6
-    return rows
+def netpipe(path):  # NPopenmpi -o: bytes, Mbit/s, seconds one way per line
+    fields = (line.split() for line in open(path))
+    return {("PingPong", int(f[0])): float(f[2]) * 1e6 for f in fields if len(f) >= 3}
 def median_cv(runs):
     cvs = []
     for key in runs[0]:
