@@ -100,7 +100,10 @@ static enum p2pb_status measure(struct p2pb_run *r, char *err, size_t errlen)
     if (!r->refused) {
         p2pb_round_counts(r);
         p2pb_warmup(r); /* 2. warm-up: fresh buffers */
-        p2pb_sample(r); /* 4-5. until the round's stop rule */
+        if (r->round == 0 && !r->pol->batch && r->pol->mode != P2PB_POLICY_FIXED_IMB)
+            p2pb_sample_floor(r); /* 4-5, the floor checked on the samples */
+        else
+            p2pb_sample(r); /* 4-5. until the round's stop rule */
     }
     if (r->round + 1 == r->nrounds && !r->refused)
         verdict = p2pb_check_payloads(r, err, errlen); /* 7. --check */

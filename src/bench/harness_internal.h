@@ -165,6 +165,15 @@ void p2pb_warmup(struct p2pb_run *r);
  */
 void p2pb_sample(struct p2pb_run *r);
 
+/*
+ * The first round with the floor check on its samples (k chosen by the
+ * calibration, adaptive and --samples policies): when the round's median
+ * sample lasts less than the target, its samples become warm-up and the
+ * round is drawn again with k from p2pb_floor_rebatch, at most
+ * P2PB_FLOOR_TRIES times; then r->refused. Rank 0 decides. Collective.
+ */
+void p2pb_sample_floor(struct p2pb_run *r);
+
 /* ---- rows.c ---- */
 
 /* Groups (kernel.h, P2PB_KF_PER_GROUP): how many among nactive ranks, the

@@ -230,3 +230,46 @@ void p2pb_sample(struct p2pb_run *r)
     }
     record_round(r);
 }
+
+/* What a round drew, to undo it (p2pb_sample_floor). */
+struct round_mark {
+    size_t n, all_n, nround_med;
+    double local_sum_ns;
+};
+
+/* Rank 0: the round's median sample in ns (before dividing by k). */
+static double round_sample_ns(const struct p2pb_run *r)
+{
+    double med = 0;
+    if (segment_median(&r->s.all, r->s.round_start, &med) != 0)
+        return 0;
+    return med * (double)r->kb / r->k->time_scale * 1000.0;
+}
+
+void p2pb_sample_floor(struct p2pb_run *r)
+{
+    struct p2pb_samples *s = &r->s;
+    const double target = p2pb_sample_target_ns(r->ti);
+    for (int tries = 0;; tries++) {
+        struct round_mark m = {s->n, s->all.n, s->nround_med, s->local_sum_ns};
+        p2pb_sample(r);
+        unsigned long long nk = r->kb; /* rank 0 decides */
+        if (r->c.rank == 0 && !s->oom && s->all.n > m.all_n)
+            nk = p2pb_floor_rebatch(r->kb, round_sample_ns(r), target, (size_t)1 << 26);
+        P2PB_MPI_CHECK(MPI_Bcast(&nk, 1, MPI_UNSIGNED_LONG_LONG, 0, r->c.comm));
+        if (nk == r->kb)
+            return;
+        r->warm += (s->n - m.n) * r->kb; /* the round's samples become warm-up */
+        s->n = m.n;
+        s->local_sum_ns = m.local_sum_ns;
+        s->nround_med = m.nround_med;
+        s->all.n = r->c.rank == 0 ? m.all_n : s->all.n;
+        for (int g = 0; r->per_group && r->c.rank == 0 && g < r->ngroups; g++)
+            s->group[g].n = m.all_n;
+        if (nk == 0 || tries + 1 >= P2PB_FLOOR_TRIES) {
+            r->refused = 1;
+            return;
+        }
+        r->kb = (size_t)nk;
+    }
+}
