@@ -109,6 +109,8 @@ static void closing_line(const struct p2pb_run *run, const char *path, enum p2pb
                 "run FAILED: results file %s could not be written; it holds only the "
                 "rows before the failure",
                 path);
+    else if (st == P2PB_ESKIP)
+        fprintf(note, "nothing measured: results file: %s holds only skipped rows", path);
     else if (st != P2PB_OK)
         fprintf(note, "run ABORTED (%s): results file: %s holds the rows before it",
                 p2pb_status_str(st), path);
@@ -130,9 +132,12 @@ static enum p2pb_status close_results(struct p2pb_run *run, enum p2pb_status st)
     char path[1024];
     snprintf(path, sizeof path, "%s", p2pb_results_path(run->rf));
     int failed = p2pb_results_failed(run->rf);
-    struct p2pb_end_record e = {.status = st == P2PB_OK ? "complete" : "aborted", .wall_sec = wall};
+    struct p2pb_end_record e = {.status = st == P2PB_OK      ? "complete"
+                                          : st == P2PB_ESKIP ? "nothing-measured"
+                                                             : "aborted",
+                                .wall_sec = wall};
     int writer = 0;
-    if (st != P2PB_OK) {
+    if (st != P2PB_OK && st != P2PB_ESKIP) {
         e.reason = end_reason(st);
         e.kernel = p2pb_watchdog_kernel(&e.bytes);
         e.nranks = st == P2PB_EIO ? 1 : p2pb_watchdog_blamed(&e.ranks);

@@ -28,6 +28,7 @@ struct suite {
     struct p2pb_result *held;  /* [maxsizes][cap] */
     size_t *nheld;             /* [maxsizes] rows held per size */
     enum p2pb_status status;   /* agreed by every rank after each size */
+    size_t measured;           /* rank 0: rows written that were not skipped */
 };
 
 /* How one kernel runs. */
@@ -190,6 +191,7 @@ static void emit_rows(struct suite *s, const struct plan *p, size_t si, size_t n
 {
     struct p2pb_run *run = s->run;
     for (size_t i = 0; i < nrows; i++) {
+        s->measured += s->rows[i].status != P2PB_ROW_SKIPPED;
         if (run->rf &&
             p2pb_results_write_result(run->rf, &s->rows[i], run->err, sizeof run->err) != P2PB_OK) {
             fprintf(stderr, "p2pbench: error: %s\n", run->err);
@@ -267,5 +269,11 @@ enum p2pb_status p2pb_suite_run(struct p2pb_run *run)
             run_direction(&s, &p, dir);
     }
     free_rows(&s);
+    if (run->rank == 0 && s.status == P2PB_OK && s.measured == 0) {
+        /* a run that measured nothing must not pass (a CI job would) */
+        fprintf(stderr, "p2pbench: error: nothing measured: every requested kernel and size was "
+                        "skipped (see the lines above)\n");
+        s.status = P2PB_ESKIP;
+    }
     return run->rank == 0 ? end_tables(&s, s.status) : s.status;
 }

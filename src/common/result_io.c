@@ -321,7 +321,7 @@ static cJSON *end_json(const struct p2pb_end_record *e)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "type", "end");
     cJSON_AddStringToObject(o, "status", e->status);
-    if (strcmp(e->status, "complete") != 0) {
+    if (strcmp(e->status, "aborted") == 0) {
         cJSON_AddStringToObject(o, "reason", e->reason ? e->reason : "error");
         if (e->kernel) {
             cJSON_AddStringToObject(o, "kernel", e->kernel);

@@ -10,5 +10,26 @@ bin=$2 verify=$3 outdir=$4 np=$5
 mkdir -p "$outdir"
 out="$outdir/check-np$np.jsonl"
 rm -f "$out"
-timeout 300 bash -c "$(declare -f mpirun_np); P2PB_MPIEXEC='$P2PB_MPIEXEC' P2PB_NPFLAG='$P2PB_NPFLAG' P2PB_PREFLAGS='$P2PB_PREFLAGS'; mpirun_np $np '$bin' pingpong pingping sendrecv exchange --check -s 0,1,3,1000,4K,65537 --samples 6 --batch 2 --warmup 1 -o '$out'"
-"$verify" "$out" "$np" complete 24
+run() {
+    timeout 300 bash -c "$(declare -f mpirun_np); P2PB_MPIEXEC='$P2PB_MPIEXEC' P2PB_NPFLAG='$P2PB_NPFLAG' P2PB_PREFLAGS='$P2PB_PREFLAGS'; mpirun_np $np '$bin' $*"
+}
+kernels="pingpong pingping sendrecv exchange --check -s 0,1,3,1000,4K,65537 --samples 6 --batch 2 --warmup 1"
+if [ "$np" -gt 1 ]; then
+    run "$kernels -o '$out'"
+    "$verify" "$out" "$np" complete 24
+    exit 0
+fi
+# One rank: every pairwise kernel is skipped. Nothing measured must not pass:
+# exit 1, one line saying so, end record "nothing-measured" (24 skipped rows).
+rc=0
+run "$kernels -o '$out'" >"$outdir/np1.out" 2>"$outdir/np1.err" || rc=$?
+[ "$rc" = 1 ] || { echo "FAIL: 1 rank, nothing measured: exit $rc, want 1"; exit 1; }
+[ "$(grep -c '^p2pbench: error: nothing measured: ' "$outdir/np1.err")" = 1 ] ||
+    { echo "FAIL: 1 rank: no single 'nothing measured' line"; cat "$outdir/np1.err"; exit 1; }
+tail -1 "$out" | grep -q '"status":"nothing-measured"' ||
+    { echo "FAIL: 1 rank: end record $(tail -1 "$out")"; exit 1; }
+"$verify" "$out" 1 incomplete 24
+# memcpy measures on one rank: that run passes
+run "memcpy -s 1K --samples 6 --memcpy-buffer 64K --no-results" >/dev/null ||
+    { echo "FAIL: 1 rank memcpy did not exit 0"; exit 1; }
+echo "PASS: 1 rank: nothing measured exits 1; memcpy alone exits 0"
