@@ -74,7 +74,7 @@ static size_t off_cache_sets(const struct p2pb_policy *pol, size_t per)
 
 /* Regions and strides of one set, and how many sets. P2PB_ERANGE when a set
  * does not fit in size_t (same verdict on every rank). */
-static enum p2pb_status plan_sets(struct p2pb_run *r, char *err, size_t errlen)
+static enum p2pb_status plan_sets(struct p2pb_measure *r, char *err, size_t errlen)
 {
     struct p2pb_buffers *b = &r->buf;
     const size_t bytes = r->c.bytes, unit = bytes ? bytes : 1;
@@ -91,7 +91,7 @@ static enum p2pb_status plan_sets(struct p2pb_run *r, char *err, size_t errlen)
 }
 
 /* The sets on the active ranks; P2PB_ENOMEM (agreed) if any rank failed. */
-static enum p2pb_status allocate_sets(struct p2pb_run *r, char *err, size_t errlen)
+static enum p2pb_status allocate_sets(struct p2pb_measure *r, char *err, size_t errlen)
 {
     struct p2pb_buffers *b = &r->buf;
     int bad = 0, anybad = 0;
@@ -115,7 +115,7 @@ static enum p2pb_status allocate_sets(struct p2pb_run *r, char *err, size_t errl
 
 /* The kernel's setup on the active ranks; its status agreed as the maximum
  * over ranks. */
-static enum p2pb_status setup_kernel(struct p2pb_run *r, char *err, size_t errlen)
+static enum p2pb_status setup_kernel(struct p2pb_measure *r, char *err, size_t errlen)
 {
     struct p2pb_kernel_ctx *c = &r->c;
     int code = 0, anycode = 0;
@@ -133,7 +133,7 @@ static enum p2pb_status setup_kernel(struct p2pb_run *r, char *err, size_t errle
     return P2PB_OK;
 }
 
-enum p2pb_status p2pb_buffers_open(struct p2pb_run *r, char *err, size_t errlen)
+enum p2pb_status p2pb_buffers_open(struct p2pb_measure *r, char *err, size_t errlen)
 {
     enum p2pb_status st = p2pb_make_msg_type(r->c.bytes, &r->c.dtype, &r->c.count, err, errlen);
     if (st == P2PB_OK) /* same verdict on every rank: depends only on bytes */
@@ -145,7 +145,7 @@ enum p2pb_status p2pb_buffers_open(struct p2pb_run *r, char *err, size_t errlen)
     return st;
 }
 
-void p2pb_buffers_close(struct p2pb_run *r)
+void p2pb_buffers_close(struct p2pb_measure *r)
 {
     struct p2pb_buffers *b = &r->buf;
     if (b->setup_called && r->k->teardown)

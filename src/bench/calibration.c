@@ -41,7 +41,7 @@ size_t p2pb_choose_batch(double t_iter_ns, const struct p2pb_timer_info *ti)
     return (double)kk < k ? kk + 1 : kk;
 }
 
-double p2pb_timed_batch(struct p2pb_run *r, size_t m)
+double p2pb_timed_batch(struct p2pb_measure *r, size_t m)
 {
     P2PB_MPI_CHECK(MPI_Barrier(r->c.comm));
     uint64_t t0 = p2pb_now_ns();
@@ -67,7 +67,7 @@ static double sample_target_ns(const struct p2pb_timer_info *ti)
  * lasts `target`, then the fastest of three batches of that size (a batch
  * hit by a preemption looks slow and would give a k far too small).
  */
-static double iteration_time_ns(struct p2pb_run *r, double target)
+static double iteration_time_ns(struct p2pb_measure *r, double target)
 {
     size_t m = 1;
     double dur = 0;
@@ -88,7 +88,7 @@ static double iteration_time_ns(struct p2pb_run *r, double target)
 }
 
 /* k such that one sample lasts the target and satisfies p2pb_choose_batch. */
-static size_t choose_k(struct p2pb_run *r)
+static size_t choose_k(struct p2pb_measure *r)
 {
     const double target = sample_target_ns(r->ti);
     const double t_iter = iteration_time_ns(r, target);
@@ -104,7 +104,7 @@ static size_t choose_k(struct p2pb_run *r)
  * moves: for kernels with fixed bytes per iteration (memcpy copies its whole
  * buffer) that is the buffer, not the chunk size.
  */
-static void sample_counts(struct p2pb_run *r)
+static void sample_counts(struct p2pb_measure *r)
 {
     const struct p2pb_policy *pol = r->pol;
     r->nmin = pol->min_samples;
@@ -124,7 +124,7 @@ static void sample_counts(struct p2pb_run *r)
         r->nmin = 1;
 }
 
-void p2pb_calibrate(struct p2pb_run *r)
+void p2pb_calibrate(struct p2pb_measure *r)
 {
     r->kb = r->pol->batch ? r->pol->batch : choose_k(r);
     sample_counts(r);

@@ -19,7 +19,7 @@
 
 /* Pattern every send region of the first set, clear its receive side, and
  * let the kernel pattern buffers of its own. */
-static void pattern_buffers(struct p2pb_run *r)
+static void pattern_buffers(struct p2pb_measure *r)
 {
     struct p2pb_kernel_ctx *c = &r->c;
     for (size_t q = 0; q < r->buf.sregions; q++)
@@ -31,7 +31,7 @@ static void pattern_buffers(struct p2pb_run *r)
 
 /* One iteration, then the kernel's verify. Returns 1 (and names the first
  * bad byte on stderr) when the payload is wrong, else 0. */
-static int run_and_verify(struct p2pb_run *r)
+static int run_and_verify(struct p2pb_measure *r)
 {
     struct p2pb_kernel_ctx *c = &r->c;
     const struct p2pb_test_seams *seams = p2pb_test_seams();
@@ -50,7 +50,7 @@ static int run_and_verify(struct p2pb_run *r)
 }
 
 /* The ranks that saw wrong bytes, to rank 0's watchdog (end record). */
-static void blame_ranks(struct p2pb_run *r, int lbad)
+static void blame_ranks(struct p2pb_measure *r, int lbad)
 {
     struct p2pb_kernel_ctx *c = &r->c;
     int *all = c->rank == 0 ? calloc((size_t)c->nranks, sizeof *all) : NULL;
@@ -66,7 +66,7 @@ static void blame_ranks(struct p2pb_run *r, int lbad)
 }
 
 /* One checked iteration on every rank; 1 if it failed on any rank. */
-static int check_round(struct p2pb_run *r)
+static int check_round(struct p2pb_measure *r)
 {
     struct p2pb_kernel_ctx *c = &r->c;
     int lbad = 0, anybad = 0;
@@ -84,7 +84,7 @@ static int check_round(struct p2pb_run *r)
     return anybad;
 }
 
-enum p2pb_status p2pb_check_payloads(struct p2pb_run *r, char *err, size_t errlen)
+enum p2pb_status p2pb_check_payloads(struct p2pb_measure *r, char *err, size_t errlen)
 {
     if (!r->pol->check || !r->k->verify)
         return P2PB_OK;

@@ -61,8 +61,8 @@ static int assign_roles(const struct p2pb_kernel *k, const struct p2pb_policy *p
 }
 
 /* The run's context: ranks, roles, groups, bytes per iteration. */
-static void start_run(struct p2pb_run *r, MPI_Comm comm, const struct p2pb_kernel *k, size_t bytes,
-                      int direction, const struct p2pb_policy *pol,
+static void start_run(struct p2pb_measure *r, MPI_Comm comm, const struct p2pb_kernel *k,
+                      size_t bytes, int direction, const struct p2pb_policy *pol,
                       const struct p2pb_timer_info *ti)
 {
     struct p2pb_kernel_ctx *c = &r->c;
@@ -87,7 +87,7 @@ static void start_run(struct p2pb_run *r, MPI_Comm comm, const struct p2pb_kerne
 }
 
 /* Steps 2-7, each a phase of the watchdog; returns the --check verdict. */
-static enum p2pb_status measure(struct p2pb_run *r, char *err, size_t errlen)
+static enum p2pb_status measure(struct p2pb_measure *r, char *err, size_t errlen)
 {
     const struct p2pb_test_seams *seams = p2pb_test_seams();
     if (seams->size_start) /* test seam (watchdog.c); NULL in normal runs */
@@ -109,7 +109,7 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
                                        const struct p2pb_timer_info *ti, struct p2pb_result *rows,
                                        size_t cap, size_t *nrows, char *err, size_t errlen)
 {
-    struct p2pb_run r;
+    struct p2pb_measure r;
     start_run(&r, comm, k, bytes, direction, pol, ti);
     p2pb_watchdog_size(k, bytes, pol->timeout); /* the timer runs until the row is written */
     *nrows = 0;

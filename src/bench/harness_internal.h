@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * harness_internal.h - private to the harness files of src/bench/. One
- * (kernel, size) is one struct p2pb_run that harness.c takes through the
+ * (kernel, size) is one struct p2pb_measure that harness.c takes through the
  * steps of docs/methodology.md, "One (kernel, size)":
  *
  *   buffers.c      1. buffers (off-cache sets, NUMA), the kernel's setup
@@ -68,7 +68,7 @@ struct p2pb_rank_times {
 };
 
 /* One (kernel, size, direction) on one rank. */
-struct p2pb_run {
+struct p2pb_measure {
     const struct p2pb_kernel *k;
     const struct p2pb_policy *pol;
     const struct p2pb_timer_info *ti;
@@ -95,10 +95,10 @@ struct p2pb_run {
  * (buffers) or the setup's status, with a message in err. Whatever it did is
  * undone by p2pb_buffers_close, also on failure.
  */
-enum p2pb_status p2pb_buffers_open(struct p2pb_run *r, char *err, size_t errlen);
+enum p2pb_status p2pb_buffers_open(struct p2pb_measure *r, char *err, size_t errlen);
 
 /* The kernel's teardown, the buffers and the datatype; safe to call again. */
-void p2pb_buffers_close(struct p2pb_run *r);
+void p2pb_buffers_close(struct p2pb_measure *r);
 
 /* ---- calibration.c ---- */
 
@@ -107,13 +107,13 @@ void p2pb_buffers_close(struct p2pb_run *r);
  * are added to r->warm), then r->nmin / r->nmax from the policy (IMB's
  * repetitions for --fixed-imb, which may lower k to a divisor of them).
  */
-void p2pb_calibrate(struct p2pb_run *r);
+void p2pb_calibrate(struct p2pb_measure *r);
 
 /*
  * Barrier, then m iterations on the active ranks; the longest duration over
  * all ranks in ns (every rank gets it).
  */
-double p2pb_timed_batch(struct p2pb_run *r, size_t m);
+double p2pb_timed_batch(struct p2pb_measure *r, size_t m);
 
 /* ---- sampling.c ---- */
 
@@ -121,17 +121,17 @@ double p2pb_timed_batch(struct p2pb_run *r, size_t m);
  * Rank 0's sample lists (per-group runs: also per group). Returns P2PB_OK or
  * P2PB_ENOMEM (agreed) with a message. Freed by p2pb_samples_close.
  */
-enum p2pb_status p2pb_samples_open(struct p2pb_run *r, char *err, size_t errlen);
-void p2pb_samples_close(struct p2pb_run *r);
+enum p2pb_status p2pb_samples_open(struct p2pb_measure *r, char *err, size_t errlen);
+void p2pb_samples_close(struct p2pb_measure *r);
 
 /* Step 2: --warmup iterations (default 10; 2 with --fixed-imb); sets r->warm. */
-void p2pb_warmup(struct p2pb_run *r);
+void p2pb_warmup(struct p2pb_measure *r);
 
 /*
  * Steps 4-5: samples of k iterations until the stop rule; rank 0 decides
  * after each one and broadcasts. Fills r->s.
  */
-void p2pb_sample(struct p2pb_run *r);
+void p2pb_sample(struct p2pb_measure *r);
 
 /* ---- rows.c ---- */
 
@@ -142,20 +142,20 @@ int p2pb_group_of(const struct p2pb_kernel *k, int rank);
 int p2pb_group_root(const struct p2pb_kernel *k, int g);
 
 /* Label and clear rows[0..r->nout-1] (fields shared by every row). */
-void p2pb_rows_label(const struct p2pb_run *r, struct p2pb_result *rows);
+void p2pb_rows_label(const struct p2pb_measure *r, struct p2pb_result *rows);
 
 /* Fixed-bytes kernels (memcpy): rows[].fixed_bytes = bf * X. */
-void p2pb_rows_set_fixed_bytes(const struct p2pb_run *r, struct p2pb_result *rows);
+void p2pb_rows_set_fixed_bytes(const struct p2pb_measure *r, struct p2pb_result *rows);
 
 /* Step 6: each rank's mean time per iteration, reduced into r->rt. */
-void p2pb_rows_reduce_means(struct p2pb_run *r);
+void p2pb_rows_reduce_means(struct p2pb_measure *r);
 
 /*
  * Statistics and every row's numbers and status from the samples. Returns
  * `verdict` (the --check outcome), or P2PB_ENOMEM (agreed) with a message
  * when rank 0 could not store a sample.
  */
-enum p2pb_status p2pb_rows_finish(struct p2pb_run *r, struct p2pb_result *rows,
+enum p2pb_status p2pb_rows_finish(struct p2pb_measure *r, struct p2pb_result *rows,
                                   enum p2pb_status verdict, char *err, size_t errlen);
 
 /* ---- check.c ---- */
@@ -165,7 +165,7 @@ enum p2pb_status p2pb_rows_finish(struct p2pb_run *r, struct p2pb_result *rows,
  * every received byte verified. Returns P2PB_OK, or P2PB_EVERIFY (agreed)
  * with a message; each failing rank names its byte offset on stderr.
  */
-enum p2pb_status p2pb_check_payloads(struct p2pb_run *r, char *err, size_t errlen);
+enum p2pb_status p2pb_check_payloads(struct p2pb_measure *r, char *err, size_t errlen);
 
 /* ---- watchdog.c ---- */
 
@@ -216,7 +216,7 @@ const struct p2pb_test_seams *p2pb_test_seams(void);
  * through the buffer sets by iteration index. A kernel's failure has been
  * reported by the kernel; the job is aborted. Inline: this is the timed path.
  */
-static inline void p2pb_run_iters(struct p2pb_run *r, size_t m)
+static inline void p2pb_run_iters(struct p2pb_measure *r, size_t m)
 {
     struct p2pb_kernel_ctx *c = &r->c;
     if (!c->active)

@@ -71,7 +71,7 @@ static void row_label(char *buf, size_t len, const struct p2pb_kernel *k, int g,
 }
 
 /* Fill the fields every row of one (kernel, size, direction) shares. */
-static void fill_row(struct p2pb_result *out, const struct p2pb_run *r, const char *variant)
+static void fill_row(struct p2pb_result *out, const struct p2pb_measure *r, const char *variant)
 {
     const struct p2pb_kernel *k = r->k;
     memset(out, 0, sizeof *out);
@@ -87,7 +87,7 @@ static void fill_row(struct p2pb_result *out, const struct p2pb_run *r, const ch
     out->asymmetry = NAN;
 }
 
-void p2pb_rows_label(const struct p2pb_run *r, struct p2pb_result *rows)
+void p2pb_rows_label(const struct p2pb_measure *r, struct p2pb_result *rows)
 {
     for (size_t i = 0; i < r->nout; i++) {
         char label[32];
@@ -98,7 +98,7 @@ void p2pb_rows_label(const struct p2pb_run *r, struct p2pb_result *rows)
     }
 }
 
-void p2pb_rows_set_fixed_bytes(const struct p2pb_run *r, struct p2pb_result *rows)
+void p2pb_rows_set_fixed_bytes(const struct p2pb_measure *r, struct p2pb_result *rows)
 {
     if (!p2pb_kernel_fixed_bytes(r->k))
         return;
@@ -107,7 +107,7 @@ void p2pb_rows_set_fixed_bytes(const struct p2pb_run *r, struct p2pb_result *row
 }
 
 /* Per-group runs, P2PB_REDUCE_ROOT, on rank 0: over the groups' initiators. */
-static void means_over_roots(struct p2pb_run *r)
+static void means_over_roots(struct p2pb_measure *r)
 {
     const double *mall = r->s.mall;
     struct p2pb_rank_times *rt = &r->rt;
@@ -123,7 +123,7 @@ static void means_over_roots(struct p2pb_run *r)
 }
 
 /* Minimum, maximum and average over the active ranks, to rank 0. */
-static void means_over_ranks(struct p2pb_run *r, double mean_us)
+static void means_over_ranks(struct p2pb_measure *r, double mean_us)
 {
     const int active = r->c.active;
     double tmin = active ? mean_us : INFINITY, tmax = active ? mean_us : -INFINITY;
@@ -135,7 +135,7 @@ static void means_over_ranks(struct p2pb_run *r, double mean_us)
     rt->avg /= r->nactive;
 }
 
-void p2pb_rows_reduce_means(struct p2pb_run *r)
+void p2pb_rows_reduce_means(struct p2pb_measure *r)
 {
     /* IMB's t_min / t_max / t_avg: each active rank's mean time per iteration */
     const double mean_us = r->s.local_sum_ns / (double)(r->s.n * r->kb) * r->k->time_scale / 1000.0;
@@ -165,7 +165,7 @@ static int ci_met(const struct p2pb_policy *pol, const struct p2pb_stats *t)
 
 /* Counts every rank reports; rank 0 also the statistics of `samples` and the
  * IMB times (usec). */
-static void fill_numbers(const struct p2pb_run *r, struct p2pb_result *row,
+static void fill_numbers(const struct p2pb_measure *r, struct p2pb_result *row,
                          const struct p2pb_dvec *samples, const struct p2pb_rank_times *rt)
 {
     row->samples = r->s.n;
@@ -184,7 +184,7 @@ static void fill_numbers(const struct p2pb_run *r, struct p2pb_result *row,
 
 /* IMB times of group g on rank 0: over its ranks' means (P2PB_REDUCE_ROOT:
  * its initiator's); avg NAN when the group has none. */
-static struct p2pb_rank_times group_times(const struct p2pb_run *r, int g)
+static struct p2pb_rank_times group_times(const struct p2pb_measure *r, int g)
 {
     const struct p2pb_kernel *k = r->k;
     const double *mall = r->s.mall;
@@ -204,7 +204,7 @@ static struct p2pb_rank_times group_times(const struct p2pb_run *r, int g)
 }
 
 /* Group rows; the aggregate row (out) sums the groups' MB/s and bytes. */
-static void fill_group_rows(const struct p2pb_run *r, struct p2pb_result *rows,
+static void fill_group_rows(const struct p2pb_measure *r, struct p2pb_result *rows,
                             struct p2pb_result *out)
 {
     if (r->c.rank == 0) {
@@ -225,7 +225,7 @@ static void fill_group_rows(const struct p2pb_run *r, struct p2pb_result *rows,
     }
 }
 
-enum p2pb_status p2pb_rows_finish(struct p2pb_run *r, struct p2pb_result *rows,
+enum p2pb_status p2pb_rows_finish(struct p2pb_measure *r, struct p2pb_result *rows,
                                   enum p2pb_status verdict, char *err, size_t errlen)
 {
     /* only rank 0 stores samples: it tells the others whether that failed */

@@ -33,7 +33,7 @@ int p2pb_dvec_push(struct p2pb_dvec *d, double x)
     return 0;
 }
 
-enum p2pb_status p2pb_samples_open(struct p2pb_run *r, char *err, size_t errlen)
+enum p2pb_status p2pb_samples_open(struct p2pb_measure *r, char *err, size_t errlen)
 {
     struct p2pb_samples *s = &r->s;
     int bad = 0, anybad = 0;
@@ -50,7 +50,7 @@ enum p2pb_status p2pb_samples_open(struct p2pb_run *r, char *err, size_t errlen)
     return P2PB_OK;
 }
 
-void p2pb_samples_close(struct p2pb_run *r)
+void p2pb_samples_close(struct p2pb_measure *r)
 {
     struct p2pb_samples *s = &r->s;
     for (int g = 0; s->group && g < r->ngroups; g++)
@@ -64,7 +64,7 @@ void p2pb_samples_close(struct p2pb_run *r)
     s->all.v = NULL;
 }
 
-void p2pb_warmup(struct p2pb_run *r)
+void p2pb_warmup(struct p2pb_measure *r)
 {
     const struct p2pb_policy *pol = r->pol;
     r->warm = pol->warmup >= 0 ? (size_t)pol->warmup : P2PB_DEFAULT_WARMUP;
@@ -78,7 +78,7 @@ void p2pb_warmup(struct p2pb_run *r)
  * its maximum (its initiator's for P2PB_REDUCE_ROOT), stored per group in
  * usec per iteration (scale_us). Returns, on rank 0, the maximum over groups.
  */
-static double gather_groups(struct p2pb_run *r, double d, double scale_us)
+static double gather_groups(struct p2pb_measure *r, double d, double scale_us)
 {
     const struct p2pb_kernel *k = r->k;
     struct p2pb_samples *s = &r->s;
@@ -102,7 +102,7 @@ static double gather_groups(struct p2pb_run *r, double d, double scale_us)
 }
 
 /* One sample's value in ns on rank 0 from this rank's duration d (ns). */
-static double reduce_sample(struct p2pb_run *r, double d, double scale_us)
+static double reduce_sample(struct p2pb_measure *r, double d, double scale_us)
 {
     double v = d; /* P2PB_REDUCE_ROOT: rank 0 is the initiator */
     if (r->per_group)
@@ -129,7 +129,7 @@ static double time_budget(const struct p2pb_policy *pol)
  * or the CI half-width of the median is within --ci-target.
  * Returns 1 to go on, 0 to stop.
  */
-static int keep_sampling(struct p2pb_run *r, uint64_t t_start, double budget)
+static int keep_sampling(struct p2pb_measure *r, uint64_t t_start, double budget)
 {
     const struct p2pb_policy *pol = r->pol;
     const struct p2pb_samples *s = &r->s;
@@ -151,7 +151,7 @@ static int keep_sampling(struct p2pb_run *r, uint64_t t_start, double budget)
     return 1;
 }
 
-void p2pb_sample(struct p2pb_run *r)
+void p2pb_sample(struct p2pb_measure *r)
 {
     struct p2pb_samples *s = &r->s;
     const double scale_us = r->k->time_scale / 1000.0 / (double)r->kb; /* ns/sample -> usec/iter */
