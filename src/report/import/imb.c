@@ -434,7 +434,6 @@ static enum p2pb_status imb_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
             break;
         }
         struct p2pb_imp_row tmp;
-        char why[160];
         p2pb_imp_row_init(&tmp, t->variant);
         if (!imb_row(d, c, &tmp, partial)) {
             size_t k = imb_foreign_end(lg, t, c, *j, *partial);
@@ -449,14 +448,11 @@ static enum p2pb_status imb_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
             *j = k - 1;
             continue;
         }
-        if (!p2pb_imp_row_ok(t, &tmp, why, sizeof why)) {
-            p2pb_imp_bad_row(sc->lg, sc->g, t, *j + 1, why);
-            break;
-        }
-        struct p2pb_imp_row *r = p2pb_imp_row_new(t);
-        if (!r)
+        int added = p2pb_imp_row_append(sc->lg, sc->g, t, &tmp, *j + 1);
+        if (added < 0)
             return p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", lg->path);
-        *r = tmp;
+        if (!added)
+            break;
     }
     return P2PB_OK;
 }

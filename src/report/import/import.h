@@ -205,6 +205,13 @@ void p2pb_imp_infer_factor(struct p2pb_imp_table *t);
 /* Warning: t ended at line line_no (1-based) on a row that breaks the rules (why). */
 void p2pb_imp_bad_row(struct p2pb_imp_log *lg, struct p2pb_imp_group *g,
                       const struct p2pb_imp_table *t, size_t line_no, const char *why);
+/*
+ * Row r of line line_no (1-based) checked by p2pb_imp_row_ok and appended to
+ * t: returns 1 when appended; 0 when it breaks the rules (t ends there, with
+ * the p2pb_imp_bad_row warning); -1 when out of memory.
+ */
+int p2pb_imp_row_append(struct p2pb_imp_log *lg, struct p2pb_imp_group *g, struct p2pb_imp_table *t,
+                        const struct p2pb_imp_row *r, size_t line_no);
 
 /*
  * Decide the unit of g's logged rates (g->mb_pow2, g->units): from the

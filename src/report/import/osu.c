@@ -322,7 +322,7 @@ static enum p2pb_status osu_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
 {
     const struct p2pb_imp_log *lg = sc->lg;
     for (; *j < lg->nlines; (*j)++) {
-        char buf[512], *tok[14], why[160];
+        char buf[512], *tok[14];
         const char *s = p2pb_imp_skip_ws(lg->lines[*j]);
         if (*s == '#' && t->nrows == 0 && strstr(s, "Datatype"))
             continue; /* OSU 7.0-7.3: "# Datatype: MPI_CHAR." after the header */
@@ -341,14 +341,11 @@ static enum p2pb_status osu_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
             p2pb_imp_bad_row(sc->lg, sc->g, t, *j + 1, "a value is not a finite number");
             break;
         }
-        if (!p2pb_imp_row_ok(t, &tmp, why, sizeof why)) {
-            p2pb_imp_bad_row(sc->lg, sc->g, t, *j + 1, why);
-            break;
-        }
-        struct p2pb_imp_row *r = p2pb_imp_row_new(t);
-        if (!r)
+        int added = p2pb_imp_row_append(sc->lg, sc->g, t, &tmp, *j + 1);
+        if (added < 0)
             return p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", lg->path);
-        *r = tmp;
+        if (!added)
+            break;
     }
     return P2PB_OK;
 }

@@ -452,3 +452,18 @@ void p2pb_imp_fill_result(const struct p2pb_imp_table *t, const struct p2pb_imp_
              r->note, extra);
     snprintf(o->note, sizeof o->note, "%.159s", note);
 }
+
+int p2pb_imp_row_append(struct p2pb_imp_log *lg, struct p2pb_imp_group *g, struct p2pb_imp_table *t,
+                        const struct p2pb_imp_row *r, size_t line_no)
+{
+    char why[160];
+    if (!p2pb_imp_row_ok(t, r, why, sizeof why)) {
+        p2pb_imp_bad_row(lg, g, t, line_no, why);
+        return 0;
+    }
+    struct p2pb_imp_row *n = p2pb_imp_row_new(t);
+    if (!n)
+        return -1;
+    *n = *r;
+    return 1;
+}
