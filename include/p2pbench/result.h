@@ -197,7 +197,7 @@ struct p2pb_results_data {
     struct p2pb_result *rows;
     size_t nrows;
     int complete;
-    char end_status[16];
+    char end_status[32];
     int truncated_line;
 };
 

@@ -610,6 +610,40 @@ static enum p2pb_status read_record(struct reader *rd, cJSON *o, char *err, size
     return st;
 }
 
+/* Longest line a results file may hold (bytes): a run record of thousands of
+ * ranks and hosts stays far below it; /dev/zero or a binary file does not. */
+#define P2PB_MAX_LINE_BYTES ((size_t)16 << 20)
+
+/* One line of fp, with its '\n', into *line (grown, *cap bytes): returns its
+ * length; -1 at end of file; -2 when it is longer than P2PB_MAX_LINE_BYTES;
+ * -3 when out of memory. */
+static ssize_t read_line(FILE *fp, char **line, size_t *cap)
+{
+    size_t n = 0;
+    int c = 0;
+    while ((c = getc_unlocked(fp)) != EOF) {
+        if (n >= P2PB_MAX_LINE_BYTES)
+            return -2;
+        if (n + 2 > *cap) {
+            size_t nc = *cap ? 2 * *cap : 4096;
+            if (nc > P2PB_MAX_LINE_BYTES + 2)
+                nc = P2PB_MAX_LINE_BYTES + 2;
+            char *nl = realloc(*line, nc);
+            if (!nl)
+                return -3;
+            *line = nl;
+            *cap = nc;
+        }
+        (*line)[n++] = (char)c;
+        if (c == '\n')
+            break;
+    }
+    if (n == 0)
+        return -1;
+    (*line)[n] = '\0';
+    return (ssize_t)n;
+}
+
 enum p2pb_status p2pb_results_read(const char *path, struct p2pb_results_data *out, char *err,
                                    size_t errlen)
 {
@@ -623,8 +657,18 @@ enum p2pb_status p2pb_results_read(const char *path, struct p2pb_results_data *o
     size_t cap = 0;
     ssize_t len;
     enum p2pb_status st = P2PB_OK;
-    while (st == P2PB_OK && (len = getline(&line, &cap, fp)) >= 0) {
+    while (st == P2PB_OK && (len = read_line(fp, &line, &cap)) != -1) {
         rd.lineno++;
+        if (len == -2) {
+            st = p2pb_fail(P2PB_EFORMAT, err, errlen,
+                           "%s:%ld: line longer than %zu bytes (not a p2pbench results file)", path,
+                           rd.lineno, P2PB_MAX_LINE_BYTES);
+            break;
+        }
+        if (len == -3) {
+            st = p2pb_fail(P2PB_ENOMEM, err, errlen, "%s:%ld: out of memory", path, rd.lineno);
+            break;
+        }
         int has_nl = len > 0 && line[len - 1] == '\n';
         if (has_nl)
             line[--len] = '\0';

@@ -142,6 +142,36 @@ static void bad_files(void)
     CHECK_STR_CONTAINS(err, "cannot write results file '/nonexistent/dir/x.jsonl'");
 }
 
+/* A line longer than the reader's bound (16 MiB) is refused, not read into
+ * memory without end (/dev/zero); an end status of 16 characters reads back
+ * whole. */
+static void bounds(void)
+{
+    char path[256], err[512];
+    struct p2pb_results_data d;
+    snprintf(path, sizeof path, "%s/long.jsonl", dir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs("{\"type\":\"run\",\"schema\":\"p2pbench/1\"}\n", f);
+    for (size_t i = 0; i < ((size_t)16 << 20) + 10; i++)
+        fputc('x', f);
+    fclose(f);
+    CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_EFORMAT);
+    CHECK_STR_CONTAINS(err, "long.jsonl:2: line longer than 16777216 bytes");
+    if (access("/dev/zero", R_OK) == 0) {
+        CHECK(p2pb_results_read("/dev/zero", &d, err, sizeof err) == P2PB_EFORMAT);
+        CHECK_STR_CONTAINS(err, "/dev/zero:1: line longer than");
+    }
+    write_text(path, "{\"type\":\"run\",\"schema\":\"p2pbench/1\"}\n"
+                     "{\"type\":\"end\",\"status\":\"nothing-measured\"}\n");
+    CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_OK);
+    CHECK_STR_CONTAINS(d.end_status, "nothing-measured");
+    CHECK(!d.complete);
+    p2pb_results_data_free(&d);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -150,6 +180,7 @@ int main(void)
     }
     roundtrip();
     bad_files();
+    bounds();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
