@@ -5,6 +5,7 @@
  */
 #include "p2pbench/result.h"
 #include "array.h"
+#include "text.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -393,8 +394,10 @@ static int get_count(const cJSON *o, const char *name, double dflt, double max, 
 static void get_str(const cJSON *o, const char *name, char *dst, size_t len)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-    if (cJSON_IsString(v) && v->valuestring)
+    if (cJSON_IsString(v) && v->valuestring) {
         snprintf(dst, len, "%s", v->valuestring);
+        p2pb_text_sanitize(dst); /* text from a file: no control characters on a terminal */
+    }
 }
 
 enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, char *err,

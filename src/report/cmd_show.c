@@ -11,6 +11,7 @@
 
 #include "args.h"
 #include "output/output.h"
+#include "text.h"
 
 /* The --format values of show, in the order of its error message. */
 static const struct p2pb_fmt_name show_formats[] = {
@@ -69,6 +70,7 @@ static const char *file_name_in(const struct p2pb_side *s, size_t f, char *buf, 
         snprintf(buf, len, "%s#%zu", base, idx + 1);
     else
         snprintf(buf, len, "%s", base);
+    p2pb_text_sanitize(buf); /* a path as typed may hold anything */
     return buf;
 }
 
@@ -78,9 +80,13 @@ static void metric_title(const struct p2pb_side *s, enum p2pb_metric m, enum p2p
     char colname[600];
     if (fmt == P2PB_OUT_CSV) {
         printf("metric,kernel,variant,bytes");
-        for (size_t f = 0; f < s->nfiles; f++) /* csv: an incomplete file says so in its column */
-            printf(",%s%s", file_name_in(s, f, colname, sizeof colname),
-                   s->files[f].complete ? "" : " (incomplete)");
+        for (size_t f = 0; f < s->nfiles; f++) { /* csv: an incomplete file says so */
+            char cell[640];
+            snprintf(cell, sizeof cell, "%s%s", file_name_in(s, f, colname, sizeof colname),
+                     s->files[f].complete ? "" : " (incomplete)");
+            putchar(',');
+            p2pb_csv_field(stdout, cell);
+        }
         printf("\n");
     } else {
         printf("%s%s; MB/s = 10^6 bytes/s\n", fmt == P2PB_OUT_MARKDOWN ? "" : "# ",
@@ -97,8 +103,11 @@ static void metric_section(const struct p2pb_side *s, const struct p2pb_cmp_row 
     if (fmt == P2PB_OUT_MARKDOWN) {
         printf("\n### %s%s%s (%s)\n\n| bytes | size |", r->display_name, r->variant[0] ? " " : "",
                r->variant, unit);
-        for (size_t f = 0; f < s->nfiles; f++)
-            printf(" %s |", file_name_in(s, f, colname, sizeof colname));
+        for (size_t f = 0; f < s->nfiles; f++) {
+            putchar(' ');
+            p2pb_md_field(stdout, file_name_in(s, f, colname, sizeof colname));
+            printf(" |");
+        }
         printf("\n|---:|---:|");
         for (size_t f = 0; f < s->nfiles; f++)
             printf("---:|");

@@ -64,3 +64,12 @@ const struct p2pb_reporter p2pb_reporter_markdown = {
     .row = md_row,
     .end = md_end,
 };
+
+void p2pb_md_field(FILE *o, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            fputc('\\', o);
+        fputc(*s, o);
+    }
+}

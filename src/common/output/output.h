@@ -64,6 +64,9 @@ char *p2pb_fmt_sig(char *buf, size_t len, double v);
 /* Write s as one CSV field (RFC 4180: quoted when it holds , " CR or LF). */
 void p2pb_csv_field(FILE *o, const char *s);
 
+/* Write s as the text of one markdown table cell: each '|' preceded by a backslash. */
+void p2pb_md_field(FILE *o, const char *s);
+
 /*
  * For reporters that print one table per (kernel, variant, rank count):
  * returns 1 when r starts a new table (and records it as the open one in
