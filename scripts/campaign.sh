@@ -37,11 +37,15 @@ PROG=campaign.sh
 # Open MPI refuses root without these; set only when running as root.
 allow_mpi_as_root
 
+# The comment block above, from its third line: on stdout when asked for
+# (exit 0), on stderr after a usage error (exit 2).
 usage() {
-    sed -n '3,34p' "$0" | sed 's/^# \{0,1\}//' >&2
+    local text
+    text=$(awk 'NR >= 3 && /^#/ { sub(/^# ?/, ""); print; next } NR >= 3 { exit }' "$0")
+    if [ "${1:-2}" = 0 ]; then printf '%s\n' "$text"; else printf '%s\n' "$text" >&2; fi
     exit "${1:-2}"
 }
-case "${1:-}" in --help) usage 0 ;; esac
+case "${1:-}" in -h | --help) usage 0 ;; esac
 
 n=10 dir='' la=A lb=B ca='' cb='' seed=''
 while getopts "n:o:a:b:A:B:s:h" opt; do
