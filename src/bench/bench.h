@@ -47,6 +47,7 @@ struct p2pb_run {
     struct p2pb_timer_info ti;   /* timer facts, rank 0's overhead and resolution */
     struct p2pb_run_info ri;     /* facts the reporters print in their header */
     long eager_limit;            /* rank 0: bytes to mark in tables; -1 unknown */
+    struct p2pb_survey *survey;  /* `p2pbench survey`: its state (survey.h); else NULL */
     char err[P2PB_BENCH_ERRLEN]; /* message of the last failed step */
 };
 

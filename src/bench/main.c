@@ -12,6 +12,7 @@
 #include "bench.h"
 #include "host/hostinfo.h"
 #include "mpi_util.h"
+#include "survey.h"
 #include "version.h"
 
 /* MPI init and the run's communicator (errors returned, not fatal).
@@ -36,6 +37,7 @@ static int init(struct p2pb_run *run, int *argc, char ***argv)
 static int finish(struct p2pb_run *run, int code)
 {
     p2pb_watchdog_fini();
+    p2pb_survey_free(run);
     MPI_Comm_free(&run->comm);
     free(run->cmdline);
     p2pb_hostinfo_fini();
@@ -183,6 +185,11 @@ int main(int argc, char **argv)
     if (opt.do_info) {
         p2pb_run_print_info(&run);
         return finish(&run, 0);
+    }
+    if (opt.survey && p2pb_survey_prepare(&run) != P2PB_OK) { /* hosts, surveyed ranks */
+        if (run.rank == 0)
+            fprintf(stderr, "p2pbench: error: %s\n", run.err);
+        return finish(&run, 1);
     }
     if (p2pb_run_record(&run) != P2PB_OK) {
         if (run.rank == 0)

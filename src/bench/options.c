@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "text.h"
 
@@ -44,6 +45,12 @@ enum opt_id {
     O_NUMA_NODE,
     O_MEMCPY_BUFFER,
     O_MEMCPY_RANKS,
+    O_SURVEY_SIZES,
+    O_SURVEY_MODE,
+    O_SURVEY_ORDER,
+    O_SURVEY_SEED,
+    O_SURVEY_PER,
+    O_SURVEY_TIME,
     O_LIST,
     O_INFO,
     O_HELP,
@@ -66,6 +73,7 @@ static enum p2pb_status apply_format(struct p2pb_optparse *ps, const char *arg);
 static enum p2pb_status apply_output(struct p2pb_optparse *ps, const char *arg);
 static enum p2pb_status apply_no_results(struct p2pb_optparse *ps, const char *arg);
 static enum p2pb_status apply_label(struct p2pb_optparse *ps, const char *arg);
+static enum p2pb_status apply_survey_sizes(struct p2pb_optparse *ps, const char *arg);
 
 /* The field of an entry: its struct, its C type (from the member's type, so
  * the two cannot disagree) and its offset. */
@@ -95,6 +103,9 @@ static enum p2pb_status apply_label(struct p2pb_optparse *ps, const char *arg);
 #define MAX_COUNT 100000000.0
 
 static const char *const memcpy_ranks_names[] = {"one", "all", NULL};
+static const char *const survey_mode_names[] = {"alone", "contention", NULL};
+static const char *const survey_order_names[] = {"schedule", "random", NULL};
+static const char *const survey_per_names[] = {"auto", "host", "rank", NULL};
 
 static const struct p2pb_optdef opt_table[O_COUNT] = {
     OPT(O_KERNELS, "kernels", 'k', P2PB_OPT_STRING, "LIST", .apply = apply_kernels,
@@ -159,6 +170,27 @@ static const struct p2pb_optdef opt_table[O_COUNT] = {
     OPT(O_MEMCPY_RANKS, "memcpy-ranks", 0, P2PB_OPT_ENUM, "one|all", .def_text = "one", .def = 0,
         POLICY_FIELD(self_all), .choices = memcpy_ranks_names,
         .help = "memcpy kernel: copy on rank 0 only (default) or on every rank at once"),
+    OPT(O_SURVEY_SIZES, "survey-sizes", 0, P2PB_OPT_STRING, "LAT,BW", .def_text = "8,1M",
+        .apply = apply_survey_sizes,
+        .help = "survey: latency and bandwidth message sizes (default {def}; also -s LAT,BW)"),
+    OPT(O_SURVEY_MODE, "survey-mode", 0, P2PB_OPT_ENUM, "alone|contention", .def_text = "alone",
+        .def = 0, OPTIONS_FIELD(survey_mode), .choices = survey_mode_names,
+        .help =
+            "survey: one pair at a time, the others wait (default), or every pair of a round at "
+            "once"),
+    OPT(O_SURVEY_ORDER, "survey-order", 0, P2PB_OPT_ENUM, "schedule|random", .def_text = "schedule",
+        .def = 0, OPTIONS_FIELD(survey_order), .choices = survey_order_names,
+        .help = "survey: rounds in schedule order (default) or shuffled (seed recorded)"),
+    OPT(O_SURVEY_SEED, "survey-seed", 0, P2PB_OPT_COUNT, "N", .min = 1, .max = 4294967295.0,
+        OPTIONS_FIELD(survey_seed),
+        .help = "survey: seed of the random round order (default: from the clock, recorded)"),
+    OPT(O_SURVEY_PER, "survey-per", 0, P2PB_OPT_ENUM, "auto|host|rank", .def_text = "auto",
+        .def = 0, OPTIONS_FIELD(survey_per), .choices = survey_per_names,
+        .help = "survey: one rank per host, or every rank (default auto: per host when the job "
+                "spans 2 or more hosts)"),
+    OPT(O_SURVEY_TIME, "survey-time", 0, P2PB_OPT_SECONDS, "SEC", .min = 1e-6, .max = 3600,
+        .def_text = "0.05", .def = 0.05, OPTIONS_FIELD(survey_time),
+        .help = "survey: time budget per pair, metric and direction in seconds (default {def})"),
     OPT(O_LIST, "list", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_list),
         .help = "list kernels and exit"),
     OPT(O_INFO, "info", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_info),
@@ -369,6 +401,10 @@ static enum p2pb_status add_kernels(struct p2pb_options *o, const char *list, ch
     int any = 0;
     for (char *e = strtok_r(copy, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
         any = 1;
+        if (strcasecmp(e, "survey") == 0) { /* the link survey (survey.c), not a kernel */
+            o->survey = 1;
+            continue;
+        }
         const struct p2pb_kernel *k = p2pb_kernel_find(e);
         if (!k) {
             st =
@@ -431,6 +467,30 @@ static enum p2pb_status apply_no_results(struct p2pb_optparse *ps, const char *a
     ps->o->output[0] = '\0';
     ps->o->output_default = 0;
     return P2PB_OK;
+}
+
+/* LAT,BW: exactly two sizes in bytes, in this order. */
+static enum p2pb_status apply_survey_sizes(struct p2pb_optparse *ps, const char *arg)
+{
+    size_t v[2];
+    const char *comma = strchr(arg, ',');
+    char lat[64];
+    if (!comma || (size_t)(comma - arg) >= sizeof lat || strchr(comma + 1, ','))
+        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
+                         "invalid survey sizes '%s' (expected LAT,BW, e.g. 8,1M)", arg);
+    snprintf(lat, sizeof lat, "%.*s", (int)(comma - arg), arg);
+    enum p2pb_status st = p2pb_parse_size(lat, &v[0], ps->err, ps->errlen);
+    if (st == P2PB_OK)
+        st = p2pb_parse_size(comma + 1, &v[1], ps->err, ps->errlen);
+    if (st == P2PB_OK && (v[1] == 0 || v[1] > (size_t)INT_MAX))
+        return p2pb_fail(P2PB_ERANGE, ps->err, ps->errlen,
+                         "survey bandwidth size '%s' out of range (1 .. 2^31-1 bytes)", comma + 1);
+    if (st == P2PB_OK && v[0] > (size_t)INT_MAX)
+        return p2pb_fail(P2PB_ERANGE, ps->err, ps->errlen,
+                         "survey latency size '%s' out of range (0 .. 2^31-1 bytes)", lat);
+    ps->o->survey_lat = v[0];
+    ps->o->survey_bw = v[1];
+    return st;
 }
 
 static enum p2pb_status apply_label(struct p2pb_optparse *ps, const char *arg)
@@ -579,6 +639,30 @@ static enum p2pb_status finish_sizes(struct p2pb_options *o, char *err, size_t e
     return P2PB_OK;
 }
 
+/* The survey: alone (no kernels); sizes from -s LAT,BW, --survey-sizes or
+ * the table's default. */
+static enum p2pb_status finish_survey(struct p2pb_optparse *ps)
+{
+    struct p2pb_options *o = ps->o;
+    if (o->nkernels > 0)
+        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
+                         "survey runs alone: drop the kernel '%s'", o->kernels[0]->name);
+    if (o->sizes_given && ps->given[O_SURVEY_SIZES])
+        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
+                         "survey sizes given twice (-s and --survey-sizes)");
+    if (o->sizes_given && (o->nsizes != 2 || ps->given[O_MSGLOG]))
+        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
+                         "survey takes two sizes, -s LAT,BW (got %zu)", o->nsizes);
+    if (o->sizes_given) { /* the list parser keeps the order given */
+        char spec[64];
+        snprintf(spec, sizeof spec, "%zu,%zu", o->sizes[0], o->sizes[1]);
+        return apply_survey_sizes(ps, spec);
+    }
+    if (!ps->given[O_SURVEY_SIZES])
+        return apply_survey_sizes(ps, opt_table[O_SURVEY_SIZES].def_text);
+    return P2PB_OK;
+}
+
 /* Positional kernels, the checks across options, then the defaults that
  * depend on what was given (sizes, kernels). */
 static enum p2pb_status finish(struct p2pb_optparse *ps, int argc, char **argv)
@@ -589,6 +673,8 @@ static enum p2pb_status finish(struct p2pb_optparse *ps, int argc, char **argv)
         st = add_kernels(o, argv[i], ps->err, ps->errlen);
     if (st == P2PB_OK)
         st = finish_policy(ps);
+    if (st == P2PB_OK && o->survey)
+        return finish_survey(ps);
     if (st == P2PB_OK)
         st = finish_sizes(o, ps->err, ps->errlen);
     if (st != P2PB_OK || o->nkernels > 0)

@@ -36,6 +36,16 @@ struct p2pb_options {
     struct p2pb_policy policy;
     int numa_node; /* --numa-node: buffers on this NUMA node (OS index); -1 = first touch */
     int do_list, do_info, do_help, do_version;
+    /* The link survey (src/bench/survey.c, docs/survey.md): "survey" named
+     * as the kernel. Sizes: -s LAT,BW or --survey-sizes (bytes). */
+    int survey;         /* 1: run the survey instead of kernels */
+    int survey_mode;    /* --survey-mode: 0 alone (one pair at a time), 1 contention */
+    int survey_order;   /* --survey-order: 0 schedule, 1 random */
+    size_t survey_seed; /* --survey-seed: seed of the random order; 0 = from the clock */
+    int survey_per;     /* --survey-per: 0 auto, 1 host, 2 rank */
+    double survey_time; /* --survey-time: budget per (pair, metric, direction), seconds */
+    size_t survey_lat;  /* latency message size, bytes */
+    size_t survey_bw;   /* bandwidth message size, bytes */
 };
 
 /*

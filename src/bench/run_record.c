@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "survey.h"
 
 #include "text.h"
 #include "host/hostdetect.h"
@@ -407,7 +408,9 @@ static enum p2pb_status write_run_record(struct p2pb_run *run)
     add_timer(rec, &run->ti);
     add_policy(rec, run);
     add_selection(rec, run->opt);
-    p2pb_watchdog_results(run->rf); /* a timeout now ends the file with an end record */
+    if (run->survey)
+        p2pb_survey_describe(rec, run); /* "survey": per host or rank, mode, order, seed */
+    p2pb_watchdog_results(run->rf);     /* a timeout now ends the file with an end record */
     if (run->rf)
         st = p2pb_results_write_json(run->rf, rec, run->err, sizeof run->err);
     if (st != P2PB_OK)

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Check a survey results file: survey_check.py FILE NP MODE [SEED]
+
+Every pair of the NP ranks exactly once per metric (latency: one row per
+pair; bandwidth: one row per direction), rounds of disjoint pairs (NP - 1
+rounds for even NP, NP for odd NP, one rank resting per round), the fields
+of docs/output-format.md ("pair", "hosts", "round", "metric", "direction",
+"survey_mode", "retest"), MB/s = bytes_factor * bytes / median, and the run
+record's "survey" object. Prints one line; exits 1 on the first failure."""
+import itertools
+import json
+import sys
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def main():
+    path, np_, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    seed = int(sys.argv[4]) if len(sys.argv) > 4 else None
+    lines = [json.loads(x) for x in open(path)]
+    run, end = lines[0], lines[-1]
+    if run.get("type") != "run" or end.get("type") != "end" or end.get("status") != "complete":
+        fail("run record or complete end record missing")
+    sv = run.get("survey") or fail("no survey object in the run record")
+    rounds = np_ - 1 if np_ % 2 == 0 else np_
+    want = {"per": "rank", "mode": mode, "rounds": rounds, "ranks_surveyed": np_,
+            "pairs": np_ * (np_ - 1) // 2}
+    for k, v in want.items():
+        if sv.get(k) != v:
+            fail(f"run record survey.{k} = {sv.get(k)!r}, want {v!r}")
+    if seed is not None and (sv.get("order") != "random" or sv.get("seed") != seed):
+        fail(f"random order: order {sv.get('order')!r} seed {sv.get('seed')!r}, want {seed}")
+    rows = [o for o in lines if o.get("type") == "result"]
+    first = [o for o in rows if not o["retest"]]
+    lat = [o for o in first if o["metric"] == "latency"]
+    bw = [o for o in first if o["metric"] == "bandwidth"]
+    pairs = {tuple(p) for p in itertools.combinations(range(np_), 2)}
+    if sorted(tuple(o["pair"]) for o in lat) != sorted(pairs):
+        fail(f"latency rows: {len(lat)} pairs, want each of the {len(pairs)} once")
+    dirs = sorted(o["direction"] for o in bw)
+    want_dirs = sorted(f"{a}->{b}" for a, b in itertools.permutations(range(np_), 2))
+    if dirs != want_dirs:
+        fail(f"bandwidth rows: {len(bw)} directions, want each of the {len(want_dirs)} once")
+    by_round = {}
+    for o in lat:
+        by_round.setdefault(o["round"], []).append(o["pair"])
+    if sorted(by_round) != list(range(rounds)):
+        fail(f"rounds {sorted(by_round)}, want 0..{rounds - 1}")
+    for r, ps in by_round.items():
+        ranks = [x for p in ps for x in p]
+        if len(set(ranks)) != len(ranks) or len(ranks) != np_ - np_ % 2:
+            fail(f"round {r} is not a perfect matching: {ps}")
+    for o in rows:
+        if o["survey_mode"] != (mode if not o["retest"] else "alone"):
+            fail(f"row {o['variant']}: survey_mode {o['survey_mode']}")
+        if len(o["hosts"]) != 2 or not all(isinstance(h, str) and h for h in o["hosts"]):
+            fail(f"row {o['variant']}: hosts {o['hosts']}")
+        t = o["t_usec"]["median"]
+        mbs = o["bytes_factor"] * o["bytes"] / t
+        if abs(mbs - o["mbytes_per_sec"]) > 1e-6 * mbs:
+            fail(f"row {o['variant']}: MB/s {o['mbytes_per_sec']} != {mbs}")
+        if o["retest"] and "stayed_slow" not in o:
+            fail(f"retest row {o['variant']} without stayed_slow")
+    print(f"PASS: {np_} ranks, {mode}: {len(lat)} latency and {len(bw)} bandwidth rows, "
+          f"{rounds} rounds, {len(rows) - len(first)} retest rows")
+
+
+main()
