@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "args.h"
+#include "outlier.h"
 
 typedef enum p2pb_status (*opt_setter)(struct p2pb_args *a, const char *value, char *err,
                                        size_t errlen);
@@ -129,6 +130,49 @@ static enum p2pb_status set_force(struct p2pb_args *a, const char *v, char *err,
     return P2PB_OK;
 }
 
+static enum p2pb_status set_heatmap(struct p2pb_args *a, const char *v, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    a->heatmap = v;
+    return P2PB_OK;
+}
+
+static enum p2pb_status set_fail_on_slow(struct p2pb_args *a, const char *v, char *err,
+                                         size_t errlen)
+{
+    (void)v;
+    (void)err;
+    (void)errlen;
+    a->fail_on_slow = 1;
+    return P2PB_OK;
+}
+
+/* A number in [lo, hi] into *out, or a usage error naming the option. */
+static enum p2pb_status set_real(const char *opt, const char *v, double lo, double hi, double *out,
+                                 char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (end == v || *end || errno || !(x >= lo && x <= hi))
+        return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                         "invalid --%s '%s' (a number from %g to %g)" P2PB_TRY_HELP, opt, v, lo,
+                         hi);
+    *out = x;
+    return P2PB_OK;
+}
+
+static enum p2pb_status set_mad_k(struct p2pb_args *a, const char *v, char *err, size_t errlen)
+{
+    return set_real("mad-k", v, 0, 100, &a->mad_k, err, errlen);
+}
+
+static enum p2pb_status set_min_off(struct p2pb_args *a, const char *v, char *err, size_t errlen)
+{
+    return set_real("min-off", v, 0, 0.99, &a->min_off, err, errlen);
+}
+
 static enum p2pb_status set_help(struct p2pb_args *a, const char *v, char *err, size_t errlen)
 {
     (void)v;
@@ -147,7 +191,7 @@ static enum p2pb_status set_version(struct p2pb_args *a, const char *v, char *er
     return P2PB_OK;
 }
 
-#define CMD_SC (P2PB_CMD_SHOW | P2PB_CMD_COMPARE)
+#define CMD_SC (P2PB_CMD_SHOW | P2PB_CMD_COMPARE | P2PB_CMD_SURVEY)
 #define CMD_CP (P2PB_CMD_COMPARE | P2PB_CMD_PLOT)
 #define CMD_IP (P2PB_CMD_IMPORT | P2PB_CMD_PLOT)
 
@@ -175,8 +219,16 @@ static const struct opt opts[] = {
      "import: replace results files that exist (default: refuse)"},
     {"kernel", 'k', "NAME", P2PB_CMD_PLOT, set_kernel,
      "plot: kernel to draw (default: the first in the first file)"},
-    {"gnuplot", 0, "PATH", P2PB_CMD_PLOT, set_gnuplot,
-     "plot: gnuplot executable (default gnuplot, from PATH)"},
+    {"gnuplot", 0, "PATH", P2PB_CMD_PLOT | P2PB_CMD_SURVEY, set_gnuplot,
+     "plot, survey: gnuplot executable (default gnuplot, from PATH)"},
+    {"heatmap", 0, "FILE", P2PB_CMD_SURVEY, set_heatmap,
+     "survey: latency and bandwidth heatmaps (.png or .svg) via gnuplot"},
+    {"fail-on-slow", 0, NULL, P2PB_CMD_SURVEY, set_fail_on_slow,
+     "survey: exit 1 when a slow node or slow link is found"},
+    {"mad-k", 0, "K", P2PB_CMD_SURVEY, set_mad_k,
+     "survey: slow = more than K scaled MADs off the median (default 3)"},
+    {"min-off", 0, "FRAC", P2PB_CMD_SURVEY, set_min_off,
+     "survey: ... and at least FRAC of the median off (default 0.2)"},
     {"help", 'h', NULL, P2PB_CMD_ALL, set_help, "show this help and exit"},
     {"version", 'V', NULL, P2PB_CMD_ALL, set_version, "show version and exit"},
 };
@@ -284,6 +336,8 @@ void p2pb_args_init(struct p2pb_args *a, int expand_dirs)
     memset(a, 0, sizeof *a);
     a->metric = -1;
     a->threshold = 0.05;
+    a->mad_k = P2PB_OUTLIER_K;
+    a->min_off = P2PB_OUTLIER_MIN_OFF;
     a->expand_dirs = expand_dirs;
 }
 

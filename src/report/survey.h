@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * survey.h - private: `p2pbench-report survey` (docs/survey.md). A survey
+ * results file read into host x host matrices (survey_load.c), the slow
+ * node and slow link verdicts (survey_verdict.c, pure), the tables
+ * (survey_print.c) and the heatmap through gnuplot (survey_heatmap.c).
+ */
+#ifndef P2PBENCH_REPORT_SURVEY_H
+#define P2PBENCH_REPORT_SURVEY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "outlier.h"
+#include "p2pbench/status.h"
+
+/* Longest node label: a host name, or "host:rank" when a host has several
+ * surveyed ranks (per-rank surveys). */
+#define P2PB_SURVEY_LABEL 80
+
+/*
+ * The values of a survey, by node (host, or rank with --survey-per rank),
+ * nodes in ascending rank order. Matrices are n x n, row-major, NAN where
+ * nothing was measured (the diagonal). A pair retested alone holds the
+ * retest's values (retested[i * n + j] = 1).
+ */
+struct p2pb_survey_matrix {
+    size_t n;
+    char (*labels)[P2PB_SURVEY_LABEL]; /* [n], sanitised */
+    int *ranks;                        /* [n] the node's rank */
+    double *lat;                       /* [n * n] t_usec.median of PingPong, symmetric */
+    double *bw;                        /* [n * n] MB/s (10^6 B/s) from row i to column j */
+    unsigned char *retested;           /* [n * n] */
+    /* from the run record's "survey" object ("" / 0 when missing) */
+    char per[16], mode[16], order[16];
+    double seed;
+    size_t lat_bytes, bw_bytes, window;
+    int complete; /* 1: the file ends with a "complete" end record */
+};
+
+/*
+ * Read the survey rows of a results file into m (rows without "pair" are
+ * ignored). Returns P2PB_OK, P2PB_EIO (cannot open), P2PB_EFORMAT (a line
+ * that is not JSON, a bad pair, no survey rows: err names file and line),
+ * P2PB_ENOMEM. Free with p2pb_survey_matrix_free in any case.
+ */
+enum p2pb_status p2pb_survey_load(const char *path, struct p2pb_survey_matrix *m, char *err,
+                                  size_t errlen);
+void p2pb_survey_matrix_free(struct p2pb_survey_matrix *m);
+
+/* A pair's bandwidth: the slower of its two directions (either one when
+ * the other is missing; NAN when both are). */
+double p2pb_survey_pair_bw(const struct p2pb_survey_matrix *m, size_t i, size_t j);
+
+/* Why something is slow: bits. */
+#define P2PB_SLOW_LATENCY 1u
+#define P2PB_SLOW_BANDWIDTH 2u
+
+/*
+ * The verdicts (docs/survey.md, "Verdicts"), with rule r (outlier.h):
+ *  - node value: median over its partners of the pair latency and of the
+ *    pair bandwidth (the slower direction);
+ *  - slow node: a node value beyond the outlier bounds of all nodes' values
+ *    (latency above, bandwidth below); needs at least 3 nodes;
+ *  - slow link: a pair of two nodes that are not slow whose value lies
+ *    beyond the bounds of all such pairs (at least 3 of them).
+ * Arrays: node_lat, node_bw, slow_node [n]; slow_link [n * n] (symmetric).
+ */
+struct p2pb_survey_verdict {
+    double *node_lat, *node_bw;
+    unsigned char *slow_node;
+    unsigned char *slow_link;
+    size_t nslow_nodes, nslow_links;
+    double lat_median, bw_median;         /* over the pairs of healthy nodes */
+    double node_lat_above, node_bw_below; /* bounds of the node rule; NAN: none */
+    double link_lat_above, link_bw_below; /* bounds of the link rule; NAN: none */
+};
+
+/* Compute v for m. Returns P2PB_OK or P2PB_ENOMEM. Free with
+ * p2pb_survey_verdict_free in any case. */
+enum p2pb_status p2pb_survey_verdict(const struct p2pb_survey_matrix *m,
+                                     const struct p2pb_outlier_rule *rule,
+                                     struct p2pb_survey_verdict *v);
+void p2pb_survey_verdict_free(struct p2pb_survey_verdict *v);
+
+/* Output formats of the survey command. */
+enum p2pb_survey_fmt { P2PB_SURVEY_TEXT, P2PB_SURVEY_JSON, P2PB_SURVEY_CSV };
+
+/* Matrices in full up to this many nodes; a per-node summary above. */
+#define P2PB_SURVEY_FULL_MAX 32
+
+/*
+ * Print m and v to o in fmt: text (matrices or the summary, the slowest
+ * pairs, the verdicts), json (one document with "slow_links": [["hA","hB"],
+ * ...] and "slow_nodes": [...]) or csv (one line per pair). path names the
+ * file. rule is printed with the verdicts.
+ */
+void p2pb_survey_print(FILE *o, enum p2pb_survey_fmt fmt, const char *path,
+                       const struct p2pb_survey_matrix *m, const struct p2pb_survey_verdict *v,
+                       const struct p2pb_outlier_rule *rule);
+
+/*
+ * Draw the latency and bandwidth heatmaps of m into out (.png or .svg)
+ * with gnuplot (prog; NULL: "gnuplot" from PATH): nodes on both axes, the
+ * colour scale in usec and MB/s, slow links marked by a circle in their
+ * cells, slow nodes by a cross on the diagonal and "(slow)" after the
+ * name. Returns P2PB_OK, P2PB_EUSAGE (a name that is not .png / .svg),
+ * P2PB_EIO (cannot write, gnuplot failed).
+ */
+enum p2pb_status p2pb_survey_heatmap(const struct p2pb_survey_matrix *m,
+                                     const struct p2pb_survey_verdict *v, const char *out,
+                                     const char *prog, char *err, size_t errlen);
+
+#endif /* P2PBENCH_REPORT_SURVEY_H */

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * survey_heatmap.c - the survey's two heatmaps (latency, bandwidth) side by
+ * side through gnuplot: nodes on both axes (row 0 at the top), a colour
+ * scale with its unit (logarithmic when the values span more than a factor
+ * of 10), slow links circled in their two cells, slow nodes crossed on the
+ * diagonal and "(slow)" after their names. gnuplot is fork/exec'd without
+ * a shell and reads the script, data inline, on its stdin (as plot.c does).
+ */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "survey.h"
+
+/* At most this many tic labels per axis; above it every k-th node is named. */
+#define MAX_TICS 64
+/* Up to this many nodes every measured cell is a box (missing cells stay
+ * blank); above it the matrix is drawn as one image. */
+#define MAX_CELLS_NODES 256
+
+/* s as a single-quoted gnuplot string ('' for '; line breaks as spaces). */
+static void gp_quote(FILE *o, const char *s)
+{
+    fputc('\'', o);
+    for (; *s; s++)
+        fputs(*s == '\'' ? "''" : (*s == '\n' || *s == '\r') ? " " : (char[2]){*s, 0}, o);
+    fputc('\'', o);
+}
+
+/* The tics of one axis: node names, "(slow)" after slow nodes. */
+static void write_tics(FILE *o, const char *axis, const struct p2pb_survey_matrix *m,
+                       const struct p2pb_survey_verdict *v)
+{
+    size_t step = m->n > MAX_TICS ? (m->n + MAX_TICS - 1) / MAX_TICS : 1;
+    fprintf(o, "set %s (", axis);
+    for (size_t i = 0; i < m->n; i += step) {
+        char name[P2PB_SURVEY_LABEL + 8];
+        snprintf(name, sizeof name, "%s%s", m->labels[i], v->slow_node[i] ? " (slow)" : "");
+        fprintf(o, "%s", i ? ", " : "");
+        gp_quote(o, name);
+        fprintf(o, " %zu", i);
+    }
+    fprintf(o, ")%s\n", axis[0] == 'x' ? " rotate by 90 right" : "");
+}
+
+/* A logarithmic colour scale when the finite positive values span more
+ * than 10x, else a linear one from 0. */
+static void colour_scale(FILE *o, const double *x, size_t n)
+{
+    double lo = INFINITY, hi = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(x[i]) && x[i] > 0) {
+            lo = x[i] < lo ? x[i] : lo;
+            hi = x[i] > hi ? x[i] : hi;
+        }
+    /* linear: from 0, so that a 10% difference looks like one */
+    fprintf(o, "%s\n",
+            hi > 10 * lo ? "set logscale cb; set cbrange [*:*]"
+                         : "unset logscale cb; set cbrange [0:*]");
+}
+
+/* One panel: the matrix as an image, then the marks. */
+static void write_panel(FILE *o, const struct p2pb_survey_matrix *m,
+                        const struct p2pb_survey_verdict *v, int bw)
+{
+    const double *x = bw ? m->bw : m->lat;
+    fprintf(o, "set title '%s'\n",
+            bw ? "Bandwidth, one way, row to column"
+               : "Latency (PingPong, median, half round trip)");
+    fprintf(o, "set cblabel '%s'\n", bw ? "MB/s (1 MB = 10^6 bytes)" : "t [usec]");
+    fprintf(o, "set palette defined %s\n",
+            bw ? "(0 '#800026', 1 '#fd8d3c', 2 '#ffffcc')"
+               : "(0 '#ffffcc', 1 '#fd8d3c', 2 '#800026')");
+    colour_scale(o, x, m->n * m->n);
+    int cells = m->n <= MAX_CELLS_NODES; /* one box per measured cell, else an image */
+    fprintf(o, "plot '-' %s notitle",
+            cells ? "using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder lc palette"
+                  : "matrix with image");
+    if (v->nslow_links)
+        fprintf(o, ", '-' with points pt 6 ps 2.5 lw 2 lc rgb 'black' title 'slow link'");
+    if (v->nslow_nodes)
+        fprintf(o, ", '-' with points pt 2 ps 2.5 lw 2 lc rgb '#0050c0' title 'slow node'");
+    fputc('\n', o);
+    for (size_t i = 0; i < m->n; i++)
+        for (size_t j = 0; j < m->n; j++) {
+            double y = x[i * m->n + j];
+            if (cells && isfinite(y))
+                fprintf(o, "%zu %zu %.6g\n", j, i, y);
+            else if (!cells && isfinite(y))
+                fprintf(o, "%.6g%c", y, j + 1 < m->n ? ' ' : '\n');
+            else if (!cells)
+                fprintf(o, "?%c", j + 1 < m->n ? ' ' : '\n');
+        }
+    fprintf(o, "e\n");
+    if (v->nslow_links) {
+        for (size_t i = 0; i < m->n; i++)
+            for (size_t j = 0; j < m->n; j++)
+                if (v->slow_link[i * m->n + j])
+                    fprintf(o, "%zu %zu\n", j, i);
+        fprintf(o, "e\n");
+    }
+    if (v->nslow_nodes) {
+        for (size_t i = 0; i < m->n; i++)
+            if (v->slow_node[i])
+                fprintf(o, "%zu %zu\n", i, i);
+        fprintf(o, "e\n");
+    }
+}
+
+static void write_script(FILE *o, const struct p2pb_survey_matrix *m,
+                         const struct p2pb_survey_verdict *v, const char *out, int svg)
+{
+    int side = (int)(m->n * 14 + 300);
+    side = side < 480 ? 480 : side > 2400 ? 2400 : side;
+    fprintf(o, "set terminal %s size %d,%d font ',9'\nset output ", svg ? "svg" : "pngcairo",
+            2 * side + 160, side + 120);
+    gp_quote(o, out);
+    fprintf(o,
+            "\nset multiplot layout 1,2 title 'p2pbench survey: %zu nodes (per %s), pairs "
+            "%s; %zu slow node%s, %zu slow link%s'\n",
+            m->n, m->per[0] ? m->per : "?", m->mode[0] ? m->mode : "?", v->nslow_nodes,
+            v->nslow_nodes == 1 ? "" : "s", v->nslow_links, v->nslow_links == 1 ? "" : "s");
+    fprintf(o,
+            "set xrange [-0.5:%zu.5]\nset yrange [%zu.5:-0.5]\nset size ratio -1\n"
+            "set key below\nset tics scale 0\nset datafile missing '?'\n",
+            m->n - 1, m->n - 1);
+    write_tics(o, "xtics", m, v);
+    write_tics(o, "ytics", m, v);
+    write_panel(o, m, v, 0);
+    write_panel(o, m, v, 1);
+    fprintf(o, "unset multiplot\n");
+}
+
+/* Run prog with the script on its stdin; P2PB_EIO when it fails. */
+static enum p2pb_status run_gnuplot(const char *prog, const struct p2pb_survey_matrix *m,
+                                    const struct p2pb_survey_verdict *v, const char *out, int svg,
+                                    char *err, size_t errlen)
+{
+    int pfd[2];
+    if (pipe(pfd) != 0)
+        return p2pb_fail(P2PB_EIO, err, errlen, "pipe: %s", strerror(errno));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(pfd[0]);
+        close(pfd[1]);
+        return p2pb_fail(P2PB_EIO, err, errlen, "fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        dup2(pfd[0], STDIN_FILENO);
+        close(pfd[0]);
+        close(pfd[1]);
+        char *const argv[] = {(char *)prog, NULL};
+        execvp(prog, argv);
+        fprintf(stderr, "p2pbench-report: cannot run '%s': %s\n", prog, strerror(errno));
+        _exit(127);
+    }
+    close(pfd[0]);
+    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+    FILE *o = fdopen(pfd[1], "w");
+    if (o) {
+        write_script(o, m, v, out, svg);
+        fclose(o);
+    } else
+        close(pfd[1]);
+    signal(SIGPIPE, old);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return p2pb_fail(P2PB_EIO, err, errlen, "gnuplot ('%s') failed (exit %d) writing '%s'",
+                         prog, WIFEXITED(status) ? WEXITSTATUS(status) : -1, out);
+    struct stat sb;
+    if (stat(out, &sb) != 0 || sb.st_size == 0)
+        return p2pb_fail(P2PB_EIO, err, errlen, "gnuplot wrote no heatmap '%s'", out);
+    return P2PB_OK;
+}
+
+enum p2pb_status p2pb_survey_heatmap(const struct p2pb_survey_matrix *m,
+                                     const struct p2pb_survey_verdict *v, const char *out,
+                                     const char *prog, char *err, size_t errlen)
+{
+    size_t l = strlen(out);
+    int svg = l > 4 && strcmp(out + l - 4, ".svg") == 0;
+    if (!svg && !(l > 4 && strcmp(out + l - 4, ".png") == 0))
+        return p2pb_fail(P2PB_EUSAGE, err, errlen, "heatmap '%s' must end in .png or .svg", out);
+    if (strpbrk(out, "\n\r"))
+        return p2pb_fail(P2PB_EUSAGE, err, errlen, "heatmap name contains a line break");
+    FILE *probe = fopen(out, "ab"); /* gnuplot would fall back to stdout */
+    if (!probe)
+        return p2pb_fail(P2PB_EIO, err, errlen, "cannot write heatmap '%s': %s", out,
+                         strerror(errno));
+    fclose(probe);
+    return run_gnuplot(prog ? prog : "gnuplot", m, v, out, svg, err, errlen);
+}

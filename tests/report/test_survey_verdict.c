@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_survey_verdict.c - the survey's verdict rules (src/report/survey_verdict.c,
+ * src/common/outlier.c) on synthetic 6-node matrices: healthy links at
+ * 20 usec and 1000 MB/s with a few percent of spread; a slow node (every
+ * link through it at 100 MB/s), a slow link (one pair at 100 MB/s), both
+ * at once, a link slow by latency only, and nothing slow, also when one
+ * link is 10% off (below the 20% minimum). The outlier bounds by hand.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "../lib/check.h"
+#include "survey.h"
+
+#define N 6
+
+static double lat[N * N], bw[N * N];
+static unsigned char retested[N * N];
+static char labels[N][P2PB_SURVEY_LABEL];
+static int ranks[N];
+
+/* Healthy matrices with a deterministic spread of -3% .. +3%. */
+static struct p2pb_survey_matrix healthy(void)
+{
+    struct p2pb_survey_matrix m = {
+        .n = N, .labels = labels, .ranks = ranks, .lat = lat, .bw = bw, .retested = retested};
+    for (int i = 0; i < N; i++) {
+        snprintf(labels[i], sizeof labels[i], "h%d", i + 1);
+        ranks[i] = i;
+        for (int j = 0; j < N; j++) {
+            double f = 1.0 + 0.01 * (double)(((i * 7 + j * 3) % 7) - 3);
+            lat[i * N + j] =
+                i == j ? NAN : 20.0 * (i < j ? f : 1.0 + 0.01 * (((j * 7 + i * 3) % 7) - 3));
+            bw[i * N + j] = i == j ? NAN : 1000.0 * f;
+        }
+    }
+    return m;
+}
+
+static void slow_link_bw(int a, int b, double mbs)
+{
+    bw[a * N + b] = bw[b * N + a] = mbs;
+}
+
+static void slow_node_bw(int h, double mbs)
+{
+    for (int j = 0; j < N; j++)
+        if (j != h)
+            slow_link_bw(h, j, mbs);
+}
+
+/* The verdict of m: the slow nodes as a bit mask, the slow links listed. */
+static void verdict(const struct p2pb_survey_matrix *m, unsigned *nodes, size_t *nlinks,
+                    int link[2], unsigned *why)
+{
+    const struct p2pb_outlier_rule rule = {P2PB_OUTLIER_K, P2PB_OUTLIER_MIN_OFF};
+    struct p2pb_survey_verdict v;
+    CHECK(p2pb_survey_verdict(m, &rule, &v) == P2PB_OK);
+    *nodes = 0;
+    for (int i = 0; i < N; i++)
+        *nodes |= v.slow_node[i] ? 1u << i : 0;
+    *nlinks = v.nslow_links;
+    link[0] = link[1] = -1;
+    *why = 0;
+    for (int i = 0; i < N; i++)
+        for (int j = i + 1; j < N; j++)
+            if (v.slow_link[i * N + j]) {
+                link[0] = i, link[1] = j, *why = v.slow_link[i * N + j];
+                CHECK(v.slow_link[j * N + i] == v.slow_link[i * N + j]);
+            }
+    CHECK(v.nslow_nodes == (size_t)__builtin_popcount(*nodes));
+    p2pb_survey_verdict_free(&v);
+}
+
+static void test_bounds(void)
+{
+    const double x[] = {1, 2, 3, 4, 100, NAN};
+    const struct p2pb_outlier_rule r = {3, 0.2};
+    double med, mad, above, below;
+    CHECK(p2pb_outlier_bounds(x, 6, &r, &med, &mad, &above, &below) == P2PB_OK);
+    /* median 3; |x - 3| = 2 1 0 1 97: MAD 1, scaled 1.4826 */
+    CHECK_NEAR(med, 3, 1e-12);
+    CHECK_NEAR(mad, 1.4826, 1e-12);
+    CHECK_NEAR(above, 3 + 3 * 1.4826, 1e-12);
+    CHECK_NEAR(below, 3 - 3 * 1.4826, 1e-12);
+    /* all alike: MAD 0, the 20% rule decides */
+    const double y[] = {10, 10, 10, 10};
+    CHECK(p2pb_outlier_bounds(y, 4, &r, &med, &mad, &above, &below) == P2PB_OK);
+    CHECK_NEAR(above, 12, 1e-12);
+    CHECK_NEAR(below, 8, 1e-12);
+    CHECK(p2pb_outlier_bounds(y, 2, &r, &med, &mad, &above, &below) == P2PB_EUSAGE);
+}
+
+int main(void)
+{
+    unsigned nodes, why;
+    size_t nlinks;
+    int link[2];
+    test_bounds();
+
+    struct p2pb_survey_matrix m = healthy(); /* nothing slow */
+    verdict(&m, &nodes, &nlinks, link, &why);
+    CHECK(nodes == 0 && nlinks == 0);
+
+    m = healthy(); /* one link 10% off: below the 20% minimum */
+    slow_link_bw(1, 3, 880);
+    verdict(&m, &nodes, &nlinks, link, &why);
+    CHECK(nodes == 0 && nlinks == 0);
+
+    m = healthy(); /* slow node h3: every link through it */
+    slow_node_bw(2, 100);
+    verdict(&m, &nodes, &nlinks, link, &why);
+    CHECK(nodes == 1u << 2 && nlinks == 0);
+
+    m = healthy(); /* slow link h1-h5 */
+    slow_link_bw(0, 4, 100);
+    verdict(&m, &nodes, &nlinks, link, &why);
+    CHECK(nodes == 0 && nlinks == 1 && link[0] == 0 && link[1] == 4 && why == P2PB_SLOW_BANDWIDTH);
+
+    m = healthy(); /* both: slow node h3 and slow link h1-h5 (one direction only) */
+    slow_node_bw(2, 100);
+    bw[4 * N + 0] = 150;
+    verdict(&m, &nodes, &nlinks, link, &why);
+    CHECK(nodes == 1u << 2 && nlinks == 1 && link[0] == 0 && link[1] == 4);
+
+    m = healthy(); /* a slow node on a link that also is slow: still the node only */
+    slow_node_bw(5, 50);
+    slow_link_bw(5, 1, 10);
+    verdict(&m, &nodes, &nlinks, link, &why);
+    CHECK(nodes == 1u << 5 && nlinks == 0);
+
+    m = healthy(); /* latency only: h2-h4 at 60 usec */
+    lat[1 * N + 3] = lat[3 * N + 1] = 60;
+    verdict(&m, &nodes, &nlinks, link, &why);
+    CHECK(nodes == 0 && nlinks == 1 && link[0] == 1 && link[1] == 3 && why == P2PB_SLOW_LATENCY);
+
+    m = healthy(); /* pair bandwidth: the slower direction */
+    bw[0 * N + 1] = 10;
+    CHECK_NEAR(p2pb_survey_pair_bw(&m, 1, 0), 10, 1e-12);
+    bw[0 * N + 1] = NAN;
+    CHECK_NEAR(p2pb_survey_pair_bw(&m, 0, 1), bw[1 * N + 0], 1e-12);
+    return CHECK_DONE();
+}
