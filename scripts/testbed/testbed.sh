@@ -14,6 +14,13 @@
 #   native        plain veth
 #   lan10         tbf rate 80mbit (a 10 MB/s LAN)
 #   shaped RATE   tbf rate RATE (e.g. 100mbit)
+# Slow hosts and links (htb + u32 filters; with the native profile only):
+#   --slow-host hK RATE    every link of hK: htb on hK's eth0 and on the
+#                          bridge's port vK (traffic to hK), all at RATE
+#   --slow-link hA-hB RATE only traffic between hA and hB: an htb class at
+#                          RATE on each one's eth0, a u32 filter on the
+#                          other's address; other traffic is not classified
+#                          (htb sends it unshaped)
 set -euo pipefail
 
 readonly PROG=${0##*/}
@@ -37,11 +44,12 @@ STATE_DIR=${P2PB_TESTBED_STATE_DIR:-/run/p2pb-testbed}
 usage() {
     cat <<EOF
 Usage:
-  $PROG up N [--profile PROFILE [RATE]]
+  $PROG up N [--profile PROFILE [RATE]] [--slow-host hK RATE]... [--slow-link hA-hB RATE]...
   $PROG down
   $PROG status
   $PROG exec HOST -- COMMAND [ARG...]
-  $PROG run N [--profile PROFILE [RATE]] [--timeout SEC] -- [MPIRUN_ARG...] PROGRAM [ARG...]
+  $PROG run N [--profile PROFILE [RATE]] [--slow-host hK RATE]... [--slow-link hA-hB RATE]...
+        [--timeout SEC] -- [MPIRUN_ARG...] PROGRAM [ARG...]
 
 Creates N hosts h1..hN (2 <= N <= $MAX_HOSTS) as network namespaces
 $PREFIX-h1..$PREFIX-hN joined by a bridge in namespace $PREFIX-br, with
@@ -51,6 +59,11 @@ Profiles:
   native          plain veth (default)
   lan10           tbf rate $LAN10_RATE on both ends of each link
   shaped RATE     tbf rate RATE on both ends (e.g. 100mbit); also shaped:RATE
+
+Slow hosts and links (htb classes, u32 filters on destination addresses;
+native profile only; combinable, repeatable):
+  --slow-host hK RATE     every link of hK at RATE, both directions
+  --slow-link hA-hB RATE  only traffic between hA and hB at RATE
 
 Subcommands:
   up      create the testbed and leave it up (until '$PROG down')
@@ -64,7 +77,8 @@ Subcommands:
           --mca oob_tcp_if_include $SUBNET --bind-to none
           -x P2PB_LINK_PROFILE, followed by your arguments.
 
-The ranks see P2PB_LINK_PROFILE=native, lan10:$LAN10_RATE or shaped:RATE.
+The ranks see P2PB_LINK_PROFILE=native, lan10:$LAN10_RATE or shaped:RATE,
+followed by +slow-host:hK:RATE and +slow-link:hA-hB:RATE for each slow item.
 
 Environment:
   P2PB_TESTBED_PREFIX     namespace name prefix (default p2pb; [a-z][a-z0-9]{0,11})
@@ -131,6 +145,104 @@ check_count() {
     if ! [[ $1 =~ ^[0-9]+$ ]] || (($1 < 2 || $1 > MAX_HOSTS)); then
         usage_error "N must be an integer from 2 to $MAX_HOSTS, got '$1'"
     fi
+}
+
+
+SLOW_HOSTS=() # "K RATE" per --slow-host
+SLOW_LINKS=() # "A B RATE" per --slow-link
+
+check_rate() {
+    [[ $1 =~ ^[0-9]+([.][0-9]+)?([kKmMgGtT]i?)?(bit|bps)$ ]] ||
+        usage_error "bad rate '$1' (examples: 100mbit, 1gbit, 12500kbps)"
+}
+
+# parse_slow OPTION VALUE RATE: one --slow-host / --slow-link.
+parse_slow() {
+    [[ -n ${3-} ]] || usage_error "$1 needs a value and a RATE (e.g. $1 ${2:-h2} 50mbit)"
+    check_rate "$3"
+    case $1 in
+    --slow-host)
+        [[ $2 =~ ^h([0-9]+)$ ]] || usage_error "--slow-host: host must be h1..hN, got '$2'"
+        SLOW_HOSTS+=("${BASH_REMATCH[1]} $3")
+        ;;
+    --slow-link)
+        [[ $2 =~ ^h([0-9]+)-h([0-9]+)$ ]] ||
+            usage_error "--slow-link: expected hA-hB (e.g. h1-h2), got '$2'"
+        ((BASH_REMATCH[1] != BASH_REMATCH[2])) || usage_error "--slow-link: '$2' names one host"
+        SLOW_LINKS+=("${BASH_REMATCH[1]} ${BASH_REMATCH[2]} $3")
+        ;;
+    esac
+}
+
+# check_slow N: hosts within 1..N, native profile; appends to PROFILE_LABEL.
+check_slow() {
+    local n=$1 e a b r
+    ((${#SLOW_HOSTS[@]} + ${#SLOW_LINKS[@]})) || return 0
+    [[ $PROFILE == native ]] ||
+        usage_error "--slow-host / --slow-link need the native profile (got $PROFILE_LABEL)"
+    for e in "${SLOW_HOSTS[@]}"; do
+        read -r a r <<<"$e"
+        ((a >= 1 && a <= n)) || usage_error "--slow-host h$a: there are hosts h1..h$n"
+        PROFILE_LABEL+="+slow-host:h$a:$r"
+    done
+    for e in "${SLOW_LINKS[@]}"; do
+        read -r a b r <<<"$e"
+        ((a >= 1 && a <= n && b >= 1 && b <= n)) ||
+            usage_error "--slow-link h$a-h$b: there are hosts h1..h$n"
+        PROFILE_LABEL+="+slow-link:h$a-h$b:$r"
+    done
+}
+
+# htb_root NS IFACE DEFAULT: an htb root; unclassified packets go to class
+# 1:DEFAULT, or unshaped when that class does not exist (DEFAULT 0).
+htb_root() {
+    ip netns exec "$1" tc qdisc replace dev "$2" root handle 1: htb default "$3"
+}
+
+# htb_class NS IFACE MINOR RATE (quantum one link packet: no warnings at low rates)
+htb_class() {
+    ip netns exec "$1" tc class add dev "$2" parent 1: classid "1:$3" htb rate "$4" \
+        quantum $((1500 + ETH_HEADER))
+}
+
+# Egress of host I (its eth0): a host rate (default class 1:10) and one
+# class per slow link to host J (1:(100 + J)), matched on J's address.
+shape_host_egress() {
+    local i=$1 ns e a b r host_rate=''
+    ns=$(host_ns "$i")
+    for e in "${SLOW_HOSTS[@]}"; do
+        read -r a r <<<"$e"
+        ((a == i)) && host_rate=$r
+    done
+    local -a links=()
+    for e in "${SLOW_LINKS[@]}"; do
+        read -r a b r <<<"$e"
+        ((a == i)) && links+=("$b $r")
+        ((b == i)) && links+=("$a $r")
+    done
+    [[ -n $host_rate ]] || ((${#links[@]})) || return 0
+    htb_root "$ns" eth0 "$([[ -n $host_rate ]] && echo 10 || echo 0)"
+    [[ -z $host_rate ]] || htb_class "$ns" eth0 10 "$host_rate"
+    for e in "${links[@]}"; do
+        read -r b r <<<"$e"
+        htb_class "$ns" eth0 $((100 + b)) "$r"
+        ip netns exec "$ns" tc filter add dev eth0 parent 1: protocol ip prio 1 u32 \
+            match ip dst "$NET_BASE.$b/32" flowid "1:$((100 + b))"
+    done
+}
+
+# Slow hosts and links after the links are up: each host's egress, and the
+# bridge port of each slow host (the traffic to it).
+apply_slow() {
+    local n=$1 i e a r
+    ((${#SLOW_HOSTS[@]} + ${#SLOW_LINKS[@]})) || return 0
+    command -v tc >/dev/null 2>&1 || die "required command not found: tc"
+    for ((i = 1; i <= n; i++)); do shape_host_egress "$i"; done
+    for e in "${SLOW_HOSTS[@]}"; do
+        read -r a r <<<"$e"
+        htb_root "$(br_ns)" "v$a" 10
+        htb_class "$(br_ns)" "v$a" 10 "$r"
+    done
 }
 
 # ---------------------------------------------------------------- up / down
@@ -227,6 +339,7 @@ tb_up() { # tb_up N
         fi
     done
     wait_ready "$n"
+    apply_slow "$n"
     mkdir -p "$STATE_DIR"
     printf 'N=%d\nPROFILE=%s\n' "$n" "$PROFILE_LABEL" >"$(state_file)"
     log "up: $n hosts h1..h$n ($NET_BASE.1-$NET_BASE.$n), profile $PROFILE_LABEL"
@@ -321,6 +434,10 @@ cmd_run() {
             parse_profile "$2" "${3-}"
             shift $((1 + PROFILE_ARGS_USED))
             ;;
+        --slow-host | --slow-link)
+            parse_slow "$1" "${2-}" "${3-}"
+            shift 3
+            ;;
         --timeout)
             [[ $# -ge 2 && $2 =~ ^[0-9]+$ && $2 -gt 0 ]] ||
                 usage_error "--timeout needs a positive number of seconds"
@@ -332,6 +449,7 @@ cmd_run() {
         esac
     done
     [[ $# -ge 1 ]] || usage_error "run: nothing to run after '--'"
+    check_slow "$n"
     check_prereqs
     local mpirun=${MPIRUN:-mpirun}
     command -v "$mpirun" >/dev/null 2>&1 || die "mpirun not found: $mpirun"
@@ -377,9 +495,14 @@ cmd_up() {
             parse_profile "$2" "${3-}"
             shift $((1 + PROFILE_ARGS_USED))
             ;;
+        --slow-host | --slow-link)
+            parse_slow "$1" "${2-}" "${3-}"
+            shift 3
+            ;;
         *) usage_error "unexpected argument '$1'" ;;
         esac
     done
+    check_slow "$n"
     check_prereqs
     # On failure half-way, remove what was made; on success keep it up.
     install_traps

@@ -410,6 +410,7 @@ static void retest(struct walk *w)
                              w->mine);
             w->mine[0].round = w->mine[1].round = rounds[i];
         }
+        idle_wait(run->comm); /* rank 0 must not poll while the pair measures */
         if (run->rank == lo && lo != 0)
             P2PB_MPI_CHECK(MPI_Send(w->mine, (int)sizeof w->mine, MPI_BYTE, 0, 0, run->comm));
         if (run->rank == hi)
@@ -417,7 +418,6 @@ static void retest(struct walk *w)
                 MPI_Send(&w->mine[1], (int)sizeof w->mine[1], MPI_BYTE, 0, 0, run->comm));
         if (run->rank == 0)
             collect_retest(w, lo, hi, bounds[0], bounds[1]);
-        idle_wait(run->comm);
     }
     free(sp);
     free(rounds);

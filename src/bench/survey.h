@@ -103,9 +103,9 @@ void p2pb_survey_tracker_add(struct p2pb_survey_tracker *t, int lo, int hi, int 
                              double lat_usec, double bw_mbs);
 
 /*
- * The suspects: pairs among the slowest whose latency is above, or whose
- * bandwidth below, the outlier bounds of all pairs (src/common/outlier.h,
- * default rule). Writes at most cap pairs to pairs[][2] and their rounds to
+ * The suspects: pairs among the slowest whose latency is above 1 + min_off,
+ * or whose bandwidth below 1 - min_off, times the median of all pairs
+ * (P2PB_OUTLIER_MIN_OFF, src/common/outlier.h; no MAD condition). Writes at most cap pairs to pairs[][2] and their rounds to
  * rounds[]; returns how many. *lat_above / *bw_below get the bounds (NAN
  * when fewer than 3 pairs).
  */

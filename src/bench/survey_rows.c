@@ -155,7 +155,9 @@ static size_t add_unique(const struct cand *c, int (*pairs)[2], int *rounds, siz
 size_t p2pb_survey_suspects(struct p2pb_survey_tracker *t, int (*pairs)[2], int *rounds, size_t cap,
                             double *lat_above, double *bw_below)
 {
-    const struct p2pb_outlier_rule rule = {P2PB_OUTLIER_K, P2PB_OUTLIER_MIN_OFF};
+    /* liberal on purpose (a retest is cheap): only the fraction off the
+     * median, no MAD: with many slow pairs (a slow node) the MAD is wide */
+    const struct p2pb_outlier_rule rule = {0, P2PB_OUTLIER_MIN_OFF};
     double med, mad, above, below;
     size_t n = 0;
     *lat_above = *bw_below = NAN;

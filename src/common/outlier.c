@@ -13,9 +13,8 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-enum p2pb_status p2pb_outlier_bounds(const double *x, size_t n,
-                                     const struct p2pb_outlier_rule *rule, double *median,
-                                     double *mad, double *slow_above, double *slow_below)
+/* Median and scaled MAD of the finite values of x; P2PB_EUSAGE below 3. */
+static enum p2pb_status median_mad(const double *x, size_t n, double *median, double *mad)
 {
     double *v = malloc((n ? n : 1) * sizeof *v);
     if (!v)
@@ -37,7 +36,29 @@ enum p2pb_status p2pb_outlier_bounds(const double *x, size_t n,
     free(v);
     *median = med;
     *mad = s;
-    *slow_above = fmax(med + rule->k * s, med * (1.0 + rule->min_off));
-    *slow_below = fmin(med - rule->k * s, med * (1.0 - rule->min_off));
+    return P2PB_OK;
+}
+
+enum p2pb_status p2pb_outlier_bounds(const double *x, size_t n,
+                                     const struct p2pb_outlier_rule *rule, double *median,
+                                     double *mad, double *slow_above, double *slow_below)
+{
+    enum p2pb_status st = median_mad(x, n, median, mad);
+    if (st != P2PB_OK)
+        return st;
+    *slow_above = fmax(*median + rule->k * *mad, *median * (1.0 + rule->min_off));
+    *slow_below = fmin(*median - rule->k * *mad, *median * (1.0 - rule->min_off));
+    return P2PB_OK;
+}
+
+enum p2pb_status p2pb_outlier_bounds_log(const double *x, size_t n,
+                                         const struct p2pb_outlier_rule *rule, double *median,
+                                         double *mad, double *slow_above, double *slow_below)
+{
+    enum p2pb_status st = median_mad(x, n, median, mad);
+    if (st != P2PB_OK)
+        return st;
+    *slow_above = *median + fmax(rule->k * *mad, log1p(rule->min_off));
+    *slow_below = *median - fmax(rule->k * *mad, -log1p(-rule->min_off));
     return P2PB_OK;
 }

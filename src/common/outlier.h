@@ -42,4 +42,15 @@ enum p2pb_status p2pb_outlier_bounds(const double *x, size_t n,
                                      const struct p2pb_outlier_rule *rule, double *median,
                                      double *mad, double *slow_above, double *slow_below);
 
+/*
+ * The same rule on a logarithmic scale (x are logs of positive values, e.g.
+ * the effects of a median polish): *slow_above = med + max(k MAD,
+ * log(1 + min_off)), *slow_below = med - max(k MAD, -log(1 - min_off)),
+ * i.e. at least a factor 1 + min_off (1 - min_off) off. Returns as
+ * p2pb_outlier_bounds.
+ */
+enum p2pb_status p2pb_outlier_bounds_log(const double *x, size_t n,
+                                         const struct p2pb_outlier_rule *rule, double *median,
+                                         double *mad, double *slow_above, double *slow_below);
+
 #endif /* P2PBENCH_OUTLIER_H */

@@ -57,23 +57,30 @@ double p2pb_survey_pair_bw(const struct p2pb_survey_matrix *m, size_t i, size_t 
 #define P2PB_SLOW_BANDWIDTH 2u
 
 /*
- * The verdicts (docs/survey.md, "Verdicts"), with rule r (outlier.h):
- *  - node value: median over its partners of the pair latency and of the
- *    pair bandwidth (the slower direction);
- *  - slow node: a node value beyond the outlier bounds of all nodes' values
- *    (latency above, bandwidth below); needs at least 3 nodes;
- *  - slow link: a pair of two nodes that are not slow whose value lies
- *    beyond the bounds of all such pairs (at least 3 of them).
- * Arrays: node_lat, node_bw, slow_node [n]; slow_link [n * n] (symmetric).
+ * The verdicts (docs/survey.md, "Verdicts"), per metric (latency; bandwidth
+ * of a pair = its slower direction), on log values y_ij of the pairs:
+ *  - a median polish (Tukey, Exploratory Data Analysis, 1977, ch. 11) of
+ *    the symmetric two-way table, y_ij = mu + a_i + a_j + e_ij: a_i, the
+ *    node's effect, starts as its median over its partners (less mu) and is
+ *    refitted with the partners' effects removed, so a partner that is a
+ *    slow node does not drag a healthy node down;
+ *  - slow node: an effect beyond the outlier bounds of all nodes' effects
+ *    (outlier.h, on the log scale: more than k scaled MADs and at least a
+ *    factor 1 + min_off, resp. 1 - min_off, off), latency above or
+ *    bandwidth below; needs at least 3 nodes;
+ *  - slow link: a pair of two nodes that are not slow whose residual e_ij
+ *    lies beyond the bounds of all such pairs' residuals (at least 3).
+ * Arrays [n]: node_lat, node_bw (medians over partners, usec and MB/s, for
+ * the tables), node_lat_f, node_bw_f (exp(a_i): the node's factor on its
+ * links' values), slow_node. [n * n], symmetric: slow_link.
  */
 struct p2pb_survey_verdict {
     double *node_lat, *node_bw;
+    double *node_lat_f, *node_bw_f;
     unsigned char *slow_node;
     unsigned char *slow_link;
     size_t nslow_nodes, nslow_links;
-    double lat_median, bw_median;         /* over the pairs of healthy nodes */
-    double node_lat_above, node_bw_below; /* bounds of the node rule; NAN: none */
-    double link_lat_above, link_bw_below; /* bounds of the link rule; NAN: none */
+    double lat_median, bw_median; /* exp(mu): the typical pair, usec and MB/s */
 };
 
 /* Compute v for m. Returns P2PB_OK or P2PB_ENOMEM. Free with

@@ -102,26 +102,25 @@ static void print_verdicts(FILE *o, const struct p2pb_survey_matrix *m,
                            const struct p2pb_survey_verdict *v,
                            const struct p2pb_outlier_rule *rule)
 {
+    size_t n = m->n;
     fprintf(o,
             "\n# Verdicts: slow = beyond the median by more than %g scaled MADs and by at "
-            "least %g%% (docs/survey.md)\n",
-            rule->k, rule->min_off * 100);
-    for (size_t i = 0; i < m->n; i++)
+            "least %g%%, on the effects of a median polish (docs/survey.md); typical pair "
+            "%.2f usec, %.1f MB/s\n",
+            rule->k, rule->min_off * 100, v->lat_median, v->bw_median);
+    for (size_t i = 0; i < n; i++)
         if (v->slow_node[i])
             fprintf(o,
-                    "slow node: %s (%s; over its partners t %.2f usec, %.1f MB/s; bounds %.2f "
-                    "usec, %.1f MB/s)\n",
-                    m->labels[i], why_str(v->slow_node[i]), v->node_lat[i], v->node_bw[i],
-                    v->node_lat_above, v->node_bw_below);
-    for (size_t i = 0; i < m->n; i++)
-        for (size_t j = i + 1; j < m->n; j++)
-            if (v->slow_link[i * m->n + j])
-                fprintf(o,
-                        "slow link: %s-%s (%s; t %.2f usec, %.1f MB/s; bounds %.2f usec, %.1f "
-                        "MB/s)\n",
-                        m->labels[i], m->labels[j], why_str(v->slow_link[i * m->n + j]),
-                        m->lat[i * m->n + j], p2pb_survey_pair_bw(m, i, j), v->link_lat_above,
-                        v->link_bw_below);
+                    "slow node: %s (%s; its links x%.2f latency, x%.3f bandwidth; median over "
+                    "its partners %.2f usec, %.1f MB/s)\n",
+                    m->labels[i], why_str(v->slow_node[i]), v->node_lat_f[i], v->node_bw_f[i],
+                    v->node_lat[i], v->node_bw[i]);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (v->slow_link[i * n + j])
+                fprintf(o, "slow link: %s-%s (%s; t %.2f usec, %.1f MB/s)\n", m->labels[i],
+                        m->labels[j], why_str(v->slow_link[i * n + j]), m->lat[i * n + j],
+                        p2pb_survey_pair_bw(m, i, j));
     if (!v->nslow_nodes && !v->nslow_links)
         fprintf(o, "no slow node, no slow link\n");
 }
@@ -223,10 +222,16 @@ static void print_json(FILE *o, const char *path, const struct p2pb_survey_matri
     cJSON_AddNumberToObject(r, "min_off", rule->min_off);
     cJSON *nl = cJSON_AddArrayToObject(d, "node_latency_usec");
     cJSON *nb = cJSON_AddArrayToObject(d, "node_bandwidth_mbs");
+    cJSON *fl = cJSON_AddArrayToObject(d, "node_latency_factor");
+    cJSON *fb = cJSON_AddArrayToObject(d, "node_bandwidth_factor");
     for (size_t i = 0; i < m->n; i++) {
         cJSON_AddItemToArray(nl, num(v->node_lat[i]));
         cJSON_AddItemToArray(nb, num(v->node_bw[i]));
+        cJSON_AddItemToArray(fl, num(v->node_lat_f[i]));
+        cJSON_AddItemToArray(fb, num(v->node_bw_f[i]));
     }
+    cJSON_AddItemToObject(d, "typical_latency_usec", num(v->lat_median));
+    cJSON_AddItemToObject(d, "typical_bandwidth_mbs", num(v->bw_median));
     cJSON_AddItemToObject(d, "latency_usec", matrix_json(m, 0));
     cJSON_AddItemToObject(d, "bandwidth_mbs", matrix_json(m, 1));
     add_verdicts(d, m, v);
