@@ -203,8 +203,8 @@ static enum p2pb_status set_version(struct p2pb_args *a, const char *v, char *er
  */
 static const struct opt opts[] = {
     {"format", 'f', "FMT", CMD_SC, set_format, "output format (see above; default text)"},
-    {"metric", 'm', "M", P2PB_CMD_SHOW, set_metric,
-     "show: latency (t_median, usec) or throughput (MB/s)"},
+    {"metric", 'm', "M", P2PB_CMD_SHOW | P2PB_CMD_SURVEY, set_metric,
+     "show: latency (t_median, usec) or throughput (MB/s); survey: judge only that"},
     {"vs", 0, NULL, CMD_CP, set_vs, "compare/plot: the files after it form side B"},
     {"threshold", 't', "PCT", P2PB_CMD_ALL, set_threshold,
      "compare: equivalence margin d in percent (default 5)"},

@@ -18,9 +18,9 @@ static enum p2pb_status check_args(const struct p2pb_args *a, enum p2pb_survey_f
         return p2pb_fail(P2PB_EUSAGE, err, errlen,
                          "survey takes exactly one results file" P2PB_TRY_HELP);
     enum p2pb_status st = p2pb_args_only(a, P2PB_CMD_SURVEY,
-                                         "survey takes only FILE [-f text|json|csv] [--heatmap "
-                                         "FILE] [--fail-on-slow] [--mad-k K] [--min-off FRAC] "
-                                         "[--gnuplot PATH]",
+                                         "survey takes only FILE [-f text|json|csv] [-m latency|"
+                                         "throughput] [--heatmap FILE] [--fail-on-slow] [--mad-k "
+                                         "K] [--min-off FRAC] [--gnuplot PATH]",
                                          err, errlen);
     if (st == P2PB_OK)
         st = p2pb_args_format(a, survey_formats, 3, &f, err, errlen);
@@ -37,6 +37,10 @@ enum p2pb_status p2pb_cmd_survey(struct p2pb_args *a, char *err, size_t errlen)
     if (st != P2PB_OK)
         return st;
     const struct p2pb_outlier_rule rule = {a->mad_k, a->min_off};
+    unsigned metrics = a->metric == P2PB_METRIC_LATENCY ? P2PB_SLOW_LATENCY
+                       : a->metric == P2PB_METRIC_THROUGHPUT
+                           ? P2PB_SLOW_BANDWIDTH
+                           : P2PB_SLOW_LATENCY | P2PB_SLOW_BANDWIDTH;
     struct p2pb_survey_matrix m;
     struct p2pb_survey_verdict v = {0};
     st = p2pb_survey_load(a->files[0][0], &m, err, p2pb_cmd_errlen(errlen));
@@ -46,7 +50,7 @@ enum p2pb_status p2pb_cmd_survey(struct p2pb_args *a, char *err, size_t errlen)
                 "the rows as far as they go\n",
                 a->files[0][0]);
     if (st == P2PB_OK)
-        st = p2pb_survey_verdict(&m, &rule, &v);
+        st = p2pb_survey_verdict(&m, &rule, metrics, &v);
     if (st == P2PB_OK)
         p2pb_survey_print(stdout, fmt, a->files[0][0], &m, &v, &rule);
     if (st == P2PB_OK && a->heatmap)

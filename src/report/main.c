@@ -39,8 +39,8 @@ static const struct report_cmd cmds[] = {
      "latency and throughput against size (log-log) via gnuplot; one line per\n"
      "label (or per side with --vs), the CI or launch range as a band"},
     {"survey", p2pb_cmd_survey, 0,
-     "FILE [-f text|json|csv] [--heatmap FILE.png|.svg] [--fail-on-slow]\n"
-     "[--mad-k K] [--min-off FRAC]",
+     "FILE [-f text|json|csv] [-m latency|throughput] [--heatmap FILE.png|.svg]\n"
+     "[--fail-on-slow] [--mad-k K] [--min-off FRAC]",
      "a 'p2pbench survey' file: latency and bandwidth matrices by host, the\n"
      "slowest pairs, slow nodes and slow links (docs/survey.md)"},
 };

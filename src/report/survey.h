@@ -22,7 +22,8 @@
  * The values of a survey, by node (host, or rank with --survey-per rank),
  * nodes in ascending rank order. Matrices are n x n, row-major, NAN where
  * nothing was measured (the diagonal). A pair retested alone holds the
- * retest's values (retested[i * n + j] = 1).
+ * better of its first-pass and retest values (lower t, higher MB/s):
+ * interference only slows a measurement down (retested[i * n + j] = 1).
  */
 struct p2pb_survey_matrix {
     size_t n;
@@ -83,10 +84,11 @@ struct p2pb_survey_verdict {
     double lat_median, bw_median; /* exp(mu): the typical pair, usec and MB/s */
 };
 
-/* Compute v for m. Returns P2PB_OK or P2PB_ENOMEM. Free with
- * p2pb_survey_verdict_free in any case. */
+/* Compute v for m, judging the metrics in the mask `metrics`
+ * (P2PB_SLOW_LATENCY | P2PB_SLOW_BANDWIDTH: both). Returns P2PB_OK or
+ * P2PB_ENOMEM. Free with p2pb_survey_verdict_free in any case. */
 enum p2pb_status p2pb_survey_verdict(const struct p2pb_survey_matrix *m,
-                                     const struct p2pb_outlier_rule *rule,
+                                     const struct p2pb_outlier_rule *rule, unsigned metrics,
                                      struct p2pb_survey_verdict *v);
 void p2pb_survey_verdict_free(struct p2pb_survey_verdict *v);
 

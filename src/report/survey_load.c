@@ -2,8 +2,8 @@
 /*
  * survey_load.c - a survey results file (docs/output-format.md, "Survey
  * rows") into node x node matrices (survey.h). Rows are kept only while
- * reading; a pair retested alone ends with the retest's values (the retest
- * rows come after the first pass in the file).
+ * reading; a pair retested alone keeps the better of its first-pass and
+ * retest values (the retest rows come after the first pass in the file).
  */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -197,11 +197,16 @@ static enum p2pb_status fill(const struct reading *rd, struct p2pb_survey_matrix
     for (size_t k = 0; k < rd->n; k++) {
         const struct srow *r = &rd->rows[k];
         size_t a = (size_t)node_of(m, r->lo), b = (size_t)node_of(m, r->hi);
+        /* a retest keeps the better of the two: interference (contention,
+         * a busy host) only ever slows a measurement down */
         if (r->latency) {
-            m->lat[a * n + b] = m->lat[b * n + a] = r->median;
+            double *x = &m->lat[a * n + b];
+            *x = r->retest && isfinite(*x) && *x < r->median ? *x : r->median;
+            m->lat[b * n + a] = *x;
         } else {
             size_t from = r->from == r->lo ? a : b, to = from == a ? b : a;
-            m->bw[from * n + to] = r->mbs;
+            double *x = &m->bw[from * n + to];
+            *x = r->retest && isfinite(*x) && *x > r->mbs ? *x : r->mbs;
         }
         if (r->retest)
             m->retested[a * n + b] = m->retested[b * n + a] = 1;

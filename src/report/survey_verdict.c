@@ -136,7 +136,7 @@ static void judge_links(const struct fit *f, const struct p2pb_outlier_rule *r, 
 /* Both metrics: fit, then the nodes of both, then the links of both (a
  * node slow by either metric takes its links out of the link rule). */
 static void judge(const struct p2pb_survey_matrix *m, const struct p2pb_outlier_rule *rule,
-                  struct fit f[2], struct p2pb_survey_verdict *v)
+                  unsigned metrics, struct fit f[2], struct p2pb_survey_verdict *v)
 {
     for (int bw = 0; bw < 2; bw++) {
         load_metric(m, bw, &f[bw], bw ? v->node_bw : v->node_lat);
@@ -144,12 +144,14 @@ static void judge(const struct p2pb_survey_matrix *m, const struct p2pb_outlier_
         double *fac = bw ? v->node_bw_f : v->node_lat_f;
         for (size_t i = 0; i < m->n; i++)
             fac[i] = exp(f[bw].a[i]);
-        judge_nodes(&f[bw], rule, bw, v);
+        if (metrics & (bw ? P2PB_SLOW_BANDWIDTH : P2PB_SLOW_LATENCY))
+            judge_nodes(&f[bw], rule, bw, v);
     }
     v->lat_median = exp(f[0].mu);
     v->bw_median = exp(f[1].mu);
     for (int bw = 0; bw < 2; bw++)
-        judge_links(&f[bw], rule, bw, v);
+        if (metrics & (bw ? P2PB_SLOW_BANDWIDTH : P2PB_SLOW_LATENCY))
+            judge_links(&f[bw], rule, bw, v);
     for (size_t i = 0; i < m->n; i++) {
         v->nslow_nodes += v->slow_node[i] != 0;
         for (size_t j = i + 1; j < m->n; j++)
@@ -158,7 +160,7 @@ static void judge(const struct p2pb_survey_matrix *m, const struct p2pb_outlier_
 }
 
 enum p2pb_status p2pb_survey_verdict(const struct p2pb_survey_matrix *m,
-                                     const struct p2pb_outlier_rule *rule,
+                                     const struct p2pb_outlier_rule *rule, unsigned metrics,
                                      struct p2pb_survey_verdict *v)
 {
     size_t n = m->n;
@@ -179,7 +181,7 @@ enum p2pb_status p2pb_survey_verdict(const struct p2pb_survey_matrix *m,
         ok = ok && f[k].y && f[k].a && f[k].tmp;
     }
     if (ok)
-        judge(m, rule, f, v);
+        judge(m, rule, metrics, f, v);
     for (int k = 0; k < 2; k++) {
         free(f[k].y);
         free(f[k].a);

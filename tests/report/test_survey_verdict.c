@@ -56,7 +56,7 @@ static void verdict(const struct p2pb_survey_matrix *m, unsigned *nodes, size_t 
 {
     const struct p2pb_outlier_rule rule = {P2PB_OUTLIER_K, P2PB_OUTLIER_MIN_OFF};
     struct p2pb_survey_verdict v;
-    CHECK(p2pb_survey_verdict(m, &rule, &v) == P2PB_OK);
+    CHECK(p2pb_survey_verdict(m, &rule, P2PB_SLOW_LATENCY | P2PB_SLOW_BANDWIDTH, &v) == P2PB_OK);
     *nodes = 0;
     for (int i = 0; i < N; i++)
         *nodes |= v.slow_node[i] ? 1u << i : 0;
