@@ -66,6 +66,8 @@ static void print_list(void)
         if (k->unavailable_reason)
             printf("]\n");
     }
+    printf("%-15s %-15s %-6s %-8s %s\n", "survey", "Survey", ">=2", "no",
+           "not a kernel: every pair of hosts or ranks, latency and bandwidth (docs/survey.md)");
 }
 
 /* --help, --version or --list on rank 0; returns 1 if one was asked for. */

@@ -83,7 +83,7 @@ static void write_panel(FILE *o, const struct p2pb_survey_matrix *m,
             cells ? "using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder lc palette"
                   : "matrix with image");
     if (v->nslow_links)
-        fprintf(o, ", '-' with points pt 6 ps 2.5 lw 2 lc rgb 'black' title 'slow link'");
+        fprintf(o, ", '-' with points pt 6 ps 2.5 lw 3 lc rgb '#00b0f0' title 'slow link'");
     if (v->nslow_nodes)
         fprintf(o, ", '-' with points pt 2 ps 2.5 lw 2 lc rgb '#0050c0' title 'slow node'");
     fputc('\n', o);
