@@ -307,7 +307,8 @@ static void emit_round(struct walk *w, int pos, int round, size_t npairs)
         if (bw < worst_bw)
             worst_bw = bw, wb = (int)k;
     }
-    printf("round %4d/%d (schedule round %d): %zu pairs", pos + 1, s->rounds, round, npairs);
+    printf("round %4d/%d (schedule round %d): %zu pair%s", pos + 1, s->rounds, round, npairs,
+           npairs == 1 ? "" : "s");
     if (wl >= 0 && wb >= 0) {
         char a[80], b[80], c[80], d[80];
         printf(", slowest %.2f usec %s-%s, lowest %.1f MB/s %s-%s", worst_lat,
@@ -430,10 +431,11 @@ static void print_header(const struct walk *w)
 {
     const struct p2pb_survey *s = w->s;
     const struct p2pb_options *o = w->run->opt;
-    printf("# Survey: %d rank%s surveyed (%s) on %d host%s; %d rounds of %d pairs; pairs %s; "
+    printf("# Survey: %d rank%s surveyed (%s) on %d host%s; %d rounds of %d pair%s; pairs %s; "
            "order %s",
            s->nmembers, s->nmembers == 1 ? "" : "s", s->per_host ? "one per host" : "every rank",
            s->nhosts, s->nhosts == 1 ? "" : "s", s->rounds, s->nmembers / 2,
+           s->nmembers / 2 == 1 ? "" : "s",
            o->survey_mode ? "of a round at once (contention)" : "one at a time",
            s->seed ? "random" : "schedule");
     if (s->seed)

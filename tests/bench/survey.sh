@@ -38,3 +38,17 @@ run 2 "$outdir/bad.jsonl" pingpong || rc=$?
     "$outdir/bad.jsonl.stderr")" = 2 ] ||
     { echo "FAIL: survey pingpong: exit $rc, want 2 and the message on both ranks"; exit 1; }
 echo "PASS: survey with a kernel: exit 2 on every rank"
+bad() { # bad MESSAGE ARGS...: exit 2 and MESSAGE on both of 2 ranks
+    local msg=$1 rc=0
+    shift
+    timeout 120 "$P2PB_MPIEXEC" $P2PB_NPFLAG 2 $P2PB_PREFLAGS "$bin" "$@" --no-results \
+        >"$outdir/bad.out" 2>"$outdir/bad.err" || rc=$?
+    [ "$rc" = 2 ] && [ "$(grep -cF -- "$msg" "$outdir/bad.err")" = 2 ] ||
+        { echo "FAIL: $*: exit $rc, want 2 and '$msg' twice"; cat "$outdir/bad.err"; exit 1; }
+    echo "PASS: $*: $msg"
+}
+bad "invalid survey sizes '8' (expected LAT,BW, e.g. 8,1M)" survey --survey-sizes 8
+bad "survey bandwidth size '0' out of range" survey -s 8,0
+bad "survey takes two sizes, -s LAT,BW (got 3)" survey -s 8,64,1K
+bad "invalid value 'both' for --survey-mode (alone, contention)" survey --survey-mode both
+
