@@ -471,28 +471,10 @@ static enum p2pb_status apply_no_results(struct p2pb_optparse *ps, const char *a
     return P2PB_OK;
 }
 
-/* LAT,BW: exactly two sizes in bytes, in this order. */
+/* LAT,BW (sizes.c, p2pb_parse_size_pair). */
 static enum p2pb_status apply_survey_sizes(struct p2pb_optparse *ps, const char *arg)
 {
-    size_t v[2];
-    const char *comma = strchr(arg, ',');
-    char lat[64];
-    if (!comma || (size_t)(comma - arg) >= sizeof lat || strchr(comma + 1, ','))
-        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
-                         "invalid survey sizes '%s' (expected LAT,BW, e.g. 8,1M)", arg);
-    snprintf(lat, sizeof lat, "%.*s", (int)(comma - arg), arg);
-    enum p2pb_status st = p2pb_parse_size(lat, &v[0], ps->err, ps->errlen);
-    if (st == P2PB_OK)
-        st = p2pb_parse_size(comma + 1, &v[1], ps->err, ps->errlen);
-    if (st == P2PB_OK && (v[1] == 0 || v[1] > (size_t)INT_MAX))
-        return p2pb_fail(P2PB_ERANGE, ps->err, ps->errlen,
-                         "survey bandwidth size '%s' out of range (1 .. 2^31-1 bytes)", comma + 1);
-    if (st == P2PB_OK && v[0] > (size_t)INT_MAX)
-        return p2pb_fail(P2PB_ERANGE, ps->err, ps->errlen,
-                         "survey latency size '%s' out of range (0 .. 2^31-1 bytes)", lat);
-    ps->o->survey_lat = v[0];
-    ps->o->survey_bw = v[1];
-    return st;
+    return p2pb_parse_size_pair(arg, &ps->o->survey_lat, &ps->o->survey_bw, ps->err, ps->errlen);
 }
 
 static enum p2pb_status apply_label(struct p2pb_optparse *ps, const char *arg)

@@ -3,7 +3,9 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -185,5 +187,31 @@ enum p2pb_status p2pb_parse_msglog(const char *spec, size_t *sizes, size_t cap, 
     enum p2pb_status st = push_size(0, sizes, cap, n, err, errlen);
     for (long e = a; st == P2PB_OK && e <= b; e++)
         st = push_size((size_t)1 << e, sizes, cap, n, err, errlen);
+    return st;
+}
+
+enum p2pb_status p2pb_parse_size_pair(const char *spec, size_t *lat, size_t *bw, char *err,
+                                      size_t errlen)
+{
+    size_t v[2];
+    const char *comma = strchr(spec, ',');
+    char first[64];
+    if (!comma || (size_t)(comma - spec) >= sizeof first || strchr(comma + 1, ','))
+        return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                         "invalid survey sizes '%s' (expected LAT,BW, e.g. 8,1M)", spec);
+    snprintf(first, sizeof first, "%.*s", (int)(comma - spec), spec);
+    enum p2pb_status st = p2pb_parse_size(first, &v[0], err, errlen);
+    if (st == P2PB_OK)
+        st = p2pb_parse_size(comma + 1, &v[1], err, errlen);
+    if (st == P2PB_OK && (v[1] == 0 || v[1] > (size_t)INT_MAX))
+        return p2pb_fail(P2PB_ERANGE, err, errlen,
+                         "survey bandwidth size '%s' out of range (1 .. 2^31-1 bytes)", comma + 1);
+    if (st == P2PB_OK && v[0] > (size_t)INT_MAX)
+        return p2pb_fail(P2PB_ERANGE, err, errlen,
+                         "survey latency size '%s' out of range (0 .. 2^31-1 bytes)", first);
+    if (st == P2PB_OK) {
+        *lat = v[0];
+        *bw = v[1];
+    }
     return st;
 }

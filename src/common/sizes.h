@@ -40,4 +40,13 @@ enum p2pb_status p2pb_parse_size_list(const char *spec, size_t *sizes, size_t ca
 enum p2pb_status p2pb_parse_msglog(const char *spec, size_t *sizes, size_t cap, size_t *n,
                                    char *err, size_t errlen);
 
+/*
+ * The survey's "LAT,BW": exactly two sizes (p2pb_parse_size forms), in this
+ * order, each sendable as one MPI message of MPI_BYTE: LAT 0 .. 2^31-1,
+ * BW 1 .. 2^31-1 bytes. Returns P2PB_OK, P2PB_EUSAGE (not two sizes, a bad
+ * size) or P2PB_ERANGE, with a message naming the value.
+ */
+enum p2pb_status p2pb_parse_size_pair(const char *spec, size_t *lat, size_t *bw, char *err,
+                                      size_t errlen);
+
 #endif /* P2PBENCH_SIZES_H */
