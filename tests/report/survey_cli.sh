@@ -1,0 +1,68 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# p2pbench-report survey on synthetic survey files (survey_gen.py): 6 hosts
+# with a slow node h3 and a slow link h1-h5 (text, json, csv, --fail-on-slow,
+# a heatmap when gnuplot is there), 6 healthy hosts (nothing, exit 0),
+# 40 hosts (the per-host summary instead of the matrices), bad input.
+#   survey_cli.sh P2PBENCH-REPORT SOURCE-DIR WORKDIR
+set -eu
+bin=$1 src=$2 work=$3
+DRIVER=survey_cli
+. "$src/tests/lib/driver.sh"
+gen="$src/tests/report/survey_gen.py"
+mkdir -p "$work" && cd "$work"
+python3 "$gen" slow.jsonl 6 h3 h1-h5
+python3 "$gen" ok.jsonl 6
+python3 "$gen" big.jsonl 40 h7 h1-h2
+
+expect_status 0 "$bin" survey slow.jsonl
+grep -q "^slow node: h3 (bandwidth" out.txt && pass "text: slow node h3" || fail "text: $(tail -3 out.txt)"
+grep -q "^slow link: h1-h5 (bandwidth" out.txt && pass "text: slow link h1-h5" || fail "text link"
+[ "$(grep -c '^slow ' out.txt)" = 2 ] && pass "text: nothing else slow" || fail "text: $(grep '^slow' out.txt)"
+grep -q "^h3 .* 100.0 .* 100.0 " out.txt && pass "text: bandwidth matrix row h3" || fail "matrix row h3"
+expect_status 0 "$bin" survey slow.jsonl -f json
+python3 -c '
+import json, sys
+d = json.load(open("out.txt"))
+assert d["slow_nodes"] == ["h3"], d["slow_nodes"]
+assert d["slow_links"] == [["h1", "h5"]], d["slow_links"]
+assert d["nodes"] == ["h%d" % i for i in range(1, 7)]
+assert abs(d["node_bandwidth_factor"][2] - 0.1) < 0.01, d["node_bandwidth_factor"]
+assert d["bandwidth_mbs"][2][0] == 100 and d["latency_usec"][0][0] is None
+' && pass "json: slow_nodes, slow_links, factor 0.1 of h3" || fail "json"
+expect_status 0 "$bin" survey slow.jsonl -f csv
+[ "$(wc -l <out.txt)" = 16 ] && pass "csv: 15 pairs" || fail "csv: $(wc -l <out.txt) lines"
+grep -q "^h1,h5,.*,0,1,0,0$" out.txt && pass "csv: h1-h5 slow link" || fail "csv h1-h5"
+expect_status 1 "$bin" survey slow.jsonl --fail-on-slow
+grep -q "1 slow node, 1 slow link (--fail-on-slow)" err.txt && pass "--fail-on-slow: exit 1" || fail "fail-on-slow"
+expect_status 0 "$bin" survey slow.jsonl -m latency --fail-on-slow
+pass "-m latency: bandwidth not judged"
+expect_status 0 "$bin" survey ok.jsonl --fail-on-slow
+grep -q "^no slow node, no slow link" out.txt && pass "healthy: nothing" || fail "healthy"
+expect_status 0 "$bin" survey big.jsonl
+grep -q "^# 40 nodes: per node" out.txt && pass "40 hosts: summary" || fail "40 hosts summary"
+grep -q "^h7 .*slow node" out.txt && grep -q "^slow link: h1-h2" out.txt &&
+    pass "40 hosts: h7 and h1-h2" || fail "40 hosts verdicts: $(grep '^slow' out.txt)"
+if command -v gnuplot >/dev/null 2>&1; then
+    expect_status 0 "$bin" survey slow.jsonl --heatmap map.svg
+    grep -q "h3 (slow)" map.svg && pass "heatmap: svg names h3 (slow)" || fail "heatmap svg"
+    expect_status 0 "$bin" survey big.jsonl --heatmap big.png
+    [ -s big.png ] && pass "heatmap: 40 hosts png" || fail "heatmap png"
+else
+    say "gnuplot missing: heatmaps not checked"
+fi
+expect_status 2 "$bin" survey slow.jsonl --heatmap map.jpg
+grep -q "heatmap 'map.jpg' must end in .png or .svg" err.txt && pass "bad heatmap name" || fail "jpg"
+expect_status 2 "$bin" survey slow.jsonl ok.jsonl
+grep -q "survey takes exactly one results file" err.txt && pass "two files: exit 2" || fail "two"
+expect_status 2 "$bin" survey slow.jsonl -f markdown
+expect_status 2 "$bin" survey slow.jsonl --min-off 1.5
+grep -q "invalid --min-off '1.5'" err.txt && pass "bad --min-off" || fail "min-off"
+expect_status 2 "$bin" survey slow.jsonl --vs ok.jsonl
+printf '{"type":"run","schema":"p2pbench/1"}\n{"type":"end","status":"complete"}\n' >none.jsonl
+expect_status 1 "$bin" survey none.jsonl
+grep -q "none.jsonl: no survey rows" err.txt && pass "no survey rows: exit 1" || fail "none"
+printf '{"type":"result","pair":[3,1],"hosts":["a","b"]}\n' >badpair.jsonl
+expect_status 1 "$bin" survey badpair.jsonl
+grep -q "badpair.jsonl:1: malformed survey row" err.txt && pass "bad pair: exit 1" || fail "badpair"
+summary
