@@ -12,7 +12,7 @@ set -euo pipefail
 bin=$2 outdir=$3
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$outdir"
-quick=(-s 8,4K --window 8 --survey-time 0.005 --min-samples 6 --max-samples 40)
+quick=(-s "8,4K" --window 8 --survey-time 0.005 --min-samples 6 --max-samples 40)
 run() { # run NP OUT ARGS...
     local np=$1 out=$2
     shift 2
