@@ -7,7 +7,10 @@
 #       plain veth, some GB/s): p2pbench-report survey names exactly the
 #       node h3 and the link h1-h5 (-f json), --fail-on-slow exits 1, the
 #       heatmap is a PNG; the suspects' retest rows say they stayed slow;
-#   (b) no shaping: it names nothing and --fail-on-slow exits 0.
+#   (b) no shaping: it names nothing and --fail-on-slow exits 0;
+#   (c) 2 ranks on each of 3 hosts: per host by default (ranks 0, 2, 4:
+#       3 pairs, run record per "host"), every rank with --survey-per rank
+#       (15 pairs; the report labels the nodes host:rank).
 # The verdicts: -m throughput --min-off 0.5. On this 2-CPU machine, shared
 # with other builds and running 6 ranks, healthy links differ by up to
 # 1.5-2x in bandwidth and in 8-byte latency (measured), while the shaped ones
@@ -124,7 +127,40 @@ if survey plain; then
         fail "plain: report says $got"
         "$REPORT" survey "$OUTDIR/plain.jsonl" "${JUDGE[@]}" | sed 's/^/    /'
     fi
-    expect "plain: --fail-on-slow exits 0" \
-        "$REPORT" survey "$OUTDIR/plain.jsonl" "${JUDGE[@]}" --fail-on-slow -f csv >/dev/null
+    if "$REPORT" survey "$OUTDIR/plain.jsonl" "${JUDGE[@]}" --fail-on-slow -f csv >/dev/null; then
+        pass "plain: --fail-on-slow exits 0"
+    else
+        fail "plain: --fail-on-slow failed"
+    fi
+fi
+
+# (c) several ranks per host
+per_host() { # per_host NAME ARGS...: 2 ranks on each of 3 hosts
+    local name=$1 rc=0
+    shift
+    "$TESTBED" run 3 --timeout 120 -- --oversubscribe -np 6 --mca mpi_yield_when_idle 1 "$BIN" \
+        survey -s 8,4K --window 4 --survey-time 0.01 -o "$OUTDIR/$name.jsonl" "$@" \
+        >"$OUTDIR/$name.log" 2>&1 || rc=$?
+    ((rc == 0)) || { fail "$name: exit status $rc"; tail -n 20 "$OUTDIR/$name.log"; return 1; }
+    python3 - "$OUTDIR/$name.jsonl" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+sv = rows[0]["survey"]
+pairs = sorted({tuple(r["pair"]) for r in rows if r.get("type") == "result"})
+print(sv["per"], sv["ranks_surveyed"], len(pairs), pairs[:3])
+PY
+}
+got=$(per_host perhost)
+if [[ $got == "host 3 3 [(0, 2), (0, 4), (2, 4)]" ]]; then pass "per host: ranks 0, 2, 4"; else
+    fail "per host: $got"
+fi
+got=$(per_host perrank --survey-per rank)
+if [[ $got == "rank 6 15 [(0, 1), (0, 2), (0, 3)]" ]]; then pass "per rank: 15 pairs"; else
+    fail "per rank: $got"
+fi
+if "$REPORT" survey "$OUTDIR/perrank.jsonl" -f csv | grep -q '^h1:0,h1:1,'; then
+    pass "per rank: nodes labelled host:rank"
+else
+    fail "per rank: labels: $("$REPORT" survey "$OUTDIR/perrank.jsonl" -f csv | head -2)"
 fi
 summary
