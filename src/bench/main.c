@@ -189,8 +189,10 @@ int main(int argc, char **argv)
         return finish(&run, 0);
     }
     if (opt.survey && p2pb_survey_prepare(&run) != P2PB_OK) { /* hosts, surveyed ranks */
-        if (run.rank == 0)
+        if (run.rank == 0) {
             fprintf(stderr, "p2pbench: error: %s\n", run.err);
+            close_results(&run, P2PB_ENOMEM);
+        }
         return finish(&run, 1);
     }
     if (p2pb_run_record(&run) != P2PB_OK) {
