@@ -60,6 +60,7 @@ struct p2pb_survey_bufs {
     unsigned char *rbuf; /* window * bw_bytes */
     double *samples;     /* max_samples */
     MPI_Request *req;    /* window */
+    MPI_Status *st;      /* window (MPICH's header warns on MPI_STATUSES_IGNORE) */
 };
 
 /* Allocate / free the buffers of cfg. Returns P2PB_OK or P2PB_ENOMEM. */
@@ -105,9 +106,9 @@ void p2pb_survey_tracker_add(struct p2pb_survey_tracker *t, int lo, int hi, int 
 /*
  * The suspects: pairs among the slowest whose latency is above 1 + min_off,
  * or whose bandwidth below 1 - min_off, times the median of all pairs
- * (P2PB_OUTLIER_MIN_OFF, src/common/outlier.h; no MAD condition). Writes at most cap pairs to pairs[][2] and their rounds to
- * rounds[]; returns how many. *lat_above / *bw_below get the bounds (NAN
- * when fewer than 3 pairs).
+ * (P2PB_OUTLIER_MIN_OFF, src/common/outlier.h; no MAD condition). Writes at most cap pairs to
+ * pairs[][2] and their rounds to rounds[]; returns how many. *lat_above / *bw_below get the bounds
+ * (NAN when fewer than 3 pairs).
  */
 size_t p2pb_survey_suspects(struct p2pb_survey_tracker *t, int (*pairs)[2], int *rounds, size_t cap,
                             double *lat_above, double *bw_below);

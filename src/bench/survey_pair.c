@@ -47,7 +47,8 @@ enum p2pb_status p2pb_survey_bufs_alloc(struct p2pb_survey_bufs *b,
     b->rbuf = calloc(cfg->window * sb + 1, 1);
     b->samples = calloc(cfg->max_samples, sizeof *b->samples);
     b->req = calloc(cfg->window, sizeof *b->req);
-    if (b->sbuf && b->rbuf && b->samples && b->req)
+    b->st = calloc(cfg->window, sizeof *b->st);
+    if (b->sbuf && b->rbuf && b->samples && b->req && b->st)
         return P2PB_OK;
     p2pb_survey_bufs_free(b);
     return P2PB_ENOMEM;
@@ -59,6 +60,7 @@ void p2pb_survey_bufs_free(struct p2pb_survey_bufs *b)
     free(b->rbuf);
     free(b->samples);
     free(b->req);
+    free(b->st);
     memset(b, 0, sizeof *b);
 }
 
@@ -151,7 +153,7 @@ static void window(const struct meas *m, int sender)
             P2PB_MPI_CHECK(MPI_Irecv(m->b->rbuf + (size_t)i * m->cfg->bw_bytes, m->count, MPI_BYTE,
                                      m->peer, TAG_BW, m->comm, &m->b->req[i]));
     }
-    P2PB_MPI_CHECK(MPI_Waitall(w, m->b->req, MPI_STATUSES_IGNORE));
+    P2PB_MPI_CHECK(MPI_Waitall(w, m->b->req, m->b->st));
     if (sender)
         P2PB_MPI_CHECK(MPI_Recv(NULL, 0, MPI_BYTE, m->peer, TAG_ACK, m->comm, MPI_STATUS_IGNORE));
     else
