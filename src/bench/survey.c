@@ -152,6 +152,9 @@ static void fill_cfg(struct p2pb_survey *s, const struct p2pb_run *run)
                                       .budget_s = o->survey_time,
                                       .ci_target = o->policy.ci_target,
                                       .nranks = run->nranks};
+    /* --timeout restarts per pair: its three measurements must fit */
+    if (o->policy.timeout > 0 && s->cfg.budget_s > o->policy.timeout / 6)
+        s->cfg.budget_s = o->policy.timeout / 6;
 }
 
 enum p2pb_status p2pb_survey_prepare(struct p2pb_run *run)
