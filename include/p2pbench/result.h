@@ -28,6 +28,9 @@ enum p2pb_imb_layout {
     P2PB_IMB_TMINMAXAVG /* #bytes #repetitions t_min t_max t_avg Mbytes/sec */
 };
 
+/* Most rounds over the sizes in one launch (--rounds). */
+#define P2PB_MAX_ROUNDS 32
+
 /* Outcome of one (kernel, size) row. */
 enum p2pb_row_status {
     P2PB_ROW_OK,
@@ -82,6 +85,13 @@ struct p2pb_result {
      * same at every size (memcpy: the buffer); MB/s = fixed_bytes / t.
      * 0 for other kernels. JSON "fixed_bytes", present only when > 0. */
     double fixed_bytes;
+    /* Rounds (--rounds, docs/methodology.md): how many rounds drew samples
+     * of this row, and the median of each round's samples (usec, round
+     * order). With rounds >= 2 the t.ci95_* interval accounts for the spread
+     * of these medians. JSON "rounds" and "round_medians_usec", present when
+     * rounds > 0. */
+    size_t rounds;
+    double round_medians[P2PB_MAX_ROUNDS];
 };
 
 /* Total timed iterations of a row: samples * iterations_per_sample. */

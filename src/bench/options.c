@@ -39,6 +39,9 @@ enum opt_id {
     O_WARMUP,
     O_TIME_PER_SIZE,
     O_CI_TARGET,
+    O_ROUNDS,
+    O_SEED,
+    O_SHIFT_BUFFERS,
     O_TIMEOUT,
     O_WINDOW,
     O_NUMA_NODE,
@@ -123,10 +126,10 @@ static const struct p2pb_optdef opt_table[O_COUNT] = {
         POLICY_FIELD(samples), .help = "exactly N samples per size"),
     OPT(O_MIN_SAMPLES, "min-samples", 0, P2PB_OPT_COUNT, "N", .min = 1, .max = MAX_COUNT,
         .def_text = "10", .def = 10, POLICY_FIELD(min_samples),
-        .help = "adaptive: at least N samples (default {def})"),
+        .help = "adaptive: at least N samples per size, and 3 per round (default {def})"),
     OPT(O_MAX_SAMPLES, "max-samples", 0, P2PB_OPT_COUNT, "N", .min = 1, .max = MAX_COUNT,
         .def_text = "1000", .def = 1000, POLICY_FIELD(max_samples),
-        .help = "adaptive: at most N samples (default {def})"),
+        .help = "adaptive: at most N samples per size (default {def})"),
     OPT(O_BATCH, "batch", 0, P2PB_OPT_COUNT, "K", .min = 1, .max = MAX_COUNT, POLICY_FIELD(batch),
         .help = "iterations per sample (default: enough for a sample of >= 100 usec)"),
     /* -1: the harness's rule (10, or 2 with --fixed-imb), recorded as -1 */
@@ -134,12 +137,23 @@ static const struct p2pb_optdef opt_table[O_COUNT] = {
         .def = -1, POLICY_FIELD(warmup),
         .help = "warm-up iterations per size (default {def}; 2 with --fixed-imb)"),
     OPT(O_TIME_PER_SIZE, "time-per-size", 0, P2PB_OPT_SECONDS, "SEC", .min = 1e-6, .max = 86400,
-        .def_text = "0.2", .def = 0.2, POLICY_FIELD(time_per_size),
-        .help = "adaptive: time budget per size in seconds (default {def})"),
+        .def_text = "0.005", .def = 0.005, POLICY_FIELD(time_per_size),
+        .help = "adaptive: time budget per size in seconds, all rounds together (default {def})"),
     OPT(O_CI_TARGET, "ci-target", 0, P2PB_OPT_FRACTION, "FRAC", .min = 1e-6, .max = 1.0,
         .def_text = "0.01", .def = 0.01, POLICY_FIELD(ci_target),
-        .help = "adaptive: stop when the 95% CI half-width of the median <= FRAC x median (default "
-                "{def})"),
+        .help = "adaptive: end a round when the 95% CI half-width of its median <= FRAC x median "
+                "(default {def})"),
+    OPT(O_ROUNDS, "rounds", 0, P2PB_OPT_COUNT, "R", .min = 1, .max = P2PB_MAX_ROUNDS,
+        .def_text = "5", .def = 5, POLICY_FIELD(rounds),
+        .help = "rounds over each kernel's sizes, shuffled, buffers reallocated each round; the "
+                "interval then spans the rounds' spread (default {def})"),
+    /* 0: chosen at start-up from the clock, recorded in the run record */
+    OPT(O_SEED, "seed", 0, P2PB_OPT_COUNT, "N", .min = 1, .max = 9007199254740991.0,
+        POLICY_FIELD(seed),
+        .help = "seed of the rounds' shuffled size order (default: from the "
+                "clock; recorded in the results file)"),
+    OPT(O_SHIFT_BUFFERS, "shift-buffers", 0, P2PB_OPT_FLAG, NULL, POLICY_FIELD(shift_buffers),
+        .help = "round i's buffers start (i mod 64) x 64 bytes past a page boundary"),
     OPT(O_TIMEOUT, "timeout", 0, P2PB_OPT_SECONDS, "SEC", .min = 0.001, .max = 86400 * 7.0,
         POLICY_FIELD(timeout),
         .help = "abort when one step (a size, writing its row, closing the results file, "

@@ -49,6 +49,12 @@ static void print_title(struct p2pb_report_ctx *ctx, const struct p2pb_result *r
         fprintf(o, "; MB/s = %.0f bytes / t, whatever the size\n", r->fixed_bytes);
     else
         fprintf(o, "; MB/s = %g x bytes / t\n", r->bytes_factor);
+    if (r->rounds >= 2) /* docs/methodology.md, "Rounds" */
+        fprintf(o,
+                "# ci95 spans %zu rounds (sizes shuffled, fresh buffers each round); effects fixed "
+                "for a whole launch are not in it: share of launches it holds: see "
+                "docs/methodology.md\n",
+                r->rounds);
     ctx->cur_asym = r->asym_ref[0] != 0;
     if (ctx->cur_asym)
         fprintf(o, "# asym = MB/s of %s / MB/s of %s at the same size\n", r->variant, r->asym_ref);
