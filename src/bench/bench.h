@@ -34,6 +34,7 @@ struct p2pb_run {
     int rank;
     int nranks;
     uint64_t t_wall0_ns; /* p2pb_now_ns() right after MPI init, for the run time */
+    int mpit_open;       /* MPI_T_init_thread succeeded before MPI_Init (main.c) */
     char *cmdline;       /* the command line as typed, shell-quoted (malloc'd; may be NULL) */
     struct p2pb_options *opt;
     int measuring;                /* options parsed and no --help/--version/--list/--info */

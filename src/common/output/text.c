@@ -154,8 +154,8 @@ static void text_end(struct p2pb_report_ctx *ctx)
     ctx->section_open = 0;
     if (ctx->marked)
         fprintf(ctx->out,
-                "\n# n*: %zu row%s did not reach the CI target within the time budget "
-                "(see --time-per-size, --max-samples)\n",
+                "\n# n*: %zu row%s whose 95%% interval is wider than the CI target "
+                "(--ci-target; more --rounds or --time-per-size narrow it)\n",
                 ctx->marked, ctx->marked == 1 ? "" : "s");
     fflush(ctx->out);
 }
