@@ -47,6 +47,7 @@ enum opt_id {
     O_NUMA_NODE,
     O_MEMCPY_BUFFER,
     O_MEMCPY_RANKS,
+    O_PROGRESS,
     O_LIST,
     O_INFO,
     O_HELP,
@@ -98,6 +99,7 @@ static enum p2pb_status apply_label(struct p2pb_optparse *ps, const char *arg);
 #define MAX_COUNT 100000000.0
 
 static const char *const memcpy_ranks_names[] = {"one", "all", NULL};
+static const char *const progress_names[] = {"auto", "always", "never", NULL};
 
 static const struct p2pb_optdef opt_table[O_COUNT] = {
     OPT(O_KERNELS, "kernels", 'k', P2PB_OPT_STRING, "LIST", .apply = apply_kernels,
@@ -173,6 +175,10 @@ static const struct p2pb_optdef opt_table[O_COUNT] = {
     OPT(O_MEMCPY_RANKS, "memcpy-ranks", 0, P2PB_OPT_ENUM, "one|all", .def_text = "one", .def = 0,
         POLICY_FIELD(self_all), .choices = memcpy_ranks_names,
         .help = "memcpy kernel: copy on rank 0 only (default) or on every rank at once"),
+    OPT(O_PROGRESS, "progress", 0, P2PB_OPT_ENUM, "auto|always|never", .def_text = "auto", .def = 0,
+        OPTIONS_FIELD(progress), .choices = progress_names,
+        .help = "a progress line on stderr (kernel, round, size, elapsed, sizes left); auto: "
+                "when stderr is a terminal and the run is past 2 s (default {def})"),
     OPT(O_LIST, "list", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_list),
         .help = "list kernels and exit"),
     OPT(O_INFO, "info", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_info),

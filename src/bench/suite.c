@@ -15,6 +15,7 @@
 
 #include "bench.h"
 #include "mpi_util.h"
+#include "ticker.h"
 
 /* State of the suite. Row buffers: one kernel's rows, [ndirs][nsizes][cap]
  * (a (direction, size) unit's rows at unit * cap). */
@@ -30,6 +31,7 @@ struct suite {
     unsigned long long rng;    /* shuffle state, from --seed */
     size_t measured;           /* rows measured (not skipped) so far */
     enum p2pb_status status;   /* agreed by every rank */
+    struct p2pb_ticker tick;   /* rank 0: the progress line (--progress) */
 };
 
 /* How one kernel runs. */
@@ -131,6 +133,7 @@ static void fail_unit(struct suite *s, const struct plan *p, size_t u, enum p2pb
 {
     struct p2pb_run *run = s->run;
     struct p2pb_result *rows = &s->rows[u * s->cap];
+    p2pb_ticker_clear(&s->tick);
     if (run->rank == 0)
         fprintf(stderr, "p2pbench: error: %s\n", run->err);
     if (s->nrows[u] == 0) { /* failed before any row was labelled */
@@ -185,6 +188,7 @@ static void run_rounds(struct suite *s, const struct plan *p, size_t n)
         p2pb_shuffle(s->order, n, &s->rng);
         for (size_t i = 0; i < n && s->status == P2PB_OK; i++) {
             size_t u = s->order[i];
+            p2pb_ticker_show(&s->tick, p->k->name, round, rounds, p->sizes[u % p->nsizes], n - i);
             run->err[0] = '\0';
             s->status = p2pb_size_round(s->sr[u], round, run->err, sizeof run->err);
             if (s->status != P2PB_OK) {
@@ -244,6 +248,7 @@ static void add_asymmetry(struct suite *s, const struct plan *p, size_t si)
 static void emit_direction(struct suite *s, const struct plan *p, int dir)
 {
     struct p2pb_run *run = s->run;
+    p2pb_ticker_clear(&s->tick);
     for (size_t si = 0; si < p->nsizes; si++) {
         size_t u = (size_t)dir * p->nsizes + si;
         for (size_t i = 0; i < s->nrows[u]; i++) {
@@ -331,6 +336,7 @@ enum p2pb_status p2pb_suite_run(struct p2pb_run *run)
         opt->reporter->begin(&s.rctx);
 
     s.rng = opt->policy.seed;
+    p2pb_ticker_init(&s.tick, opt->progress, run->rank, run->t_wall0_ns);
     s.status = alloc_rows(&s);
     for (size_t ki = 0; ki < opt->nkernels && s.status == P2PB_OK; ki++) {
         struct plan p;
@@ -338,6 +344,7 @@ enum p2pb_status p2pb_suite_run(struct p2pb_run *run)
         run_kernel(&s, &p);
     }
     free_rows(&s);
+    p2pb_ticker_clear(&s.tick);
     if (s.status == P2PB_OK && s.measured == 0)
         s.status = nothing_measured(&s);
     return run->rank == 0 ? end_tables(&s, s.status) : s.status;
