@@ -212,12 +212,14 @@ void p2pb_size_free(struct p2pb_size_run *sr);
 double p2pb_t975(size_t df);
 
 /*
- * The 95% interval of a launch's median from its rounds (docs/methodology.md,
- * "Rounds"), on the log scale (times are positive, their spread relative):
- * with R >= 2 round medians m[0..R-1] (usec, all > 0) whose logarithms have
- * sample standard deviation s, h = t(0.975, R - 1) x s / sqrt(R) (batch
- * means: Law & Kelton, "Simulation Modeling and Analysis", 2000, sec. 9.5.3;
- * the t interval of Le Boudec 2010, thm. 2.2), the interval is the hull of
+ * The 95% interval of the median another launch would give, from this
+ * launch's rounds (docs/methodology.md, "Rounds"), on the log scale (times
+ * are positive, their spread relative): with R >= 2 round medians
+ * m[0..R-1] (usec, all > 0) whose logarithms have sample standard deviation
+ * s, h = t(0.975, R - 1) x s x sqrt(1 + 1/R): the prediction interval of
+ * one more draw from the rounds' distribution (Le Boudec 2010, sec. 2.5.2;
+ * Hahn & Meeker, "Statistical Intervals", 1991, sec. 4.4), another launch
+ * counted as one more round. The interval is the hull of
  * [median x e^-h, median x e^h] and the order-statistic interval
  * [os_lo, os_hi] of all samples when os_valid. Writes *lo, *hi and returns
  * 1; returns 0 (nothing written) when R < 2 or a value is not positive.

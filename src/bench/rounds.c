@@ -38,7 +38,7 @@ int p2pb_round_interval(double median, int os_valid, double os_lo, double os_hi,
     }
     for (size_t i = 0; i < R; i++)
         ss += (log(m[i]) - mean) * (log(m[i]) - mean);
-    double h = p2pb_t975(R - 1) * sqrt(ss / (double)(R - 1)) / sqrt((double)R);
+    double h = p2pb_t975(R - 1) * sqrt(ss / (double)(R - 1)) * sqrt(1.0 + 1.0 / (double)R);
     *lo = median * exp(-h);
     *hi = median * exp(h);
     if (os_valid && os_lo < *lo)

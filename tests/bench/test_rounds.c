@@ -23,15 +23,15 @@ static void test_t975(void)
 static void test_interval(void)
 {
     /* medians 1, 2, 4: logs 0, ln 2, 2 ln 2; mean ln 2; s = ln 2;
-     * h = t(0.975, 2) ln 2 / sqrt(3) = 4.3027 x 0.693147 / 1.732051 = 1.72188 */
+     * h = t(0.975, 2) ln 2 sqrt(1 + 1/3) = 4.3027 x 0.693147 x 1.154701 = 3.44377 */
     const double m[3] = {1, 2, 4};
     double lo = 0, hi = 0;
     CHECK(p2pb_round_interval(2.0, 0, 0, 0, m, 3, &lo, &hi) == 1);
-    CHECK_NEAR(lo, 2.0 * exp(-1.72188), 1e-4);
-    CHECK_NEAR(hi, 2.0 * exp(1.72188), 1e-3);
+    CHECK_NEAR(lo, 2.0 * exp(-3.44377), 1e-5);
+    CHECK_NEAR(hi, 2.0 * exp(3.44377), 1e-3);
     /* the hull with a wider order-statistic interval keeps its bounds */
-    CHECK(p2pb_round_interval(2.0, 1, 0.1, 20.0, m, 3, &lo, &hi) == 1);
-    CHECK(lo == 0.1 && hi == 20.0);
+    CHECK(p2pb_round_interval(2.0, 1, 0.01, 100.0, m, 3, &lo, &hi) == 1);
+    CHECK(lo == 0.01 && hi == 100.0);
     /* equal round medians: h = 0, the order-statistic interval stays */
     const double same[5] = {3, 3, 3, 3, 3};
     CHECK(p2pb_round_interval(3.0, 1, 2.9, 3.2, same, 5, &lo, &hi) == 1);
@@ -44,6 +44,44 @@ static void test_interval(void)
     CHECK(lo == -1 && hi == -1);
     const double zero[2] = {0, 1};
     CHECK(p2pb_round_interval(1.0, 0, 0, 0, zero, 2, &lo, &hi) == 0);
+}
+
+/* A uniform in (0, 1) from a 64-bit LCG (Knuth MMIX constants). */
+static double uniform(uint64_t *x)
+{
+    *x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return ((double)(*x >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* A standard normal draw (Box-Muller). */
+static double normal(uint64_t *x)
+{
+    double u = uniform(x), v = uniform(x);
+    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
+}
+
+/* What the interval claims, checked as a sceptic would: with round medians
+ * drawn from one lognormal (no launch effect), the interval centred on their
+ * geometric mean holds one more draw in 95% of 20000 trials, for R = 3 and 5
+ * (standard error of a 95% share over 20000: 0.15%; bounds at 4 s.e.). */
+static void test_interval_coverage(void)
+{
+    uint64_t x = 12345;
+    for (size_t R = 3; R <= 5; R += 2) {
+        size_t held = 0, trials = 20000;
+        for (size_t t = 0; t < trials; t++) {
+            double m[5], mean = 0, lo, hi;
+            for (size_t i = 0; i < R; i++) {
+                m[i] = 10.0 * exp(0.03 * normal(&x));
+                mean += log(m[i]) / (double)R;
+            }
+            double next = 10.0 * exp(0.03 * normal(&x));
+            CHECK(p2pb_round_interval(exp(mean), 0, 0, 0, m, R, &lo, &hi) == 1);
+            held += lo <= next && next <= hi;
+        }
+        double share = (double)held / (double)trials;
+        CHECK(share > 0.944 && share < 0.956);
+    }
 }
 
 static void test_shuffle(void)
@@ -95,6 +133,7 @@ int main(void)
 {
     test_t975();
     test_interval();
+    test_interval_coverage();
     test_shuffle();
     test_floor();
     return CHECK_DONE();
