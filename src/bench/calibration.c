@@ -67,7 +67,9 @@ double p2pb_sample_target_ns(const struct p2pb_timer_info *ti)
 /*
  * Time per iteration in ns: batches of 1, 4, 16, ... iterations until one
  * lasts `target`, then the fastest of three batches of that size (a batch
- * hit by a preemption looks slow and would give a k far too small).
+ * hit by a preemption looks slow and would give a k far too small). When a
+ * single iteration lasts the target, k is 1 whatever the others would say:
+ * no more batches.
  */
 static double iteration_time_ns(struct p2pb_measure *r, double target)
 {
@@ -80,7 +82,7 @@ static double iteration_time_ns(struct p2pb_measure *r, double target)
             break;
         m *= 4;
     }
-    for (int again = 0; again < 2; again++) {
+    for (int again = 0; again < 2 && m > 1; again++) {
         double d2 = p2pb_timed_batch(r, m, 1);
         r->warm += m;
         if (d2 < dur)
@@ -121,7 +123,9 @@ static size_t check_floor(struct p2pb_measure *r, size_t k, double target)
 }
 
 /* k such that one sample lasts the target and satisfies p2pb_choose_batch;
- * 0 when the floor cannot be met (the row is refused). */
+ * 0 when the floor cannot be met (the row is refused). The floor check by
+ * extra batches is for --fixed-imb only: the adaptive and --samples policies
+ * check it on the first round's samples (p2pb_sample_floor), at no cost. */
 static size_t choose_k(struct p2pb_measure *r)
 {
     const double target = p2pb_sample_target_ns(r->ti);
@@ -130,7 +134,8 @@ static size_t choose_k(struct p2pb_measure *r)
     size_t kt = p2pb_choose_batch(t_iter, r->ti);
     if (kt > kb)
         kb = kt;
-    return check_floor(r, kb < 1 ? 1 : kb, target);
+    kb = kb < 1 ? 1 : kb;
+    return r->pol->mode == P2PB_POLICY_FIXED_IMB ? check_floor(r, kb, target) : kb;
 }
 
 /*

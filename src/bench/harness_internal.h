@@ -125,10 +125,12 @@ void p2pb_buffers_close(struct p2pb_measure *r);
 
 /*
  * Step 3, first round: k (r->kb) from --batch or from timed batches (their
- * iterations are added to r->warm), checked against the floor by a batch of
- * k (re-calibrated from it, at most 3 times; r->refused when it cannot be
- * met), then r->ntotal for the fixed policies (IMB's repetitions for
- * --fixed-imb, which may lower k to a divisor of them).
+ * iterations are added to r->warm); with --fixed-imb checked against the
+ * floor by batches of k (re-calibrated from them, at most P2PB_FLOOR_TRIES
+ * times; r->refused when it cannot be met; the other policies check the
+ * first round's samples, p2pb_sample_floor), then r->ntotal for the fixed
+ * policies (IMB's repetitions for --fixed-imb, which may lower k to a
+ * divisor of them).
  */
 void p2pb_calibrate(struct p2pb_measure *r);
 
