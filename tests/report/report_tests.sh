@@ -501,6 +501,9 @@ campaign)
     expect_status 2 sh "$c" -n 0 -o camp2 -A true -B true
     expect_status 2 sh "$c" -n 4 -s 2147483648 -o camp2 -A true -B true
     [ -e camp2 ] && fail "a refused campaign created its directory"
+    : >notadir
+    expect_status 2 sh "$c" -n 4 -o notadir -A true -B true
+    grep -q "^campaign.sh: -o notadir: exists and is not a directory$" err.txt || fail "-o FILE: $(cat err.txt)"
     # order: each round holds each side once; positions balanced; seed -> order
     for seed in 1 2 3 4 5 6 7 8; do
         : >log
