@@ -264,15 +264,22 @@ static void options_init(struct p2pb_options *o)
 
 /* ---- --help ---- */
 
-/* d's help with "{def}" replaced by its default text. */
-static void print_help_text(FILE *f, const struct p2pb_optdef *d)
+void p2pb_option_help(const struct p2pb_optdef *d, char *buf, size_t len)
 {
     const char *mark = d->def_text ? strstr(d->help, "{def}") : NULL;
-    if (!mark) {
-        fprintf(f, "%s\n", d->help);
-        return;
-    }
-    fprintf(f, "%.*s%s%s\n", (int)(mark - d->help), d->help, d->def_text, mark + strlen("{def}"));
+    if (!mark)
+        snprintf(buf, len, "%s", d->help);
+    else
+        snprintf(buf, len, "%.*s%s%s", (int)(mark - d->help), d->help, d->def_text,
+                 mark + strlen("{def}"));
+}
+
+/* d's help with "{def}" replaced by its default text, and a newline. */
+static void print_help_text(FILE *f, const struct p2pb_optdef *d)
+{
+    char help[512];
+    p2pb_option_help(d, help, sizeof help);
+    fprintf(f, "%s\n", help);
 }
 
 void p2pb_options_usage(FILE *f)

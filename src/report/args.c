@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "args.h"
+#include "roff.h"
 
 typedef enum p2pb_status (*opt_setter)(struct p2pb_args *a, const char *value, char *err,
                                        size_t errlen);
@@ -372,4 +373,10 @@ void p2pb_args_print_options(FILE *o)
         else
             fprintf(o, "      %-20s  %s\n", name, opts[i].help);
     }
+}
+
+void p2pb_args_print_man(FILE *o)
+{
+    for (size_t i = 0; i < NOPTS; i++)
+        p2pb_roff_option(o, opts[i].letter, opts[i].name, opts[i].value, opts[i].help);
 }

@@ -107,6 +107,10 @@ void p2pb_args_free(struct p2pb_args *a);
 /* The "Options:" lines of the usage text, one per table entry, to o. */
 void p2pb_args_print_options(FILE *o);
 
+/* The same options as man(7) tagged paragraphs (roff.h), for
+ * p2pbench-report(1) (p2pbench-report --help-man). */
+void p2pb_args_print_man(FILE *o);
+
 /*
  * The commands, run by main.c once the options are parsed. Each returns
  * P2PB_OK or a failure with its message in err (a message may be empty when
