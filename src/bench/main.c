@@ -8,6 +8,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench.h"
 #include "host/hostinfo.h"
@@ -169,6 +170,10 @@ int main(int argc, char **argv)
     static struct p2pb_options opt;
     static struct p2pb_run run;
     run.opt = &opt;
+    if (argc == 2 && strcmp(argv[1], "--help-man") == 0) { /* build time, no MPI: p2pbench.1 */
+        p2pb_options_man(stdout);
+        return fflush(stdout) == 0 ? 0 : 1;
+    }
     if (init(&run, &argc, &argv) != 0)
         return 1;
     p2pb_preflight_launcher(&run);

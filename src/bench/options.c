@@ -270,15 +270,22 @@ static void options_init(struct p2pb_options *o)
 
 /* ---- --help ---- */
 
-/* d's help with "{def}" replaced by its default text. */
-static void print_help_text(FILE *f, const struct p2pb_optdef *d)
+void p2pb_option_help(const struct p2pb_optdef *d, char *buf, size_t len)
 {
     const char *mark = d->def_text ? strstr(d->help, "{def}") : NULL;
-    if (!mark) {
-        fprintf(f, "%s\n", d->help);
-        return;
-    }
-    fprintf(f, "%.*s%s%s\n", (int)(mark - d->help), d->help, d->def_text, mark + strlen("{def}"));
+    if (!mark)
+        snprintf(buf, len, "%s", d->help);
+    else
+        snprintf(buf, len, "%.*s%s%s", (int)(mark - d->help), d->help, d->def_text,
+                 mark + strlen("{def}"));
+}
+
+/* d's help with "{def}" replaced by its default text, and a newline. */
+static void print_help_text(FILE *f, const struct p2pb_optdef *d)
+{
+    char help[512];
+    p2pb_option_help(d, help, sizeof help);
+    fprintf(f, "%s\n", help);
 }
 
 void p2pb_options_usage(FILE *f)
@@ -369,10 +376,7 @@ static enum p2pb_status parse_sizes(struct p2pb_optparse *ps, const struct p2pb_
                                     const char *arg)
 {
     struct p2pb_options *o = ps->o;
-    if (o->sizes_given)
-        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
-                         "message sizes given twice (--sizes / --msglog)");
-    o->sizes_given = 1;
+    o->sizes_given = 1; /* --sizes with --msglog: check_conflicts */
     return d->list(arg, o->sizes, P2PB_MAX_SIZES, &o->nsizes, ps->err, ps->errlen);
 }
 
@@ -500,6 +504,9 @@ static enum p2pb_status convert_and_store(struct p2pb_optparse *ps, const struct
 static enum p2pb_status apply_option(struct p2pb_optparse *ps, size_t id, const char *arg)
 {
     const struct p2pb_optdef *d = &opt_table[id];
+    if (d->kind == P2PB_OPT_SIZE_LIST && ps->given[id]) /* a list: one per command line */
+        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen, "--%s given twice (give one list)",
+                         d->name);
     ps->given[id] = 1;
     return d->apply ? d->apply(ps, arg) : convert_and_store(ps, d, arg);
 }
@@ -550,27 +557,55 @@ static enum p2pb_status getopt_error(int c, char **argv, char *err, size_t errle
 
 /* ---- Checks across options, after the command line ---- */
 
-/* --samples, --fixed-imb, --min-samples, --max-samples: one policy. */
+/* Pairs of options that exclude each other: the second would be ignored or
+ * overridden by the first, so the run could not be what the run record
+ * says. One line each: why. */
+static const struct {
+    enum opt_id a, b;
+    const char *why;
+} conflicts[] = {
+    {O_SIZES, O_MSGLOG, "both set the message sizes"},
+    {O_OUTPUT, O_NO_RESULTS, "one names a results file, the other asks for none"},
+    {O_FIXED_IMB, O_SAMPLES, "both set the number of samples"},
+    {O_FIXED_IMB, O_MIN_SAMPLES, "IMB's rule sets the repetitions"},
+    {O_FIXED_IMB, O_MAX_SAMPLES, "IMB's rule sets the repetitions"},
+    {O_FIXED_IMB, O_BATCH, "IMB's rule sets the repetitions and the batch divides them"},
+    {O_FIXED_IMB, O_CI_TARGET, "the adaptive stop rule is not used"},
+    {O_FIXED_IMB, O_TIME_PER_SIZE, "the adaptive stop rule is not used"},
+    {O_SAMPLES, O_MIN_SAMPLES, "--samples fixes the number of samples"},
+    {O_SAMPLES, O_MAX_SAMPLES, "--samples fixes the number of samples"},
+    {O_SAMPLES, O_CI_TARGET, "the adaptive stop rule is not used"},
+    {O_SAMPLES, O_TIME_PER_SIZE, "the adaptive stop rule is not used"},
+};
+
+/* The first pair of conflicts[] given together, named in long form. */
+static enum p2pb_status check_conflicts(const struct p2pb_optparse *ps)
+{
+    for (size_t i = 0; i < sizeof conflicts / sizeof conflicts[0]; i++)
+        if (ps->given[conflicts[i].a] && ps->given[conflicts[i].b])
+            return p2pb_fail(
+                P2PB_EUSAGE, ps->err, ps->errlen, "--%s and --%s exclude each other (%s)",
+                opt_table[conflicts[i].a].name, opt_table[conflicts[i].b].name, conflicts[i].why);
+    return P2PB_OK;
+}
+
+/* --samples, --fixed-imb, --min-samples, --max-samples: one policy
+ * (their conflicts are refused before, by check_conflicts). */
 static enum p2pb_status finish_policy(struct p2pb_optparse *ps)
 {
     struct p2pb_policy *pol = &ps->o->policy;
-    int samples = ps->given[O_SAMPLES], fixed_imb = ps->given[O_FIXED_IMB];
-    int min_given = ps->given[O_MIN_SAMPLES], max_given = ps->given[O_MAX_SAMPLES];
-    if (samples && fixed_imb)
-        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
-                         "--samples and --fixed-imb exclude each other");
-    if (samples && (min_given || max_given))
-        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
-                         "--samples excludes --min-samples / --max-samples");
-    if (!min_given && pol->min_samples > pol->max_samples)
+    enum p2pb_status st = check_conflicts(ps);
+    if (st != P2PB_OK)
+        return st;
+    if (!ps->given[O_MIN_SAMPLES] && pol->min_samples > pol->max_samples)
         pol->min_samples = pol->max_samples;
     if (pol->min_samples > pol->max_samples)
         return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
                          "--min-samples %zu is above --max-samples %zu", pol->min_samples,
                          pol->max_samples);
-    if (samples)
+    if (ps->given[O_SAMPLES])
         pol->mode = P2PB_POLICY_FIXED;
-    if (fixed_imb)
+    if (ps->given[O_FIXED_IMB])
         pol->mode = P2PB_POLICY_FIXED_IMB;
     return P2PB_OK;
 }

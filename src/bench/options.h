@@ -127,7 +127,15 @@ struct p2pb_optdef {
 /* The option table, *n entries, in --help order. */
 const struct p2pb_optdef *p2pb_option_table(size_t *n);
 
+/* d's --help text with "{def}" replaced by d->def_text, into buf (len
+ * bytes, cut to fit, always terminated). */
+void p2pb_option_help(const struct p2pb_optdef *d, char *buf, size_t len);
+
 /* Print --help to f. */
 void p2pb_options_usage(FILE *f);
+
+/* Print the man page p2pbench(1) to f (roff, man(7)): the options from the
+ * table, the kernels from the registry (src/bench/manpage.c). */
+void p2pb_options_man(FILE *f);
 
 #endif /* P2PBENCH_OPTIONS_H */

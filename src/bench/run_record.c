@@ -365,12 +365,14 @@ static void add_policy(cJSON *rec, const struct p2pb_run *run)
     const struct p2pb_policy *p = &run->opt->policy;
     cJSON *pj = cJSON_AddObjectToObject(rec, "policy");
     cJSON_AddStringToObject(pj, "mode", run->ri.policy);
-    cJSON_AddNumberToObject(pj, "min_samples", (double)p->min_samples);
-    cJSON_AddNumberToObject(pj, "max_samples", (double)p->max_samples);
+    if (p->mode == P2PB_POLICY_ADAPTIVE) { /* the fixed policies do not use these */
+        cJSON_AddNumberToObject(pj, "min_samples", (double)p->min_samples);
+        cJSON_AddNumberToObject(pj, "max_samples", (double)p->max_samples);
+        cJSON_AddNumberToObject(pj, "ci_target", p->ci_target);
+        cJSON_AddNumberToObject(pj, "time_per_size_sec", p->time_per_size);
+    }
     if (p->mode == P2PB_POLICY_FIXED)
         cJSON_AddNumberToObject(pj, "samples", (double)p->samples);
-    cJSON_AddNumberToObject(pj, "ci_target", p->ci_target);
-    cJSON_AddNumberToObject(pj, "time_per_size_sec", p->time_per_size);
     cJSON_AddNumberToObject(pj, "rounds", (double)p->rounds);
     cJSON_AddNumberToObject(pj, "seed", (double)p->seed);
     cJSON_AddBoolToObject(pj, "shift_buffers", p->shift_buffers);

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "args.h"
+#include "roff.h"
 
 typedef enum p2pb_status (*opt_setter)(struct p2pb_args *a, const char *value, char *err,
                                        size_t errlen);
@@ -310,9 +311,21 @@ enum p2pb_status p2pb_args_parse(int argc, char **argv, struct p2pb_args *a, cha
 enum p2pb_status p2pb_args_only(const struct p2pb_args *a, unsigned cmd, const char *msg, char *err,
                                 size_t errlen)
 {
-    for (int i = 0; i < NOPTS; i++)
-        if ((a->given & (1u << i)) && !(opts[i].cmds & cmd))
-            return p2pb_fail(P2PB_EUSAGE, err, errlen, "%s" P2PB_TRY_HELP, msg);
+    static const char *const names[] = {"show", "compare", "import", "plot"}; /* P2PB_CMD_* bits */
+    const char *cname = "this command";
+    for (size_t b = 0; b < sizeof names / sizeof names[0]; b++)
+        if (cmd == 1u << b)
+            cname = names[b];
+    for (int i = 0; i < NOPTS; i++) {
+        if (!(a->given & (1u << i)) || (opts[i].cmds & cmd))
+            continue;
+        char shrt[8] = "";
+        if (opts[i].letter)
+            snprintf(shrt, sizeof shrt, "-%c/", opts[i].letter);
+        return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                         "%s--%s is not an option of %s; %s" P2PB_TRY_HELP, shrt, opts[i].name,
+                         cname, msg);
+    }
     return P2PB_OK;
 }
 
@@ -360,4 +373,10 @@ void p2pb_args_print_options(FILE *o)
         else
             fprintf(o, "      %-20s  %s\n", name, opts[i].help);
     }
+}
+
+void p2pb_args_print_man(FILE *o)
+{
+    for (size_t i = 0; i < NOPTS; i++)
+        p2pb_roff_option(o, opts[i].letter, opts[i].name, opts[i].value, opts[i].help);
 }

@@ -86,8 +86,9 @@ enum p2pb_status p2pb_args_parse(int argc, char **argv, struct p2pb_args *a, cha
                                  size_t errlen);
 
 /*
- * P2PB_EUSAGE with message msg (P2PB_TRY_HELP is added) when an option that
- * command cmd (a P2PB_CMD_* bit) does not take was given, else P2PB_OK.
+ * P2PB_EUSAGE when an option that command cmd (one P2PB_CMD_* bit) does not
+ * take was given: "-k/--kernel is not an option of compare; MSG" (msg says
+ * what the command takes; P2PB_TRY_HELP is added). Else P2PB_OK.
  */
 enum p2pb_status p2pb_args_only(const struct p2pb_args *a, unsigned cmd, const char *msg, char *err,
                                 size_t errlen);
@@ -105,6 +106,10 @@ void p2pb_args_free(struct p2pb_args *a);
 
 /* The "Options:" lines of the usage text, one per table entry, to o. */
 void p2pb_args_print_options(FILE *o);
+
+/* The same options as man(7) tagged paragraphs (roff.h), for
+ * p2pbench-report(1) (p2pbench-report --help-man). */
+void p2pb_args_print_man(FILE *o);
 
 /*
  * The commands, run by main.c once the options are parsed. Each returns

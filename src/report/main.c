@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "roff.h"
 #include "version.h"
 
 /* One command: its name, what runs it, whether a directory argument stands
@@ -76,6 +77,34 @@ static void print_usage(FILE *o)
     fputs(usage_tail, o);
 }
 
+/* p2pbench-report(1) in roff: the commands from cmds, the options from the
+ * table of args.c (the hidden --help-man, run at build time). */
+static void print_man(FILE *o)
+{
+    p2pb_roff_title(o, "p2pbench-report", P2PB_VERSION);
+    p2pb_roff_section(o, "NAME");
+    fputs("p2pbench\\-report \\- show, compare, import and plot p2pbench results files\n", o);
+    p2pb_roff_section(o, "SYNOPSIS");
+    fputs("\\fBp2pbench\\-report\\fR \\fICOMMAND\\fR [\\fIOPTION\\fR]... \\fIFILE\\fR...\n", o);
+    p2pb_roff_section(o, "DESCRIPTION");
+    p2pb_roff_para(o, "p2pbench-report reads p2pbench results files (JSON Lines) and IMB/PMB/OSU "
+                      "text logs; it needs no MPI. Its commands:");
+    for (size_t i = 0; i < NCMDS; i++) {
+        fputs(".TP\n\\fB", o);
+        p2pb_roff_text(o, cmds[i].name);
+        fputs("\\fR ", o);
+        p2pb_roff_para(o, cmds[i].synopsis);
+        fputs(".br\n", o);
+        p2pb_roff_para(o, cmds[i].help);
+    }
+    p2pb_roff_section(o, "OPTIONS");
+    p2pb_args_print_man(o);
+    p2pb_roff_section(o, "NOTES");
+    p2pb_roff_para(o, usage_tail + 1);
+    p2pb_roff_section(o, "SEE ALSO");
+    fputs("\\fBp2pbench\\fR(1), \\fBgnuplot\\fR(1); /usr/share/doc/p2pbench/docs/report.md\n", o);
+}
+
 static void print_version(void)
 {
     printf("p2pbench-report %s (%s)\n", P2PB_VERSION, P2PB_GIT_COMMIT);
@@ -118,6 +147,10 @@ static enum p2pb_status dispatch(int argc, char **argv, char *err, size_t errlen
                          command_names(names, sizeof names));
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
         print_usage(stdout);
+        return P2PB_OK;
+    }
+    if (strcmp(argv[1], "--help-man") == 0) { /* not in --help: the build makes the page */
+        print_man(stdout);
         return P2PB_OK;
     }
     if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {

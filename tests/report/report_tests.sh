@@ -397,6 +397,15 @@ errors)
     expect_status 2 "$bin" compare a --vs a -t abc
     expect_status 2 "$bin" compare a --vs
     expect_status 2 "$bin" compare --bogus a --vs a
+    # an option of another command: the message names it and the command (issue #13)
+    expect_status 2 "$bin" compare -k pingpong a --vs a
+    grep -q "^p2pbench-report: -k/--kernel is not an option of compare; " err.txt || fail "compare -k: $(cat err.txt)"
+    expect_status 2 "$bin" show -o x.png a/a-01.jsonl
+    grep -q "^p2pbench-report: -o/--output is not an option of show; " err.txt || fail "show -o: $(cat err.txt)"
+    expect_status 2 "$bin" import --holm "$cases/case04.txt" -o .
+    grep -q "^p2pbench-report: --holm is not an option of import; " err.txt || fail "import --holm: $(cat err.txt)"
+    expect_status 2 "$bin" plot --metric latency a/a-01.jsonl -o x.png
+    grep -q "^p2pbench-report: -m/--metric is not an option of plot; " err.txt || fail "plot -m: $(cat err.txt)"
     expect_status 2 "$bin" plot a/a-01.jsonl
     expect_status 0 "$bin" --help
     # fuzz: truncations and byte flips of every case file must never crash
