@@ -446,6 +446,42 @@ plot)
     grep -q "kernel 'nosuch' is not in the files" err.txt || fail "plot unknown kernel message"
     expect_status 2 "$bin" plot a -o p.gif
     expect_status 1 "$bin" plot a -o p.svg --gnuplot /nonexistent/gnuplot
+    grep -q "cannot run gnuplot '/nonexistent/gnuplot': No such file" err.txt || fail "missing gnuplot: $(cat err.txt)"
+    # upper-case extensions
+    expect_status 0 "$bin" plot a -o P.SVG
+    grep -q "<svg" P.SVG || fail "plot -o P.SVG: no svg"
+    expect_status 0 "$bin" plot a -o P.Png
+    [ -s P.Png ] || fail "plot -o P.Png: no png"
+    # a gnuplot that writes nothing: one line, exit 1, no file left
+    expect_status 1 "$bin" plot a -o t.png --gnuplot /bin/true
+    eq "$(cat err.txt)" "p2pbench-report: gnuplot ('/bin/true') exited 0 but wrote no image for 't.png'" "/bin/true"
+    [ -z "$(ls t.png* 2>/dev/null)" ] || fail "/bin/true: files left: $(ls t.png*)"
+    # gnuplot's stderr: never raw; on failure one line plus its first error line, sanitised
+    printf '#!/bin/sh\ncat >/dev/null\necho "\"-\", line 3: warning: Skipping data file" >&2\necho " plot \$d" >&2\necho "      ^" >&2\nprintf "\"-\", line 9: x range is invalid\\033[2J\\n" >&2\necho more >&2\nexit 1\n' >fakegp
+    chmod +x fakegp
+    expect_status 1 "$bin" plot a -o f.svg --gnuplot ./fakegp
+    eq "$(sed -n 2p err.txt)" 'gnuplot: "-", line 9: x range is invalid?[2J' "gnuplot's first error line"
+    eq "$(wc -l <err.txt | tr -d ' ')" 2 "gnuplot failure: lines on stderr"
+    [ -z "$(ls f.svg* 2>/dev/null)" ] || fail "failed gnuplot: files left"
+    printf '#!/bin/sh\necho "warning: noise" >&2\nexec gnuplot\n' >warngp
+    chmod +x warngp
+    expect_status 0 "$bin" plot a -o w.svg --gnuplot ./warngp
+    [ -s err.txt ] && fail "gnuplot warnings passed through: $(cat err.txt)"
+    # labels literally (no enhanced text: _ is no subscript); unlabelled files by short name
+    sed 's/"label":"native"/"label":"Experiment_1"/' a/a-01.jsonl >e.jsonl
+    sed 's/"label":"native"/"label":""/' a/a-01.jsonl >unlabelled.jsonl
+    expect_status 0 "$bin" plot e.jsonl .//unlabelled.jsonl -o e.svg
+    grep -q "<text>Experiment_1</text>" e.svg || fail "label not literal in the legend"
+    grep -q "<text>unlabelled</text>" e.svg || fail "unlabelled file not named 'unlabelled'"
+    grep -q "//" e.svg && grep "<text>.*//" e.svg && fail "a path in the legend"
+    # ticks as 1K/1M: powers of 2
+    grep -q "<text>1K</text>" e.svg || fail "no 1K tick"
+    # nothing to draw (only 0 bytes): one line, exit 1, no file
+    grep -v '"bytes":[1-9]' a/a-01.jsonl >zero.jsonl
+    expect_status 1 "$bin" plot zero.jsonl -o z.png
+    eq "$(wc -l <err.txt | tr -d ' ')" 1 "nothing to draw: lines on stderr"
+    grep -q "nothing to plot: kernel pingpong has no measured size above 0 bytes" err.txt || fail "nothing to draw: $(cat err.txt)"
+    [ -z "$(ls z.png* 2>/dev/null)" ] || fail "nothing to draw: file left"
     ;;
 campaign)
     c="$src/scripts/campaign.sh" fake="$here/fake_launch.sh"
