@@ -49,25 +49,23 @@ static int drawable(const struct p2pb_result *r, const char *kernel)
     return r->bytes > 0 && r->status == P2PB_ROW_OK && strcmp(r->kernel, kernel) == 0;
 }
 
-/* One launch: its within-launch 95% CI of the median as the band of size
- * bytes of (kernel, variant); *lo and *hi stay as they are without a CI. */
-static void one_launch_band(const struct p2pb_side *s, enum p2pb_metric m,
-                            const struct p2pb_cmp_row *r, double *lo, double *hi)
+void p2pb_one_launch_band(const struct p2pb_side *s, enum p2pb_metric m, const char *kernel,
+                          const char *variant, size_t bytes, double *lo, double *hi)
 {
     for (size_t f = 0; f < s->nfiles; f++)
         for (size_t j = 0; j < s->files[f].nrows; j++) {
             const struct p2pb_result *x = &s->files[f].rows[j];
-            if (x->bytes != r->bytes || strcmp(x->kernel, r->kernel) ||
-                strcmp(x->variant, r->variant) || !x->t.ci_valid || x->status != P2PB_ROW_OK)
+            if (x->bytes != bytes || strcmp(x->kernel, kernel) || strcmp(x->variant, variant) ||
+                !x->t.ci_valid || x->status != P2PB_ROW_OK)
                 continue;
             if (m == P2PB_METRIC_LATENCY) {
                 *lo = x->t.ci95_low;
                 *hi = x->t.ci95_high;
             } else if (x->t.ci95_high > 0 && x->t.ci95_low > 0) {
-                double bytes =
-                    x->fixed_bytes > 0 ? x->fixed_bytes : x->bytes_factor * (double)x->bytes;
-                *lo = bytes / x->t.ci95_high;
-                *hi = bytes / x->t.ci95_low;
+                double moved = x->fixed_bytes > 0 ? x->fixed_bytes
+                                                  : x->bytes_factor * (double)x->bytes;
+                *lo = moved / x->t.ci95_high;
+                *hi = moved / x->t.ci95_low;
             }
         }
 }
@@ -85,7 +83,7 @@ static void write_block(FILE *o, const struct p2pb_side *s, const struct p2pb_cm
             continue;
         double lo = r->min_a, hi = r->max_a;
         if (r->na == 1)
-            one_launch_band(s, t->metric, r, &lo, &hi);
+            p2pb_one_launch_band(s, t->metric, r->kernel, r->variant, r->bytes, &lo, &hi);
         fprintf(o, "%zu %.9g %.9g %.9g\n", r->bytes, r->med_a, lo, hi);
     }
     fprintf(o, "EOD\n");
