@@ -247,16 +247,15 @@ static void legend(FILE *o, const struct html_doc *d, const char **v, size_t nv)
                 fputc(' ', o);
                 p2pb_xml_text(o, v[j]);
             }
-            if (d->sides[s].nfiles == 1)
-                fputs(" <span class=\"n\">(1 launch; band: its 95% CI of the median)</span>", o);
-            else
-                fprintf(o,
-                        " <span class=\"n\">(%zu launches; line: median of the launches, band: "
-                        "their range min..max)</span>",
-                        d->sides[s].nfiles);
+            fprintf(o, " <span class=\"n\">(%zu launch%s)</span>", d->sides[s].nfiles,
+                    d->sides[s].nfiles == 1 ? "" : "es");
             fputs("</li>\n", o);
         }
-    fputs("</ul>\n", o);
+    fputs("</ul>\n<p class=\"n\">Line: median of the launches' values (one launch: its median); "
+          "band: their range min..max (one launch: the 95% CI of its median). Dashed "
+          "vertical line: the eager limit recorded in the run. 0 bytes is not drawn (log "
+          "axes); the tables have it.</p>\n",
+          o);
 }
 
 void p2pb_html_charts(FILE *o, const struct html_doc *d, const char *kernel)
