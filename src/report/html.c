@@ -3,9 +3,9 @@
  * html: the html report, one self-contained page (inline CSS and SVG, no
  * script, no network reference) that opens from a mail attachment and
  * reads the same printed. The page is a table of sections (below): a
- * summary of the runs and the verdicts, the confounders compare found, the
- * host-context differences, and per kernel its charts (html_chart.c) and
- * tables (html_table.c). The numbers are compare's (compare.c,
+ * summary of the runs and the verdicts with the confounders compare found,
+ * per kernel its charts (html_chart.c) and tables (html_table.c), and the
+ * host-context differences. The numbers are compare's (compare.c,
  * compare_order.c, compare_notes.c, context_diff.c), never recomputed here.
  * A new section (e.g. a survey heatmap) is one more entry of sections[]
  * with its own "applies" test. Every text from a file goes through
@@ -215,7 +215,7 @@ static void notes_box(FILE *o, const struct html_doc *d)
         fputs("</li>\n", o);
     }
     if (d->nsides == 2)
-        fprintf(o, "<li>%zu host-context difference%s besides the label (listed below)</li>\n",
+        fprintf(o, "<li>%zu host-context difference%s besides the label (listed at the end)</li>\n",
                 d->diff.n, d->diff.n == 1 ? "" : "s");
     if (!d->nnotes && d->nsides == 1)
         fputs("<li>one group of runs: no comparison (give a second group after --vs)</li>\n", o);
@@ -279,8 +279,8 @@ static const struct html_section {
     void (*write)(FILE *o, const struct html_doc *d);
 } sections[] = {
     {always, section_summary},
-    {two_sides, section_context},
     {always, section_kernels},
+    {two_sides, section_context},
 };
 
 /* The page head: title, what the page shows, the units. */
