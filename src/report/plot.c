@@ -62,8 +62,8 @@ void p2pb_one_launch_band(const struct p2pb_side *s, enum p2pb_metric m, const c
                 *lo = x->t.ci95_low;
                 *hi = x->t.ci95_high;
             } else if (x->t.ci95_high > 0 && x->t.ci95_low > 0) {
-                double moved = x->fixed_bytes > 0 ? x->fixed_bytes
-                                                  : x->bytes_factor * (double)x->bytes;
+                double moved =
+                    x->fixed_bytes > 0 ? x->fixed_bytes : x->bytes_factor * (double)x->bytes;
                 *lo = moved / x->t.ci95_high;
                 *hi = moved / x->t.ci95_low;
             }
