@@ -62,14 +62,22 @@ static void side_cell(FILE *o, size_t n, double med, double mn, double mx)
                 num(b, sizeof b, mn), num(c, sizeof c, mx));
 }
 
+/* A ratio: 3 decimals, or 3 significant digits below 0.1 (0.00712). */
+static const char *ratio(char *buf, size_t len, double x)
+{
+    snprintf(buf, len, x >= 0.1 ? "%.3f" : "%.3g", x);
+    return buf;
+}
+
 /* The comparison cells of r: ratio [CI], p_adj, verdict (and an order effect). */
 static void compare_cells(FILE *o, const struct p2pb_cmp_row *r)
 {
+    char a[32], b[32], c[32];
     if (r->tested && r->hl.ci_valid)
-        fprintf(o, "<td>%.3f <span class=\"n\">[%.3f..%.3f]</span></td>", r->hl.ratio, r->hl.ci_low,
-                r->hl.ci_high);
+        fprintf(o, "<td>%s <span class=\"n\">[%s..%s]</span></td>", ratio(a, sizeof a, r->hl.ratio),
+                ratio(b, sizeof b, r->hl.ci_low), ratio(c, sizeof c, r->hl.ci_high));
     else
-        fprintf(o, r->tested ? "<td>%.3f</td>" : "<td>-</td>", r->hl.ratio);
+        fprintf(o, "<td>%s</td>", r->tested ? ratio(a, sizeof a, r->hl.ratio) : "-");
     int one = r->na < 2 || r->nb < 2;
     if (one || !isfinite(r->p_adj))
         fputs("<td>-</td>", o);
