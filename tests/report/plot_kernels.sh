@@ -41,6 +41,7 @@ for k in $kernels; do
     grep -q -F "<text>1K</text>" "$k.svg" && grep -q -F "<text>64K</text>" "$k.svg" ||
         fail "$k: x ticks 1K and 64K missing"
     grep -q -E "<text>[0-9.]+ ?x ?10" "$k.svg" && fail "$k: ticks written as powers of ten"
+    grep -q -E "<text>[0-9.]+e[+-]?[0-9]+</text>" "$k.svg" && fail "$k: ticks in e notation"
     expect_status 0 "$bin" plot "$k.jsonl" -o "$k.PNG"
     [ -s "$k.PNG" ] || fail "$k: no png"
     pass "$k ($n lines)"
