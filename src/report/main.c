@@ -37,7 +37,7 @@ static const struct report_cmd cmds[] = {
     {"plot", p2pb_cmd_plot, 1,
      "RUN... [--vs RUN...] -o FILE.png|FILE.svg [-k KERNEL] [--gnuplot PATH]",
      "latency and throughput against size (log-log) via gnuplot; one line per\n"
-     "label (or per side with --vs), the CI or launch range as a band"},
+     "label (or per side with --vs) and variant, the CI or launch range as a band"},
     {"html", p2pb_cmd_html, 1, "RUN... [--vs RUN...] -o FILE.html [-t PCT] [--holm] [--title TEXT]",
      "one self-contained page (inline SVG and CSS, no script): run summary, host\n"
      "context, per kernel latency and throughput charts and, with --vs, compare's\n"
