@@ -121,6 +121,14 @@ static enum p2pb_status set_gnuplot(struct p2pb_args *a, const char *v, char *er
     return P2PB_OK;
 }
 
+static enum p2pb_status set_title(struct p2pb_args *a, const char *v, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    a->title = v;
+    return P2PB_OK;
+}
+
 static enum p2pb_status set_force(struct p2pb_args *a, const char *v, char *err, size_t errlen)
 {
     (void)v;
@@ -149,8 +157,9 @@ static enum p2pb_status set_version(struct p2pb_args *a, const char *v, char *er
 }
 
 #define CMD_SC (P2PB_CMD_SHOW | P2PB_CMD_COMPARE)
-#define CMD_CP (P2PB_CMD_COMPARE | P2PB_CMD_PLOT)
-#define CMD_IP (P2PB_CMD_IMPORT | P2PB_CMD_PLOT)
+#define CMD_CP (P2PB_CMD_COMPARE | P2PB_CMD_PLOT | P2PB_CMD_HTML)
+#define CMD_IP (P2PB_CMD_IMPORT | P2PB_CMD_PLOT | P2PB_CMD_HTML)
+#define CMD_CH (P2PB_CMD_COMPARE | P2PB_CMD_HTML)
 
 /*
  * The options, in the order of the usage text. cmds lists the commands that
@@ -162,22 +171,24 @@ static const struct opt opts[] = {
     {"format", 'f', "FMT", CMD_SC, set_format, "output format (see above; default text)"},
     {"metric", 'm', "M", P2PB_CMD_SHOW, set_metric,
      "show: latency (t_median, usec) or throughput (MB/s)"},
-    {"vs", 0, NULL, CMD_CP, set_vs, "compare/plot: the files after it form side B"},
+    {"vs", 0, NULL, CMD_CP, set_vs, "compare/plot/html: the files after it form side B"},
     {"threshold", 't', "PCT", P2PB_CMD_ALL, set_threshold,
-     "compare: equivalence margin d in percent (default 5)"},
-    {"holm", 0, NULL, P2PB_CMD_COMPARE, set_holm,
-     "compare: Holm adjustment instead of Benjamini-Hochberg"},
+     "compare/html: equivalence margin d in percent (default 5)"},
+    {"holm", 0, NULL, CMD_CH, set_holm,
+     "compare/html: Holm adjustment instead of Benjamini-Hochberg"},
     {"fail-on-regression", 0, NULL, P2PB_CMD_COMPARE, set_fail,
      "compare: exit 1 on a row changed for the worse (Holm) or an incomplete file"},
     {"allow-incomplete", 0, NULL, P2PB_CMD_COMPARE, set_allow_incomplete,
      "compare: the gate passes incomplete files (still flagged)"},
-    {"output", 'o', "PATH", CMD_IP, set_output, "import: output directory; plot: image file"},
+    {"output", 'o', "PATH", CMD_IP, set_output,
+     "import: output directory; plot: image file; html: the page (.html)"},
     {"force", 0, NULL, P2PB_CMD_IMPORT, set_force,
      "import: replace results files that exist (default: refuse)"},
     {"kernel", 'k', "NAME", P2PB_CMD_PLOT, set_kernel,
      "plot: kernel to draw (default: the first in the first file)"},
     {"gnuplot", 0, "PATH", P2PB_CMD_PLOT, set_gnuplot,
      "plot: gnuplot executable (default gnuplot, from PATH)"},
+    {"title", 0, "TEXT", P2PB_CMD_HTML, set_title, "html: page title (default: p2pbench: A vs B)"},
     {"help", 'h', NULL, P2PB_CMD_ALL, set_help, "show this help and exit"},
     {"version", 'V', NULL, P2PB_CMD_ALL, set_version, "show version and exit"},
 };

@@ -35,7 +35,8 @@ enum p2pb_cmd_bit {
     P2PB_CMD_COMPARE = 1u << 1,
     P2PB_CMD_IMPORT = 1u << 2,
     P2PB_CMD_PLOT = 1u << 3,
-    P2PB_CMD_ALL = (1u << 4) - 1
+    P2PB_CMD_HTML = 1u << 4,
+    P2PB_CMD_ALL = (1u << 5) - 1
 };
 
 /* What the command line asks for besides the command itself. */
@@ -57,6 +58,7 @@ struct p2pb_args {
     const char *output;   /* -o PATH, NULL when not given */
     const char *kernel;   /* -k NAME, NULL when not given */
     const char *gnuplot;  /* --gnuplot PATH, NULL when not given */
+    const char *title;    /* html --title TEXT, NULL when not given */
     int force;            /* import --force: replace existing results files */
     char **files[2];      /* side A (before --vs) and side B (after it), */
     size_t nfiles[2];     /* nfiles[s] strdup'ed paths each, in order */
@@ -120,5 +122,6 @@ enum p2pb_status p2pb_cmd_show(struct p2pb_args *a, char *err, size_t errlen);
 enum p2pb_status p2pb_cmd_compare(struct p2pb_args *a, char *err, size_t errlen);
 enum p2pb_status p2pb_cmd_import(struct p2pb_args *a, char *err, size_t errlen);
 enum p2pb_status p2pb_cmd_plot(struct p2pb_args *a, char *err, size_t errlen);
+enum p2pb_status p2pb_cmd_html(struct p2pb_args *a, char *err, size_t errlen);
 
 #endif /* P2PBENCH_REPORT_ARGS_H */

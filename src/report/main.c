@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * p2pbench-report: show, compare, import, plot. No MPI.
+ * p2pbench-report: show, compare, import, plot, html. No MPI.
  * A table of commands; each command is in its own file (cmd_*.c), the
  * options are one table in args.c. Exit status: see exit_code below.
  */
@@ -38,7 +38,11 @@ static const struct report_cmd cmds[] = {
     {"plot", p2pb_cmd_plot, 1,
      "RUN... [--vs RUN...] -o FILE.png|FILE.svg [-k KERNEL] [--gnuplot PATH]",
      "latency and throughput against size (log-log) via gnuplot; one line per\n"
-     "label (or per side with --vs), the CI or launch range as a band"},
+     "label (or per side with --vs) and variant, the CI or launch range as a band"},
+    {"html", p2pb_cmd_html, 1, "RUN... [--vs RUN...] -o FILE.html [-t PCT] [--holm] [--title TEXT]",
+     "one self-contained page (inline SVG and CSS, no script): run summary, host\n"
+     "context, per kernel latency and throughput charts and, with --vs, compare's\n"
+     "table with verdicts and the confounders"},
 };
 
 enum { NCMDS = sizeof cmds / sizeof cmds[0] };
@@ -110,7 +114,7 @@ static void print_version(void)
     printf("p2pbench-report %s (%s)\n", P2PB_VERSION, P2PB_GIT_COMMIT);
 }
 
-/* "show, compare, import, plot" into buf (len bytes). */
+/* "show, compare, import, plot, html" into buf (len bytes). */
 static const char *command_names(char *buf, size_t len)
 {
     size_t used = 0;
@@ -141,7 +145,7 @@ static enum p2pb_status run_command(const struct report_cmd *c, int argc, char *
 /* Look the command up in cmds and run it; -h and -V work without one. */
 static enum p2pb_status dispatch(int argc, char **argv, char *err, size_t errlen)
 {
-    char names[64];
+    char names[96];
     if (argc < 2)
         return p2pb_fail(P2PB_EUSAGE, err, errlen, "missing command (%s)" P2PB_TRY_HELP,
                          command_names(names, sizeof names));
