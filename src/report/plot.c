@@ -170,7 +170,7 @@ void p2pb_plot_script(FILE *o, const struct plot_job *job)
     fputc('\n', o);
     write_blocks(o, job);
     fputs("set multiplot layout 1,2\n"
-          "set logscale y\nset format y '%.7g'\nset grid\nset key top left\n"
+          "set logscale y\nset format y '%.10g'\nset grid\nset key top left\n"
           "set xlabel 'message size [bytes]'\n",
           o);
     write_xaxis(o, job);
