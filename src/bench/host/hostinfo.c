@@ -16,19 +16,12 @@
 static hwloc_topology_t topo;
 static int topo_loaded;
 static int buffer_node = -1; /* --numa-node; -1 = first touch */
-static char tcp_if[64];      /* --tcp-if; "" = netif.h's rule */
-
-void p2pb_hostinfo_set_tcp_if(const char *name)
-{
-    snprintf(tcp_if, sizeof tcp_if, "%s", name ? name : "");
-}
-
 /* Host knobs plus the NIC of the interface MPI uses. */
 static cJSON *knobs_json(const struct p2pb_host_source *src)
 {
     cJSON *k = p2pb_knobs_json(src);
     struct p2pb_netif nif;
-    int found = p2pb_netif_pick(tcp_if, src->procfs, &nif, NULL, 0) == 0;
+    int found = p2pb_netif_pick(NULL, src->procfs, &nif, NULL, 0) == 0;
     cJSON_AddItemToObject(k, "nic", p2pb_nic_json(found ? nif.name : NULL, nif.basis));
     return k;
 }

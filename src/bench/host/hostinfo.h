@@ -38,7 +38,8 @@ void *p2pb_hostinfo_rank_json(int rank);
  * "pus", "caches":[{"level","size_bytes","count"}...], "memory_bytes",
  * "hwloc_version"}, "boot_id", "hypervisor": {"signals":{...},
  * "container":{...}, "verdict_derived",...}, "clocksource", "cpufreq":{...},
- * "knobs":{... p2pb_knobs_json ..., "nic": p2pb_nic_json}}.
+ * "knobs":{... p2pb_knobs_json ..., "nic": p2pb_nic_json of the interface
+ * p2pb_netif_pick(NULL) chooses (src/common/netif.h)}}.
  * Files are read from the roots in p2pb_host_source_default (hostdetect.h).
  * See docs/host-context.md for every field.
  */
@@ -49,11 +50,6 @@ int p2pb_hostinfo_numa_node_exists(int node);
 
 /* This host's NUMA node OS indexes as an hwloc list ("0-1") into buf. */
 void p2pb_hostinfo_numa_nodes(char *buf, size_t len);
-
-/* The interface the host record's "knobs.nic" describes and the TCP kernels
- * use: NAME from --tcp-if, or "" (the default) for the rule of
- * p2pb_netif_pick (src/common/netif.h). The text is copied. */
-void p2pb_hostinfo_set_tcp_if(const char *name);
 
 /* Bind benchmark buffers to NUMA node (OS index) node from now on; -1 (the
  * default) leaves placement to first touch after the CPU binding. */
