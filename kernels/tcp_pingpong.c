@@ -40,4 +40,5 @@ const struct p2pb_kernel p2pb_kernel_tcp_pingpong = {
     .setup = p2pb_tcp_setup,
     .teardown = p2pb_tcp_teardown,
     .min_bytes = 1,
+    .flags = P2PB_KF_NO_MPI,
 };

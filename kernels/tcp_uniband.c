@@ -45,6 +45,6 @@ const struct p2pb_kernel p2pb_kernel_tcp_uniband = {
     .verify = p2pb_window_uni_verify,
     .setup = p2pb_tcp_setup,
     .teardown = p2pb_tcp_teardown,
-    .flags = P2PB_KF_DIRECTIONS,
+    .flags = P2PB_KF_DIRECTIONS | P2PB_KF_NO_MPI,
     .min_bytes = 1,
 };

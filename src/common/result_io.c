@@ -300,6 +300,7 @@ void *p2pb_result_to_json(const struct p2pb_result *r)
             cJSON_AddStringToObject(a, "vs", r->asym_ref);
             add_num(a, "ratio", r->asymmetry);
         }
+        p2pb_noise_to_json(&r->noise, o);
     }
     return o;
 }
@@ -499,7 +500,7 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
         get_str(asym, "vs", r->asym_ref, sizeof r->asym_ref);
         r->asymmetry = get_num(asym, "ratio", NAN);
     }
-    return P2PB_OK;
+    return p2pb_noise_from_json(o, &r->noise, err, errlen);
 }
 
 void p2pb_run_info_from_json(const void *obj, struct p2pb_run_info *ri)
