@@ -9,8 +9,9 @@
  * share of the loop's time they took (struct p2pb_noise, one row per rank
  * and the worst rank's on the aggregate row). t = one iteration, about the
  * quantum; no bytes are counted. X is not used (default size 0).
- * Method: the selfish detour benchmark of Netgauge (Hoefler et al., "The
- * Effect of System Noise on Large-Scale Applications", SC 2010).
+ * Method: the "selfish detour" benchmark (Beckman, Iskra, Yoshii, Coghlan,
+ * "The Influence of Operating Systems on the Performance of Collective
+ * Operations at Extreme Scale", IEEE Cluster 2006), as also found in Netgauge.
  */
 #include "noise.h"
 
