@@ -62,6 +62,20 @@ struct p2pb_noise {
 };
 
 /*
+ * What disturbed a row while it was measured (src/bench/disturbance.h),
+ * the maximum over the ranks taking part. JSON "disturbance": {"steal_pct",
+ * "invol_ctxsw", "migrations" (null when unknown), "worst_rank"}, present
+ * only when valid.
+ */
+struct p2pb_disturbance {
+    int valid;          /* 1 when measured */
+    double steal_pct;   /* steal ticks / all ticks of the rank's CPUs, percent */
+    double invol_ctxsw; /* involuntary context switches of the rank */
+    double migrations;  /* CPU migrations of the rank; -1 unknown */
+    int worst_rank;     /* the rank these came from (disturbance.h); -1 none */
+};
+
+/*
  * One finished (kernel, size) row. Times in usec per iteration after the
  * kernel's time_scale; rates in MB/s with 1 MB = 10^6 B.
  */
@@ -102,7 +116,8 @@ struct p2pb_result {
      * same at every size (memcpy: the buffer); MB/s = fixed_bytes / t.
      * 0 for other kernels. JSON "fixed_bytes", present only when > 0. */
     double fixed_bytes;
-    struct p2pb_noise noise; /* noise kernel only (valid = 1) */
+    struct p2pb_noise noise;             /* noise kernel only (valid = 1) */
+    struct p2pb_disturbance disturbance; /* when the harness measured it */
 };
 
 /* Total timed iterations of a row: samples * iterations_per_sample. */
@@ -203,10 +218,18 @@ enum p2pb_status p2pb_result_from_json(const void *cjson_obj, struct p2pb_result
 /* The "noise" object of a result record (struct p2pb_noise) into the
  * cJSON object o, when n->valid; and back: absent -> valid = 0, a present
  * object with a non-numeric field -> P2PB_EFORMAT with err naming it.
- * src/common/result_noise.c. */
+ * src/common/result_extras.c. */
 void p2pb_noise_to_json(const struct p2pb_noise *n, void *cjson_obj);
 enum p2pb_status p2pb_noise_from_json(const void *cjson_obj, struct p2pb_noise *n, char *err,
                                       size_t errlen);
+
+/* The same for the "disturbance" object (struct p2pb_disturbance):
+ * migrations -1 is written as null and read back as -1; a present object
+ * whose steal_pct or invol_ctxsw is missing, non-numeric or negative is
+ * P2PB_EFORMAT. src/common/result_extras.c. */
+void p2pb_disturbance_to_json(const struct p2pb_disturbance *d, void *cjson_obj);
+enum p2pb_status p2pb_disturbance_from_json(const void *cjson_obj, struct p2pb_disturbance *d,
+                                            char *err, size_t errlen);
 
 /* Fill the reporter-facing facts from a run record. */
 void p2pb_run_info_from_json(const void *cjson_obj, struct p2pb_run_info *ri);

@@ -301,6 +301,7 @@ void *p2pb_result_to_json(const struct p2pb_result *r)
             add_num(a, "ratio", r->asymmetry);
         }
         p2pb_noise_to_json(&r->noise, o);
+        p2pb_disturbance_to_json(&r->disturbance, o);
     }
     return o;
 }
@@ -500,7 +501,8 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
         get_str(asym, "vs", r->asym_ref, sizeof r->asym_ref);
         r->asymmetry = get_num(asym, "ratio", NAN);
     }
-    return p2pb_noise_from_json(o, &r->noise, err, errlen);
+    enum p2pb_status st = p2pb_noise_from_json(o, &r->noise, err, errlen);
+    return st == P2PB_OK ? p2pb_disturbance_from_json(o, &r->disturbance, err, errlen) : st;
 }
 
 void p2pb_run_info_from_json(const void *obj, struct p2pb_run_info *ri)

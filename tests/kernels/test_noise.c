@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Unit tests (no MPI) of the noise kernel's detour summary (kernels/noise.h)
- * and of the "noise" object of a result record (result_noise.c): values
+ * and of the "noise" object of a result record (result_extras.c): values
  * worked out by hand from synthetic detour lists.
  */
 #include <cjson/cJSON.h>

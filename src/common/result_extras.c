@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * result_noise.c - the "noise" object of a result record (result.h,
- * struct p2pb_noise; docs/output-format.md).
+ * result_extras.c - the optional objects of a result record (result.h;
+ * docs/output-format.md): "noise" (struct p2pb_noise) and "disturbance"
+ * (struct p2pb_disturbance).
  */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -59,5 +60,55 @@ enum p2pb_status p2pb_noise_from_json(const void *obj, struct p2pb_noise *n, cha
     const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "worst_rank");
     n->worst_rank = cJSON_IsNumber(w) ? w->valueint : -1;
     n->valid = 1;
+    return P2PB_OK;
+}
+
+void p2pb_disturbance_to_json(const struct p2pb_disturbance *d, void *obj)
+{
+    if (!d->valid)
+        return;
+    cJSON *o = cJSON_AddObjectToObject(obj, "disturbance");
+    cJSON_AddNumberToObject(o, "steal_pct", isfinite(d->steal_pct) ? d->steal_pct : 0.0);
+    cJSON_AddNumberToObject(o, "invol_ctxsw", d->invol_ctxsw);
+    if (d->migrations >= 0)
+        cJSON_AddNumberToObject(o, "migrations", d->migrations);
+    else
+        cJSON_AddNullToObject(o, "migrations");
+    cJSON_AddNumberToObject(o, "worst_rank", d->worst_rank);
+}
+
+/* Field name of obj as a number >= 0 into *v; -1 when absent or not one. */
+static int nonneg(const cJSON *o, const char *name, double *v)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, name);
+    if (!cJSON_IsNumber(x) || x->valuedouble < 0)
+        return -1;
+    *v = x->valuedouble;
+    return 0;
+}
+
+enum p2pb_status p2pb_disturbance_from_json(const void *obj, struct p2pb_disturbance *d, char *err,
+                                            size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    d->migrations = -1;
+    d->worst_rank = -1;
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(obj, "disturbance");
+    if (!o)
+        return P2PB_OK;
+    if (!cJSON_IsObject(o))
+        return p2pb_fail(P2PB_EFORMAT, err, errlen, "field \"disturbance\" is not an object");
+    static const char *const need[] = {"steal_pct", "invol_ctxsw"};
+    double *dst[] = {&d->steal_pct, &d->invol_ctxsw};
+    for (size_t i = 0; i < 2; i++)
+        if (nonneg(o, need[i], dst[i]) != 0)
+            return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                             "field \"disturbance.%s\" is missing, not a number or negative",
+                             need[i]);
+    if (nonneg(o, "migrations", &d->migrations) != 0)
+        d->migrations = -1;
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "worst_rank");
+    d->worst_rank = cJSON_IsNumber(w) ? w->valueint : -1;
+    d->valid = 1;
     return P2PB_OK;
 }
