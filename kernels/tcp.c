@@ -106,11 +106,13 @@ static int connect_socket(const struct p2pb_kernel_ctx *c, const struct tcp_offe
 /* Accept the peer's connection (it has connected already). Socket or -1. */
 static int accept_socket(const struct p2pb_kernel_ctx *c, int lfd)
 {
-    int fd = -1;
-    if (wait_ready(lfd, POLLIN, P2PB_TCP_CONNECT_SEC))
-        fd = accept(lfd, NULL, NULL);
+    if (!wait_ready(lfd, POLLIN, P2PB_TCP_CONNECT_SEC)) {
+        say(c, "accept", "no connection within the time limit");
+        return -1;
+    }
+    int fd = accept(lfd, NULL, NULL);
     if (fd < 0)
-        say(c, "accept", fd < 0 && errno ? strerror(errno) : "timed out");
+        say(c, "accept", strerror(errno));
     return fd;
 }
 
