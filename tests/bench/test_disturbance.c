@@ -7,10 +7,17 @@
  *   test_disturbance --reduce        under mpirun, 2+ ranks: the maximum over
  *                                    ranks and the worst rank
  */
+#define _GNU_SOURCE 1 /* sched_setaffinity, sched_getcpu */
+
 #include <cjson/cJSON.h>
 #include <mpi.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "../lib/check.h"
 #include "disturbance.h"
@@ -78,6 +85,52 @@ static void test_live(void)
     p2pb_disturb_result(&d, 0, &r);
     CHECK(r.steal_pct >= 0 && r.steal_pct <= 100 && r.invol_ctxsw >= 0);
     CHECK(r.migrations >= 0 || r.migrations == -1);
+}
+
+/* Spin until the monotonic clock has advanced by ms milliseconds. */
+static void spin_ms(int ms)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &b);
+    while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms);
+}
+
+/* A busy loop pinned to this process's CPU: while both spin for 300 ms the
+ * scheduler must take the CPU from us (involuntary context switches > 0).
+ * The child is bounded (it spins 2 s at most) and ended by its pid. */
+static void test_busy_neighbour(void)
+{
+    int cpu = sched_getcpu();
+    cpu_set_t one, old;
+    if (cpu < 0 || sched_getaffinity(0, sizeof old, &old) != 0)
+        return;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    if (sched_setaffinity(0, sizeof one, &one) != 0)
+        return;
+    pid_t child = fork();
+    if (child == 0) {
+        spin_ms(2000);
+        _exit(0);
+    }
+    struct p2pb_disturb d;
+    struct p2pb_disturbance r;
+    p2pb_disturb_init(&d, NULL);
+    CHECK(d.cpus[cpu] == 1);
+    p2pb_disturb_begin(&d);
+    spin_ms(300);
+    p2pb_disturb_end(&d);
+    if (child > 0) {
+        kill(child, SIGKILL);
+        waitpid(child, NULL, 0);
+    }
+    sched_setaffinity(0, sizeof old, &old);
+    p2pb_disturb_result(&d, 1, &r);
+    CHECK(child > 0 && r.invol_ctxsw > 0);
+    fprintf(stderr, "busy neighbour on CPU %d: %.0f involuntary context switches, steal %.2f%%\n",
+            cpu, r.invol_ctxsw, r.steal_pct);
 }
 
 /* The "disturbance" object: written only when valid, null migrations when
@@ -153,5 +206,6 @@ int main(int argc, char **argv)
     test_fixtures(argv[1]);
     test_live();
     test_json();
+    test_busy_neighbour();
     return CHECK_DONE();
 }
