@@ -92,6 +92,14 @@ enum p2pb_status p2pb_preflight_open_results(struct p2pb_run *run);
 enum p2pb_status p2pb_preflight_numa(struct p2pb_run *run, enum p2pb_status st);
 
 /*
+ * --tcp-if NAME must name an interface with an IPv4 address on ranks 0 and 1
+ * (the ranks of the TCP kernels). st is the verdict so far; returns it, or
+ * P2PB_EUSAGE (rank 0, message in run->err naming NAME). On P2PB_OK the
+ * name is handed to p2pb_netif_set_wanted (src/common/netif.h). Collective.
+ */
+enum p2pb_status p2pb_preflight_tcp_if(struct p2pb_run *run, enum p2pb_status st);
+
+/*
  * Broadcast rank 0's verdict st (and message in run->err) so that every rank
  * prints the same "p2pbench: error: ..." line and exits with the same code.
  * Returns rank 0's status. Collective.

@@ -49,7 +49,7 @@ static int assign_roles(const struct p2pb_kernel *k, const struct p2pb_policy *p
         }
         break;
     case P2PB_PART_SELF:
-        if (!pol->self_all)
+        if (!pol->self_all && !(k->flags & P2PB_KF_EVERY_RANK))
             nactive = 1;
         if (k->max_ranks > 0 && nactive > k->max_ranks)
             nactive = k->max_ranks;

@@ -184,6 +184,7 @@ int main(int argc, char **argv)
     if (st == P2PB_OK)
         st = p2pb_preflight_open_results(&run);
     st = p2pb_preflight_numa(&run, st);
+    st = p2pb_preflight_tcp_if(&run, st);
     st = p2pb_preflight_agree(&run, st);
     if (st != P2PB_OK)
         return finish(&run, p2pb_status_exit_code(st));

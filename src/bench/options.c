@@ -48,6 +48,7 @@ enum opt_id {
     O_MEMCPY_BUFFER,
     O_MEMCPY_RANKS,
     O_PROGRESS,
+    O_TCP_IF,
     O_LIST,
     O_INFO,
     O_HELP,
@@ -70,6 +71,7 @@ static enum p2pb_status apply_format(struct p2pb_optparse *ps, const char *arg);
 static enum p2pb_status apply_output(struct p2pb_optparse *ps, const char *arg);
 static enum p2pb_status apply_no_results(struct p2pb_optparse *ps, const char *arg);
 static enum p2pb_status apply_label(struct p2pb_optparse *ps, const char *arg);
+static enum p2pb_status apply_tcp_if(struct p2pb_optparse *ps, const char *arg);
 
 /* The field of an entry: its struct, its C type (from the member's type, so
  * the two cannot disagree) and its offset. */
@@ -179,6 +181,9 @@ static const struct p2pb_optdef opt_table[O_COUNT] = {
         OPTIONS_FIELD(progress), .choices = progress_names,
         .help = "a progress line on stderr (kernel, round, size, elapsed, sizes left); auto: "
                 "when stderr is a terminal and the run is past 2 s (default {def})"),
+    OPT(O_TCP_IF, "tcp-if", 0, P2PB_OPT_STRING, "NAME", .def_text = "the interface MPI uses",
+        .apply = apply_tcp_if,
+        .help = "tcp-pingpong, tcp-uniband: network interface to use (default: {def})"),
     OPT(O_LIST, "list", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_list),
         .help = "list kernels and exit"),
     OPT(O_INFO, "info", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_info),
@@ -467,6 +472,23 @@ static enum p2pb_status apply_label(struct p2pb_optparse *ps, const char *arg)
         return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
                          "invalid label (control characters or bytes that are not UTF-8)");
     strcpy(o->label, arg);
+    return P2PB_OK;
+}
+
+/* An interface name: 1..15 bytes (IFNAMSIZ - 1) of letters, digits and
+ * "-_.@:"; whether it exists is checked on every rank (preflight.c). */
+static enum p2pb_status apply_tcp_if(struct p2pb_optparse *ps, const char *arg)
+{
+    struct p2pb_options *o = ps->o;
+    size_t n = strlen(arg);
+    int ok = n > 0 && n < 16 && n < sizeof o->tcp_if;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = isalnum((unsigned char)arg[i]) || strchr("-_.@:", arg[i]) != NULL;
+    if (!ok)
+        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
+                         "invalid value for --tcp-if: not an interface name (1 to 15 letters, "
+                         "digits or -_.@:)");
+    strcpy(o->tcp_if, arg);
     return P2PB_OK;
 }
 

@@ -306,6 +306,8 @@ void *p2pb_result_to_json(const struct p2pb_result *r)
             for (size_t i = 0; i < r->rounds && i < P2PB_MAX_ROUNDS; i++)
                 cJSON_AddItemToArray(m, cJSON_CreateNumber(r->round_medians[i]));
         }
+        p2pb_noise_to_json(&r->noise, o);
+        p2pb_disturbance_to_json(&r->disturbance, o);
     }
     return o;
 }
@@ -518,7 +520,8 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
         r->asymmetry = get_num(asym, "ratio", NAN);
     }
     get_rounds(o, r);
-    return P2PB_OK;
+    enum p2pb_status st = p2pb_noise_from_json(o, &r->noise, err, errlen);
+    return st == P2PB_OK ? p2pb_disturbance_from_json(o, &r->disturbance, err, errlen) : st;
 }
 
 void p2pb_run_info_from_json(const void *obj, struct p2pb_run_info *ri)

@@ -107,6 +107,13 @@ synthetic)
     expect_status 0 "$bin" compare nat --vs dom
     grep -q "hosts\[0\].kernel_release: native = 2.4.29 | domU = 2.6.10" out.txt || fail "kernel release difference not listed"
     grep -q "hosts\[0\].memory_bytes: native = 536870912 | domU = 377487360" out.txt || fail "memory difference not listed"
+    # two runs that differ in one host knob (THP) only: that difference and no other
+    GEN_THP=always gen thpon thpon thp-on 4 1.0
+    GEN_THP=never gen thpoff thpoff thp-off 4 1.0
+    expect_status 0 "$bin" compare thpon --vs thpoff
+    grep -q "hosts\[0\].knobs.thp_enabled: thp-on = always | thp-off = never" out.txt \
+        || fail "THP difference not listed: $(cat out.txt)"
+    grep -q "numa_balancing\|kernel_release:\|memory_bytes:" out.txt && fail "knobs that agree listed as differences"
     # rows on one side only are listed
     head -5 a/a-01.jsonl >one.jsonl
     expect_status 0 "$bin" compare one.jsonl --vs slow/slow-01.jsonl

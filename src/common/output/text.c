@@ -79,6 +79,27 @@ static void print_header(struct p2pb_report_ctx *ctx)
     ctx->header_done = 1;
 }
 
+/* The noise kernel's detours under its row (result.h, struct p2pb_noise). */
+static void print_noise(FILE *o, const struct p2pb_result *r)
+{
+    const struct p2pb_noise *n = &r->noise;
+    if (!n->valid)
+        return;
+    char rate[32], med[32], p99[32], mx[32], thr[32];
+    p2pb_fmt_sig(rate, sizeof rate, n->detours_per_sec);
+    p2pb_fmt_sig(med, sizeof med, n->median_usec);
+    p2pb_fmt_sig(p99, sizeof p99, n->p99_usec);
+    p2pb_fmt_sig(mx, sizeof mx, n->max_usec);
+    p2pb_fmt_sig(thr, sizeof thr, n->threshold_usec);
+    char who[48] = "";
+    if (strncmp(r->variant, "aggregate", 9) == 0)
+        snprintf(who, sizeof who, " (worst rank: %d)", n->worst_rank);
+    fprintf(o,
+            "%12s detours%s: %s /s, duration median %s usec, p99 %s usec, max %s usec; "
+            "%.3g%% of the time lost (gaps > %s usec)\n",
+            "", who, rate, med, p99, mx, 100.0 * n->lost_share, thr);
+}
+
 static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
 {
     FILE *o = ctx->out;
@@ -147,6 +168,7 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
         fprintf(o, " %12s", as);
     }
     fputc('\n', o);
+    print_noise(o, r);
 }
 
 static void text_end(struct p2pb_report_ctx *ctx)
