@@ -17,6 +17,9 @@ extern const struct p2pb_kernel p2pb_kernel_biband;
 extern const struct p2pb_kernel p2pb_kernel_multi_pingpong;
 extern const struct p2pb_kernel p2pb_kernel_multi_uniband;
 extern const struct p2pb_kernel p2pb_kernel_memcpy;
+extern const struct p2pb_kernel p2pb_kernel_tcp_pingpong;
+extern const struct p2pb_kernel p2pb_kernel_tcp_uniband;
+extern const struct p2pb_kernel p2pb_kernel_noise;
 
 /* One kernel per line. */
 /* clang-format off */
@@ -30,6 +33,9 @@ const struct p2pb_kernel *const p2pb_kernels[] = {
     &p2pb_kernel_multi_pingpong,
     &p2pb_kernel_multi_uniband,
     &p2pb_kernel_memcpy,
+    &p2pb_kernel_tcp_pingpong,
+    &p2pb_kernel_tcp_uniband,
+    &p2pb_kernel_noise,
 };
 /* clang-format on */
 const size_t p2pb_nkernels = sizeof p2pb_kernels / sizeof p2pb_kernels[0];

@@ -101,7 +101,11 @@ if [ -z "$seed" ]; then
     seed=$(( ${seed:-$$} % 2147483648 ))
 fi
 seed=$(uint -s "$seed" 2147483647) || exit 2
-mkdir -p "$dir" || exit 1
+if [ -e "$dir" ] && [ ! -d "$dir" ]; then
+    log "-o $dir: exists and is not a directory"
+    exit 2
+fi
+mkdir -p "$dir" 2>/dev/null || { log "-o $dir: cannot create the campaign directory"; exit 1; }
 head=$(printf 'A label: %s\nA command: %s\nB label: %s\nB command: %s\nlayout: LABEL/LABEL-NN.jsonl\norder seed: %s' \
     "$la" "$ca" "$lb" "$cb" "$seed")
 if [ -f "$manifest" ]; then

@@ -3,7 +3,9 @@
 # Install the Debian/Ubuntu packages p2pbench needs, if missing.
 #   scripts/deps.sh build   what building and running p2pbench needs
 #   scripts/deps.sh test    also what the whole test suite needs (MPICH,
-#                           gnuplot, NetPIPE, iproute2, Slurm, munge, python3)
+#                           gnuplot, NetPIPE, iproute2, Slurm, munge, python3,
+#                           lintian, man-db, python3-jsonschema; chromium for the
+#                           html report's browser test)
 # As root, missing packages are installed with apt-get; otherwise their
 # names are printed with the command to install them, and the script fails.
 set -euo pipefail
@@ -14,7 +16,7 @@ PROG=p2pbench
 build_pkgs=(build-essential cmake pkg-config git openmpi-bin libopenmpi-dev libhwloc-dev hwloc
             libcjson-dev)
 test_pkgs=(mpich libmpich-dev gnuplot-nox netpipe-openmpi iproute2 python3 procps
-           slurm-wlm munge util-linux)
+           slurm-wlm munge util-linux lintian man-db python3-jsonschema chromium)
 
 want=("${build_pkgs[@]}")
 case "${1:-build}" in

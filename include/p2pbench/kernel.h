@@ -55,9 +55,15 @@ enum p2pb_rank_reduce {
  *                     "aggregate" row (when there is more than one group).
  *                     Groups: PAIRS -> each pair (2g, 2g+1); SELF -> each
  *                     active rank; PAIR / ALL -> one group.
+ * P2PB_KF_EVERY_RANK  P2PB_PART_SELF kernels: every rank works, whatever
+ *                     --memcpy-ranks says (the noise probe).
+ * P2PB_KF_NO_MPI      the timed iteration moves no MPI message (raw TCP,
+ *                     noise): an MPI eager limit does not apply to its rows.
  */
 #define P2PB_KF_DIRECTIONS 0x1u
 #define P2PB_KF_PER_GROUP 0x2u
+#define P2PB_KF_EVERY_RANK 0x4u
+#define P2PB_KF_NO_MPI 0x8u
 
 /*
  * What the bytes counted per iteration scale with (struct p2pb_bytes_rule).
@@ -169,6 +175,11 @@ struct p2pb_kernel_ctx {
  *                has patterned sbuf and cleared rbuf: a kernel that moves
  *                data between buffers of its own (priv) patterns them here
  *                (off the timed path; may not communicate)
+ *  noise_stats   optional; after the samples (off the timed path; may not
+ *                communicate), on every active rank: this rank's detour
+ *                statistics since setup (struct p2pb_noise, result.h). The
+ *                harness puts them into the rank's row and the worst rank's
+ *                into the aggregate row (src/bench/noise_rows.c).
  */
 struct p2pb_kernel {
     const char *name;
@@ -193,6 +204,7 @@ struct p2pb_kernel {
     size_t ndefault_sizes;
     size_t min_bytes;
     void (*prepare_check)(struct p2pb_kernel_ctx *ctx);
+    void (*noise_stats)(const struct p2pb_kernel_ctx *ctx, struct p2pb_noise *out);
 };
 
 /*

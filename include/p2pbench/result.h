@@ -28,6 +28,9 @@ enum p2pb_imb_layout {
     P2PB_IMB_TMINMAXAVG /* #bytes #repetitions t_min t_max t_avg Mbytes/sec */
 };
 
+/* Most rounds over the sizes in one launch (--rounds). */
+#define P2PB_MAX_ROUNDS 32
+
 /* Outcome of one (kernel, size) row. */
 enum p2pb_row_status {
     P2PB_ROW_OK,
@@ -40,6 +43,40 @@ enum p2pb_row_status {
 const char *p2pb_row_status_str(enum p2pb_row_status st);
 /* Inverse of p2pb_row_status_str; returns -1 if unknown. */
 int p2pb_row_status_parse(const char *s);
+
+/*
+ * Detours of the noise kernel (kernels/noise.c, docs/kernels.md) on one rank,
+ * or on the aggregate row the worst rank's (largest lost_share). A detour is
+ * a gap between two consecutive clock reads of a busy loop longer than
+ * threshold_usec: the time the rank did not run its own loop (interrupts,
+ * other tasks, the hypervisor). JSON "noise": {...}, present only when valid.
+ */
+struct p2pb_noise {
+    int valid;              /* 1 on rows of the noise kernel */
+    double spin_sec;        /* seconds spent in the loop (all iterations) */
+    double detours;         /* number of detours */
+    double detours_per_sec; /* detours / spin_sec */
+    double median_usec;     /* detour durations: median, p99, max (usec); */
+    double p99_usec;        /*   0 when there was none */
+    double max_usec;
+    double lost_share;     /* sum of detour durations / spin time, 0..1 */
+    double threshold_usec; /* gap counted as a detour from this length on */
+    int worst_rank;        /* aggregate row: the rank shown; else the row's rank */
+};
+
+/*
+ * What disturbed a row while it was measured (src/bench/disturbance.h),
+ * the maximum over the ranks taking part. JSON "disturbance": {"steal_pct",
+ * "invol_ctxsw", "migrations" (null when unknown), "worst_rank"}, present
+ * only when valid.
+ */
+struct p2pb_disturbance {
+    int valid;          /* 1 when measured */
+    double steal_pct;   /* steal ticks / all ticks of the rank's CPUs, percent */
+    double invol_ctxsw; /* involuntary context switches of the rank */
+    double migrations;  /* CPU migrations of the rank; -1 unknown */
+    int worst_rank;     /* the rank these came from (disturbance.h); -1 none */
+};
 
 /*
  * One finished (kernel, size) row. Times in usec per iteration after the
@@ -82,6 +119,15 @@ struct p2pb_result {
      * same at every size (memcpy: the buffer); MB/s = fixed_bytes / t.
      * 0 for other kernels. JSON "fixed_bytes", present only when > 0. */
     double fixed_bytes;
+    /* Rounds (--rounds, docs/methodology.md): how many rounds drew samples
+     * of this row, and the median of each round's samples (usec, round
+     * order). With rounds >= 2 the t.ci95_* interval accounts for the spread
+     * of these medians. JSON "rounds" and "round_medians_usec", present when
+     * rounds > 0. */
+    size_t rounds;
+    double round_medians[P2PB_MAX_ROUNDS];
+    struct p2pb_noise noise;             /* noise kernel only (valid = 1) */
+    struct p2pb_disturbance disturbance; /* when the harness measured it */
 };
 
 /* Total timed iterations of a row: samples * iterations_per_sample. */
@@ -179,6 +225,22 @@ const char *p2pb_results_path(const struct p2pb_results_file *f);
 void *p2pb_result_to_json(const struct p2pb_result *r);
 enum p2pb_status p2pb_result_from_json(const void *cjson_obj, struct p2pb_result *r, char *err,
                                        size_t errlen);
+/* The "noise" object of a result record (struct p2pb_noise) into the
+ * cJSON object o, when n->valid; and back: absent -> valid = 0, a present
+ * object with a non-numeric field -> P2PB_EFORMAT with err naming it.
+ * src/common/result_extras.c. */
+void p2pb_noise_to_json(const struct p2pb_noise *n, void *cjson_obj);
+enum p2pb_status p2pb_noise_from_json(const void *cjson_obj, struct p2pb_noise *n, char *err,
+                                      size_t errlen);
+
+/* The same for the "disturbance" object (struct p2pb_disturbance):
+ * migrations -1 is written as null and read back as -1; a present object
+ * whose steal_pct or invol_ctxsw is missing, non-numeric or negative is
+ * P2PB_EFORMAT. src/common/result_extras.c. */
+void p2pb_disturbance_to_json(const struct p2pb_disturbance *d, void *cjson_obj);
+enum p2pb_status p2pb_disturbance_from_json(const void *cjson_obj, struct p2pb_disturbance *d,
+                                            char *err, size_t errlen);
+
 /* Fill the reporter-facing facts from a run record. */
 void p2pb_run_info_from_json(const void *cjson_obj, struct p2pb_run_info *ri);
 

@@ -63,4 +63,39 @@ enum p2pb_status p2pb_stats_compute(const double *x, size_t n, double *scratch,
  */
 double p2pb_stats_ci_rel_halfwidth(const struct p2pb_stats *s);
 
+/* Fewest samples per third for the change-point test (normal approximation
+ * of the U statistic; Mann & Whitney's tables start at 8 per group). */
+#define P2PB_SHIFT_MIN_THIRD 8
+
+/* Outcome of p2pb_change_point. */
+struct p2pb_shift {
+    int tested;          /* 0: fewer than 3 x P2PB_SHIFT_MIN_THIRD samples */
+    size_t third;        /* m: samples in the first and in the last third */
+    double first_median; /* median of x[0..m-1] */
+    double last_median;  /* median of x[n-m..n-1] */
+    double rel_shift;    /* (last_median - first_median) / first_median; 0 if that is 0 */
+    double u;            /* Mann-Whitney U of the last third against the first */
+    double z;            /* (U - m^2/2) / sd, continuity- and tie-corrected */
+    double p;            /* two-sided p-value, erfc(|z| / sqrt 2) */
+    int flagged;         /* tested && p < alpha && |rel_shift| >= min_rel_shift */
+};
+
+/*
+ * Did the level of x[0..n-1] (samples in time order) change while it was
+ * measured? Compares the first and the last third (m = n / 3 samples each;
+ * the middle third is left out, so a shift anywhere in it is seen as a
+ * difference of the ends) with the Mann-Whitney U test (Mann & Whitney,
+ * Ann. Math. Statist. 18, 1947), normal approximation with average ranks for
+ * ties and the tie-corrected variance m^2/12 ((2m+1) - sum(t^3-t)/(2m(2m-1)))
+ * and a continuity correction of 0.5 (Hollander & Wolfe, "Nonparametric
+ * Statistical Methods", sec. 4.1). Flags when p < alpha and the medians of
+ * the thirds differ by at least min_rel_shift (e.g. 0.05): a significant but
+ * tiny drift is not a change of level. For independent samples of one
+ * distribution the test flags at most a fraction alpha of rows.
+ * Returns P2PB_OK (also when not tested), P2PB_EUSAGE for alpha outside
+ * (0, 1) or a negative min_rel_shift, P2PB_ENOMEM.
+ */
+enum p2pb_status p2pb_change_point(const double *x, size_t n, double alpha, double min_rel_shift,
+                                   struct p2pb_shift *out);
+
 #endif /* P2PBENCH_STATS_H */

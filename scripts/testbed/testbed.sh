@@ -40,6 +40,7 @@ readonly READY_TIMEOUT=10 # seconds to wait for links to come up
 
 PREFIX=${P2PB_TESTBED_PREFIX:-p2pb}
 STATE_DIR=${P2PB_TESTBED_STATE_DIR:-/run/p2pb-testbed}
+MTU=${P2PB_TESTBED_MTU:-}
 
 usage() {
     cat <<EOF
@@ -83,6 +84,8 @@ followed by +slow-host:hK:RATE and +slow-link:hA-hB:RATE for each slow item.
 Environment:
   P2PB_TESTBED_PREFIX     namespace name prefix (default p2pb; [a-z][a-z0-9]{0,11})
   P2PB_TESTBED_STATE_DIR  where 'up' records N and profile (default /run/p2pb-testbed)
+  P2PB_TESTBED_MTU        MTU of every link, 68..65535 (default: the kernel's, 1500);
+                          tbf's bucket follows it
   MPIRUN                  mpirun to use (default mpirun)
 
 Examples:
@@ -104,6 +107,8 @@ our_namespaces() {
 check_prefix() {
     [[ $PREFIX =~ ^[a-z][a-z0-9]{0,11}$ ]] ||
         usage_error "P2PB_TESTBED_PREFIX must match [a-z][a-z0-9]{0,11}: '$PREFIX'"
+    [[ -z $MTU ]] || { [[ $MTU =~ ^[0-9]{2,5}$ ]] && ((MTU >= 68 && MTU <= 65535)); } ||
+        usage_error "P2PB_TESTBED_MTU must be a number 68..65535: '$MTU'"
 }
 
 check_prereqs() {
@@ -329,6 +334,10 @@ tb_up() { # tb_up N
             for ((j = 1; j <= n; j++)); do printf '%s.%d\th%d\n' "$NET_BASE" "$j" "$j"; done
         } >"/etc/netns/$ns/hosts"
         ip -n "$br" link add "v$i" type veth peer name eth0 netns "$ns"
+        if [[ -n $MTU ]]; then
+            ip -n "$br" link set "v$i" mtu "$MTU"
+            ip -n "$ns" link set eth0 mtu "$MTU"
+        fi
         ip -n "$br" link set "v$i" master br0 up
         ip -n "$ns" link set lo up
         ip -n "$ns" addr add "$NET_BASE.$i/24" dev eth0

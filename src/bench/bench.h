@@ -34,6 +34,7 @@ struct p2pb_run {
     int rank;
     int nranks;
     uint64_t t_wall0_ns; /* p2pb_now_ns() right after MPI init, for the run time */
+    int mpit_open;       /* MPI_T_init_thread succeeded before MPI_Init (main.c) */
     char *cmdline;       /* the command line as typed, shell-quoted (malloc'd; may be NULL) */
     struct p2pb_options *opt;
     int measuring;                /* options parsed and no --help/--version/--list/--info */
@@ -90,6 +91,14 @@ enum p2pb_status p2pb_preflight_open_results(struct p2pb_run *run);
  * host lacks the node. On P2PB_OK the buffer node is set. Collective.
  */
 enum p2pb_status p2pb_preflight_numa(struct p2pb_run *run, enum p2pb_status st);
+
+/*
+ * --tcp-if NAME must name an interface with an IPv4 address on ranks 0 and 1
+ * (the ranks of the TCP kernels). st is the verdict so far; returns it, or
+ * P2PB_EUSAGE (rank 0, message in run->err naming NAME). On P2PB_OK the
+ * name is handed to p2pb_netif_set_wanted (src/common/netif.h). Collective.
+ */
+enum p2pb_status p2pb_preflight_tcp_if(struct p2pb_run *run, enum p2pb_status st);
 
 /*
  * Broadcast rank 0's verdict st (and message in run->err) so that every rank

@@ -4,10 +4,12 @@
  * message datatype, the buffer sets and the kernel's setup; and their release
  * in one place, p2pb_buffers_close.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS (glibc, musl, the BSDs) */
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "harness_internal.h"
 #include "host/hostinfo.h"
@@ -46,18 +48,28 @@ void p2pb_free_msg_type(MPI_Datatype *dtype)
     *dtype = MPI_BYTE;
 }
 
-/* Page-aligned, bound to --numa-node, zeroed by this rank (first touch puts
- * the pages on its NUMA node). NULL when out of memory. */
-static void *alloc_pages(size_t bytes)
+/* Byte shift of round `round`'s buffers past a page boundary with
+ * --shift-buffers: (round mod 64) x 64 (cache lines), else 0. */
+static size_t round_shift(const struct p2pb_measure *r)
 {
-    void *p = NULL;
-    if (bytes == 0)
-        bytes = 1;
-    if (posix_memalign(&p, 4096, bytes) != 0)
+    return r->pol->shift_buffers ? (r->round % 64) * 64 : 0;
+}
+
+/* A fresh anonymous mapping (new pages: the previous round's were
+ * unmapped), bound to --numa-node, zeroed by this rank (first touch puts the
+ * pages on its NUMA node); *map and *maplen receive the mapping. Returns
+ * the mapping + shift, or NULL when out of memory. */
+static unsigned char *alloc_pages(size_t bytes, size_t shift, void **map, size_t *maplen)
+{
+    size_t len = (bytes ? bytes : 1) + shift;
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
         return NULL;
-    (void)p2pb_hostinfo_membind(p, bytes); /* --numa-node; failure shows in the run record */
-    memset(p, 0, bytes);                   /* first touch: pages land on this rank's NUMA node */
-    return p;
+    *map = p;
+    *maplen = len;
+    (void)p2pb_hostinfo_membind(p, len); /* --numa-node; failure shows in the run record */
+    memset(p, 0, len);                   /* first touch: pages land on this rank's NUMA node */
+    return (unsigned char *)p + shift;
 }
 
 /* Sets of `per` bytes that span twice the last-level cache (--off-cache),
@@ -96,11 +108,13 @@ static enum p2pb_status allocate_sets(struct p2pb_measure *r, char *err, size_t 
     struct p2pb_buffers *b = &r->buf;
     int bad = 0, anybad = 0;
     if (r->c.active) {
-        if (b->sstride > SIZE_MAX / b->nsets || b->rstride > SIZE_MAX / b->nsets)
+        size_t shift = round_shift(r);
+        if (b->sstride > (SIZE_MAX - shift) / b->nsets ||
+            b->rstride > (SIZE_MAX - shift) / b->nsets)
             bad = 1;
         else {
-            b->sbase = alloc_pages(b->sstride * b->nsets);
-            b->rbase = alloc_pages(b->rstride * b->nsets);
+            b->sbase = alloc_pages(b->sstride * b->nsets, shift, &b->smap, &b->smaplen);
+            b->rbase = alloc_pages(b->rstride * b->nsets, shift, &b->rmap, &b->rmaplen);
             bad = !b->sbase || !b->rbase;
         }
     }
@@ -151,8 +165,11 @@ void p2pb_buffers_close(struct p2pb_measure *r)
     if (b->setup_called && r->k->teardown)
         r->k->teardown(&r->c);
     b->setup_called = 0;
-    free(b->sbase);
-    free(b->rbase);
+    if (b->smap)
+        munmap(b->smap, b->smaplen);
+    if (b->rmap)
+        munmap(b->rmap, b->rmaplen);
+    b->smap = b->rmap = NULL;
     b->sbase = b->rbase = NULL;
     p2pb_free_msg_type(&r->c.dtype);
 }

@@ -41,18 +41,20 @@ size_t p2pb_choose_batch(double t_iter_ns, const struct p2pb_timer_info *ti)
     return (double)kk < k ? kk + 1 : kk;
 }
 
-double p2pb_timed_batch(struct p2pb_measure *r, size_t m)
+double p2pb_timed_batch(struct p2pb_measure *r, size_t m, int ramp)
 {
+    const struct p2pb_test_seams *seams = p2pb_test_seams();
     P2PB_MPI_CHECK(MPI_Barrier(r->c.comm));
     uint64_t t0 = p2pb_now_ns();
+    if (ramp && seams->calib_batch) /* test seam (watchdog.c); NULL in normal runs */
+        seams->calib_batch(&r->c);
     p2pb_run_iters(r, m);
     double local = (double)(p2pb_now_ns() - t0), dur = 0;
     P2PB_MPI_CHECK(MPI_Allreduce(&local, &dur, 1, MPI_DOUBLE, MPI_MAX, r->c.comm));
     return dur;
 }
 
-/* Shortest sample in ns: max(20 x timer overhead, 10 x resolution, 100 us). */
-static double sample_target_ns(const struct p2pb_timer_info *ti)
+double p2pb_sample_target_ns(const struct p2pb_timer_info *ti)
 {
     double target = 20.0 * ti->overhead_ns;
     if (10.0 * ti->resolution_ns > target)
@@ -65,21 +67,23 @@ static double sample_target_ns(const struct p2pb_timer_info *ti)
 /*
  * Time per iteration in ns: batches of 1, 4, 16, ... iterations until one
  * lasts `target`, then the fastest of three batches of that size (a batch
- * hit by a preemption looks slow and would give a k far too small).
+ * hit by a preemption looks slow and would give a k far too small). When a
+ * single iteration lasts the target, k is 1 whatever the others would say:
+ * no more batches.
  */
 static double iteration_time_ns(struct p2pb_measure *r, double target)
 {
     size_t m = 1;
     double dur = 0;
     for (;;) {
-        dur = p2pb_timed_batch(r, m);
+        dur = p2pb_timed_batch(r, m, 1);
         r->warm += m;
         if (dur >= target || m >= P2PB_MAX_CALIBRATION_BATCH)
             break;
         m *= 4;
     }
-    for (int again = 0; again < 2; again++) {
-        double d2 = p2pb_timed_batch(r, m);
+    for (int again = 0; again < 2 && m > 1; again++) {
+        double d2 = p2pb_timed_batch(r, m, 1);
         r->warm += m;
         if (d2 < dur)
             dur = d2;
@@ -87,30 +91,64 @@ static double iteration_time_ns(struct p2pb_measure *r, double target)
     return dur / (double)m;
 }
 
-/* k such that one sample lasts the target and satisfies p2pb_choose_batch. */
+size_t p2pb_floor_rebatch(size_t k, double dur_ns, double target_ns, size_t max_k)
+{
+    if (dur_ns >= target_ns)
+        return k;
+    /* the batch's own time per iteration, 5% margin; x16 when it read 0 */
+    double nk = dur_ns > 0 ? ceil((double)k * target_ns / dur_ns * 1.05) : 16.0 * (double)k;
+    if (nk <= (double)k)
+        nk = (double)k + 1;
+    return nk > (double)max_k ? 0 : (size_t)nk;
+}
+
+/*
+ * The floor check: the faster of two batches of k iterations must last the
+ * target; if it does not (an estimate batch was slowed down, e.g. preempted), k is re-computed
+ * from it, at most P2PB_FLOOR_TRIES times. Returns k, or 0 (refuse).
+ */
+static size_t check_floor(struct p2pb_measure *r, size_t k, double target)
+{
+    for (int i = 0; i < P2PB_FLOOR_TRIES && k > 0; i++) {
+        /* the faster of two: one slow batch must not pass the check */
+        double dur = p2pb_timed_batch(r, k, 0), d2 = p2pb_timed_batch(r, k, 0);
+        dur = d2 < dur ? d2 : dur;
+        r->warm += 2 * k;
+        size_t nk = p2pb_floor_rebatch(k, dur, target, P2PB_MAX_CALIBRATION_BATCH * 64);
+        if (nk == k)
+            return k;
+        k = nk;
+    }
+    return 0;
+}
+
+/* k such that one sample lasts the target and satisfies p2pb_choose_batch;
+ * 0 when the floor cannot be met (the row is refused). The floor check by
+ * extra batches is for --fixed-imb only: the adaptive and --samples policies
+ * check it on the first round's samples (p2pb_sample_floor), at no cost. */
 static size_t choose_k(struct p2pb_measure *r)
 {
-    const double target = sample_target_ns(r->ti);
+    const double target = p2pb_sample_target_ns(r->ti);
     const double t_iter = iteration_time_ns(r, target);
     size_t kb = t_iter > 0 ? (size_t)ceil(target / t_iter) : 1;
     size_t kt = p2pb_choose_batch(t_iter, r->ti);
     if (kt > kb)
         kb = kt;
-    return kb < 1 ? 1 : kb;
+    kb = kb < 1 ? 1 : kb;
+    return r->pol->mode == P2PB_POLICY_FIXED_IMB ? check_floor(r, kb, target) : kb;
 }
 
 /*
- * Sample counts of the policy. IMB's rule is about the bytes an iteration
- * moves: for kernels with fixed bytes per iteration (memcpy copies its whole
- * buffer) that is the buffer, not the chunk size.
+ * Samples of all rounds for the fixed policies. IMB's rule is about the
+ * bytes an iteration moves: for kernels with fixed bytes per iteration
+ * (memcpy copies its whole buffer) that is the buffer, not the chunk size.
  */
-static void sample_counts(struct p2pb_measure *r)
+static void total_counts(struct p2pb_measure *r)
 {
     const struct p2pb_policy *pol = r->pol;
-    r->nmin = pol->min_samples;
-    r->nmax = pol->max_samples;
+    r->ntotal = 0;
     if (pol->mode == P2PB_POLICY_FIXED) {
-        r->nmin = r->nmax = pol->samples;
+        r->ntotal = pol->samples;
     } else if (pol->mode == P2PB_POLICY_FIXED_IMB) {
         size_t reps =
             p2pb_imb_repetitions(p2pb_kernel_fixed_bytes(r->k) ? r->c.copy_bytes : r->c.bytes);
@@ -118,14 +156,37 @@ static void sample_counts(struct p2pb_measure *r)
             r->kb = reps;
         while (reps % r->kb)
             r->kb--;
-        r->nmin = r->nmax = reps / r->kb;
+        r->ntotal = reps / r->kb;
     }
-    if (r->nmin < 1)
-        r->nmin = 1;
+}
+
+/* ceil(a / b), b > 0. */
+static size_t ceil_div(size_t a, size_t b)
+{
+    return a / b + (a % b != 0);
+}
+
+void p2pb_round_counts(struct p2pb_measure *r)
+{
+    const struct p2pb_policy *pol = r->pol;
+    const size_t R = r->nrounds;
+    if (pol->mode != P2PB_POLICY_ADAPTIVE) { /* split exactly; early rounds get the rest */
+        r->nmin = r->nmax = r->ntotal / R + (r->round < r->ntotal % R);
+        return;
+    }
+    r->nmax = ceil_div(pol->max_samples, R);
+    r->nmin = ceil_div(pol->min_samples, R);
+    if (r->nmin < P2PB_ROUND_MIN_SAMPLES)
+        r->nmin = P2PB_ROUND_MIN_SAMPLES;
+    if (r->nmin > r->nmax)
+        r->nmin = r->nmax;
 }
 
 void p2pb_calibrate(struct p2pb_measure *r)
 {
     r->kb = r->pol->batch ? r->pol->batch : choose_k(r);
-    sample_counts(r);
+    r->refused = r->kb == 0;
+    if (r->refused)
+        r->kb = 1;
+    total_counts(r);
 }

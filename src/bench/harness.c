@@ -49,7 +49,7 @@ static int assign_roles(const struct p2pb_kernel *k, const struct p2pb_policy *p
         }
         break;
     case P2PB_PART_SELF:
-        if (!pol->self_all)
+        if (!pol->self_all && !(k->flags & P2PB_KF_EVERY_RANK))
             nactive = 1;
         if (k->max_ranks > 0 && nactive > k->max_ranks)
             nactive = k->max_ranks;
@@ -86,22 +86,116 @@ static void start_run(struct p2pb_measure *r, MPI_Comm comm, const struct p2pb_k
     r->nout = r->per_group ? (size_t)r->ngroups + 1 : 1;
 }
 
-/* Steps 2-7, each a phase of the watchdog; returns the --check verdict. */
+/* Steps 2-7 of round r->round, each a phase of the watchdog: (first round)
+ * k, warm-up, samples, (last round) --check; returns the --check verdict. */
 static enum p2pb_status measure(struct p2pb_measure *r, char *err, size_t errlen)
 {
     const struct p2pb_test_seams *seams = p2pb_test_seams();
+    enum p2pb_status verdict = P2PB_OK;
     if (seams->size_start) /* test seam (watchdog.c); NULL in normal runs */
         seams->size_start(r->k, r->c.bytes, r->c.rank);
-    p2pb_watchdog_phase(P2PB_PHASE_WARMUP);
-    p2pb_warmup(r); /* 2. warm-up */
-    p2pb_watchdog_phase(P2PB_PHASE_CALIBRATION);
-    p2pb_calibrate(r); /* 3. k, sample counts */
-    p2pb_watchdog_phase(P2PB_PHASE_SAMPLES);
-    p2pb_sample(r); /* 4-5. until the stop rule */
+    p2pb_watchdog_phase(r->round == 0 ? P2PB_PHASE_CALIBRATION : P2PB_PHASE_WARMUP);
+    if (r->round == 0)
+        p2pb_calibrate(r); /* 3. k, sample counts */
+    if (!r->refused) {
+        p2pb_round_counts(r);
+        p2pb_watchdog_phase(P2PB_PHASE_WARMUP);
+        p2pb_warmup(r); /* 2. warm-up: fresh buffers */
+        p2pb_watchdog_phase(P2PB_PHASE_SAMPLES);
+        if (r->round == 0 && !r->pol->batch && r->pol->mode != P2PB_POLICY_FIXED_IMB)
+            p2pb_sample_floor(r); /* 4-5, the floor checked on the samples */
+        else
+            p2pb_sample(r); /* 4-5. until the round's stop rule */
+    }
+    if (r->round + 1 == r->nrounds && !r->refused) {
+        p2pb_watchdog_phase(P2PB_PHASE_CHECK);
+        verdict = p2pb_check_payloads(r, err, errlen); /* 7. --check */
+    }
+    return verdict;
+}
+
+enum p2pb_status p2pb_size_begin(MPI_Comm comm, const struct p2pb_kernel *k, size_t bytes,
+                                 int direction, const struct p2pb_policy *pol,
+                                 const struct p2pb_timer_info *ti, struct p2pb_result *rows,
+                                 size_t cap, size_t *nrows, struct p2pb_size_run **out, char *err,
+                                 size_t errlen)
+{
+    struct p2pb_size_run *sr = calloc(1, sizeof *sr);
+    int bad = !sr, anybad = 0;
+    *out = NULL;
+    *nrows = 0;
+    P2PB_MPI_CHECK(MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, comm));
+    if (anybad) {
+        free(sr);
+        return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory for kernel %s", k->name);
+    }
+    struct p2pb_measure *r = &sr->r;
+    start_run(r, comm, k, bytes, direction, pol, ti);
+    r->nrounds = pol->rounds ? pol->rounds : 1;
+    if (cap < r->nout) {
+        enum p2pb_status st = p2pb_fail(
+            P2PB_ERANGE, err, errlen,
+            "internal: %zu result rows needed for kernel %s, room for %zu", r->nout, k->name, cap);
+        free(sr);
+        return st;
+    }
+    p2pb_rows_label(r, rows);
+    *nrows = r->nout; /* labelled rows, also when an error is returned */
+    enum p2pb_status st = p2pb_samples_open(r, err, errlen);
+    if (st != P2PB_OK) {
+        p2pb_size_free(sr);
+        return st;
+    }
+    *out = sr;
+    return P2PB_OK;
+}
+
+enum p2pb_status p2pb_size_round(struct p2pb_size_run *sr, size_t round, char *err, size_t errlen)
+{
+    struct p2pb_measure *r = &sr->r;
+    r->round = round;
+    if (r->refused)
+        return P2PB_OK;
+    p2pb_watchdog_size(r->k, r->c.bytes, r->pol->timeout);   /* restarted per round */
+    enum p2pb_status st = p2pb_buffers_open(r, err, errlen); /* 1. buffers, setup */
+    if (st == P2PB_OK)
+        st = measure(r, err, errlen); /* 2-7 */
+    if (st != P2PB_OK)
+        r->verdict = st;
+    p2pb_buffers_close(r);
+    return st;
+}
+
+size_t p2pb_size_samples(const struct p2pb_size_run *sr)
+{
+    return sr ? sr->r.s.n : 0;
+}
+
+void p2pb_size_free(struct p2pb_size_run *sr)
+{
+    if (!sr)
+        return;
+    p2pb_buffers_close(&sr->r);
+    p2pb_samples_close(&sr->r);
+    free(sr);
+}
+
+enum p2pb_status p2pb_size_finish(struct p2pb_size_run *sr, struct p2pb_result *rows,
+                                  enum p2pb_status failed, char *err, size_t errlen)
+{
+    struct p2pb_measure *r = &sr->r;
+    enum p2pb_status st = failed;
     p2pb_watchdog_phase(P2PB_PHASE_STATISTICS);
-    p2pb_rows_reduce_means(r); /* 6. IMB's numbers */
-    p2pb_watchdog_phase(P2PB_PHASE_CHECK);
-    return p2pb_check_payloads(r, err, errlen); /* 7. --check */
+    if (r->s.n > 0 || r->refused) {
+        p2pb_rows_set_fixed_bytes(r, rows);
+        p2pb_rows_reduce_means(r); /* 6. IMB's numbers */
+        st = p2pb_rows_finish(r, rows, failed == P2PB_OK ? r->verdict : failed, err, errlen);
+        if (st == P2PB_OK)
+            st = failed;
+    }
+    p2pb_size_free(sr);
+    p2pb_watchdog_step(P2PB_WAIT_ROW); /* rank 0 writes the rows, the others wait */
+    return st;
 }
 
 enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *k, size_t bytes,
@@ -109,31 +203,14 @@ enum p2pb_status p2pb_harness_run_rows(MPI_Comm comm, const struct p2pb_kernel *
                                        const struct p2pb_timer_info *ti, struct p2pb_result *rows,
                                        size_t cap, size_t *nrows, char *err, size_t errlen)
 {
-    struct p2pb_measure r;
-    start_run(&r, comm, k, bytes, direction, pol, ti);
-    p2pb_watchdog_size(k, bytes, pol->timeout); /* the timer runs until the row is written */
-    *nrows = 0;
-    if (cap < r.nout)
-        return p2pb_fail(P2PB_ERANGE, err, errlen,
-                         "internal: %zu result rows needed for kernel %s, room for %zu", r.nout,
-                         k->name, cap);
-    p2pb_rows_label(&r, rows);
-    *nrows = r.nout; /* labelled rows, also when an error is returned */
-
-    enum p2pb_status verdict, st = p2pb_buffers_open(&r, err, errlen); /* 1. buffers, setup */
+    struct p2pb_size_run *sr = NULL;
+    enum p2pb_status st =
+        p2pb_size_begin(comm, k, bytes, direction, pol, ti, rows, cap, nrows, &sr, err, errlen);
     if (st != P2PB_OK)
-        goto out;
-    p2pb_rows_set_fixed_bytes(&r, rows);
-    st = p2pb_samples_open(&r, err, errlen);
-    if (st != P2PB_OK)
-        goto out;
-    verdict = measure(&r, err, errlen);                    /* 2-7 */
-    st = p2pb_rows_finish(&r, rows, verdict, err, errlen); /* statistics, rows */
-out:
-    p2pb_buffers_close(&r);
-    p2pb_samples_close(&r);
-    p2pb_watchdog_step(P2PB_WAIT_ROW); /* rank 0 writes the rows, the others wait */
-    return st;
+        return st;
+    for (size_t i = 0; i < sr->r.nrounds && st == P2PB_OK; i++)
+        st = p2pb_size_round(sr, i, err, errlen);
+    return p2pb_size_finish(sr, rows, st, err, errlen);
 }
 
 enum p2pb_status p2pb_harness_run(MPI_Comm comm, const struct p2pb_kernel *k, size_t bytes,

@@ -31,11 +31,17 @@ enum p2pb_policy_mode {
 
 struct p2pb_policy {
     enum p2pb_policy_mode mode;
-    size_t min_samples;   /* adaptive: at least this many (default 10) */
-    size_t max_samples;   /* adaptive: at most this many (default 1000) */
-    size_t samples;       /* fixed: this many */
-    double ci_target;     /* adaptive: CI half-width / median target (0.01) */
-    double time_per_size; /* adaptive: budget per size in seconds (0.2) */
+    size_t min_samples;   /* adaptive: at least this many per size (and at
+                           * least P2PB_ROUND_MIN_SAMPLES per round) */
+    size_t max_samples;   /* adaptive: at most this many per size */
+    size_t samples;       /* fixed: this many per size, split over the rounds */
+    double ci_target;     /* adaptive: a round stops when the CI half-width of
+                           * its median / median is within this */
+    double time_per_size; /* adaptive: budget per size in seconds, all rounds */
+    size_t rounds;        /* rounds over the sizes (--rounds); >= 1 */
+    size_t seed;          /* shuffle seed (--seed); 0: chosen at start-up */
+    int shift_buffers;    /* --shift-buffers: round i's buffers start
+                           * (i mod 64) x 64 bytes past a page boundary */
     size_t batch;         /* k iterations per sample; 0 = choose from timer */
     long warmup;          /* warm-up iterations; < 0 = default */
     double timeout;       /* seconds per size before aborting; 0 = none */
@@ -151,6 +157,90 @@ enum p2pb_phase {
     P2PB_PHASE_STATISTICS,  /* IMB's means, statistics */
     P2PB_PHASE_CHECK,       /* --check */
 };
+
+/* Fewest samples an adaptive round draws (its median is of at least 3). */
+#define P2PB_ROUND_MIN_SAMPLES 3
+
+/*
+ * One (kernel, size, direction) measured over several rounds (rounds.c):
+ * p2pb_size_begin, then p2pb_size_round once per round (all ranks, same
+ * order), then p2pb_size_finish. Each round opens fresh buffers (new pages,
+ * the kernel's setup), warms up, draws its samples and releases them.
+ */
+struct p2pb_size_run;
+
+/*
+ * Start one (kernel, size, direction) on comm (collective): *out is the
+ * handle, rows[0..*nrows-1] are labelled (cap as p2pb_harness_run_rows).
+ * Returns P2PB_OK, P2PB_ERANGE (cap) or P2PB_ENOMEM (agreed), with a message;
+ * on failure *out is NULL and *nrows may still be set.
+ */
+enum p2pb_status p2pb_size_begin(MPI_Comm comm, const struct p2pb_kernel *k, size_t bytes,
+                                 int direction, const struct p2pb_policy *pol,
+                                 const struct p2pb_timer_info *ti, struct p2pb_result *rows,
+                                 size_t cap, size_t *nrows, struct p2pb_size_run **out, char *err,
+                                 size_t errlen);
+
+/*
+ * Round `round` (0-based) of sr: buffers, (round 0: k), warm-up, samples,
+ * (last round with --check: the payload pass), buffers released. Collective.
+ * Returns P2PB_OK, or the failure (agreed) with a message.
+ */
+enum p2pb_status p2pb_size_round(struct p2pb_size_run *sr, size_t round, char *err, size_t errlen);
+
+/*
+ * Statistics and the rows of sr (rows as given to p2pb_size_begin; rank 0's
+ * are the ones to report) from every round drawn; `failed` is a status of an
+ * earlier call (its rows are marked failed). Frees sr. Collective. Returns
+ * `failed`, or P2PB_ENOMEM with a message.
+ */
+enum p2pb_status p2pb_size_finish(struct p2pb_size_run *sr, struct p2pb_result *rows,
+                                  enum p2pb_status failed, char *err, size_t errlen);
+
+/* Samples drawn so far by sr (every rank). */
+size_t p2pb_size_samples(const struct p2pb_size_run *sr);
+
+/* Free sr without making rows (after a failed p2pb_size_begin: a no-op). */
+void p2pb_size_free(struct p2pb_size_run *sr);
+
+/*
+ * Student's t quantile t(0.975, df) for df >= 1: exact table to df = 30,
+ * then the Cornish-Fisher expansion z + (z^3 + z)/(4 df) +
+ * (5z^5 + 16z^3 + 3z)/(96 df^2) with z = 1.959964 (Abramowitz & Stegun
+ * 26.7.5). rounds.c
+ */
+double p2pb_t975(size_t df);
+
+/*
+ * The 95% interval of the median another launch would give, from this
+ * launch's rounds (docs/methodology.md, "Rounds"), on the log scale (times
+ * are positive, their spread relative): with R >= 2 round medians
+ * m[0..R-1] (usec, all > 0) whose logarithms have sample standard deviation
+ * s, h = t(0.975, R - 1) x s x sqrt(1 + 1/R): the prediction interval of
+ * one more draw from the rounds' distribution (Le Boudec 2010, sec. 2.5.2;
+ * Hahn & Meeker, "Statistical Intervals", 1991, sec. 4.4), another launch
+ * counted as one more round. The interval is the hull of
+ * [median x e^-h, median x e^h] and the order-statistic interval
+ * [os_lo, os_hi] of all samples when os_valid. Writes *lo, *hi and returns
+ * 1; returns 0 (nothing written) when R < 2 or a value is not positive.
+ * rounds.c
+ */
+int p2pb_round_interval(double median, int os_valid, double os_lo, double os_hi, const double *m,
+                        size_t R, double *lo, double *hi);
+
+/*
+ * Fisher-Yates shuffle of idx[0..n-1] driven by splitmix64 (Steele, Lea &
+ * Flood, OOPSLA 2014) with state *state, which it advances. rounds.c
+ */
+void p2pb_shuffle(size_t *idx, size_t n, unsigned long long *state);
+
+/*
+ * Floor check of issue "calibration floor" (calibration.c): a batch of k
+ * iterations lasted dur_ns against the shortest sample target_ns. Returns k
+ * when dur_ns >= target_ns, else the k that the batch's time per iteration
+ * asks for (> k), or 0 when that exceeds max_k (refuse the row).
+ */
+size_t p2pb_floor_rebatch(size_t k, double dur_ns, double target_ns, size_t max_k);
 
 /*
  * Start the watchdog of a run on comm: seconds is --timeout (0: none; then

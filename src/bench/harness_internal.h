@@ -39,7 +39,9 @@ int p2pb_dvec_push(struct p2pb_dvec *d, double x);
  * (receive) regions; set i of the send side starts at sbase + i * sstride.
  */
 struct p2pb_buffers {
-    unsigned char *sbase, *rbase; /* page aligned; NULL on inactive ranks */
+    unsigned char *sbase, *rbase; /* page aligned (+ shift); NULL on inactive ranks */
+    void *smap, *rmap;            /* the mappings holding them (munmap) */
+    size_t smaplen, rmaplen;      /* their lengths in bytes */
     size_t sregions, rregions;    /* X-byte regions in one send / receive set */
     size_t sstride, rstride;      /* bytes of one send / receive set (>= 1) */
     size_t nsets;                 /* sets cycled through (--off-cache), >= 1 */
@@ -51,15 +53,19 @@ struct p2pb_buffers {
  * (after time_scale) unless marked ns.
  */
 struct p2pb_samples {
-    struct p2pb_dvec all;    /* rank 0: one value per sample */
-    struct p2pb_dvec *group; /* rank 0, per-group runs: ngroups lists */
-    double *dall;            /* rank 0, per-group runs: each rank's duration
-                              * of the current sample, ns; nranks entries */
-    double *mall;            /* rank 0, per-group runs: each rank's mean time
-                              * per iteration (rows.c); nranks entries */
-    size_t n;                /* samples drawn (every rank) */
-    double local_sum_ns;     /* this rank's timed duration, all samples, ns */
-    int oom;                 /* rank 0 could not store a sample */
+    struct p2pb_dvec all;                 /* rank 0: one value per sample */
+    struct p2pb_dvec *group;              /* rank 0, per-group runs: ngroups lists */
+    double *dall;                         /* rank 0, per-group runs: each rank's duration
+                                           * of the current sample, ns; nranks entries */
+    double *mall;                         /* rank 0, per-group runs: each rank's mean time
+                                           * per iteration (rows.c); nranks entries */
+    size_t n;                             /* samples drawn (every rank) */
+    size_t round_start;                   /* rank 0: index of the current round's first sample */
+    double (*round_med)[P2PB_MAX_ROUNDS]; /* rank 0: [nout][rounds] round medians,
+                                           * row order (groups, then all) */
+    size_t nround_med;                    /* rounds that drew samples */
+    double local_sum_ns;                  /* this rank's timed duration, all samples, ns */
+    int oom;                              /* rank 0 could not store a sample */
 };
 
 /* IMB's t_min / t_max / t_avg on rank 0, usec per iteration (rows.c). */
@@ -79,18 +85,30 @@ struct p2pb_measure {
     size_t nout;   /* result rows: 1, or ngroups + 1 */
     double bf;     /* bytes counted per iteration / X (kernel.h) */
     struct p2pb_buffers buf;
-    size_t warm;       /* warm-up plus calibration iterations */
-    size_t kb;         /* k, iterations per sample */
-    size_t nmin, nmax; /* samples: at least, at most */
+    size_t warm;              /* warm-up plus calibration iterations */
+    size_t kb;                /* k, iterations per sample */
+    size_t nmin, nmax;        /* samples of the current round: at least, at most */
+    size_t ntotal;            /* fixed policies: samples of all rounds (k known) */
+    size_t round;             /* current round, 0-based */
+    size_t nrounds;           /* rounds of the run (--rounds) */
+    int refused;              /* the floor could not be met: no samples, row skipped */
+    enum p2pb_status verdict; /* --check outcome (last round) */
     struct p2pb_samples s;
     struct p2pb_rank_times rt;
+};
+
+/* The handle of harness.h: one (kernel, size, direction) across rounds. */
+struct p2pb_size_run {
+    struct p2pb_measure r;
 };
 
 /* ---- buffers.c ---- */
 
 /*
- * Step 1: the message datatype, nsets buffer sets (page aligned, bound to
- * --numa-node, first touched here), then the kernel's setup; every verdict
+ * Step 1, every round: the message datatype, nsets buffer sets (fresh
+ * anonymous mappings, so new pages each round; page aligned, or shifted by
+ * --shift-buffers; bound to --numa-node, first touched here), then the
+ * kernel's setup; every verdict
  * agreed over all ranks. Returns P2PB_OK; P2PB_ERANGE (size), P2PB_ENOMEM
  * (buffers) or the setup's status, with a message in err. Whatever it did is
  * undone by p2pb_buffers_close, also on failure.
@@ -102,18 +120,32 @@ void p2pb_buffers_close(struct p2pb_measure *r);
 
 /* ---- calibration.c ---- */
 
+/* Floor-check batches (each may re-calibrate) before a row is refused. */
+#define P2PB_FLOOR_TRIES 8
+
 /*
- * Step 3: k (r->kb) from --batch or from timed batches (their iterations
- * are added to r->warm), then r->nmin / r->nmax from the policy (IMB's
- * repetitions for --fixed-imb, which may lower k to a divisor of them).
+ * Step 3, first round: k (r->kb) from --batch or from timed batches (their
+ * iterations are added to r->warm); with --fixed-imb checked against the
+ * floor by batches of k (re-calibrated from them, at most P2PB_FLOOR_TRIES
+ * times; r->refused when it cannot be met; the other policies check the
+ * first round's samples, p2pb_sample_floor), then r->ntotal for the fixed
+ * policies (IMB's repetitions for --fixed-imb, which may lower k to a
+ * divisor of them).
  */
 void p2pb_calibrate(struct p2pb_measure *r);
 
+/* r->nmin / r->nmax of round r->round (docs/methodology.md, "Rounds"). */
+void p2pb_round_counts(struct p2pb_measure *r);
+
+/* Shortest sample in ns: max(20 x timer overhead, 10 x resolution, 100 us). */
+double p2pb_sample_target_ns(const struct p2pb_timer_info *ti);
+
 /*
  * Barrier, then m iterations on the active ranks; the longest duration over
- * all ranks in ns (every rank gets it).
+ * all ranks in ns (every rank gets it). ramp: a calibration estimate batch
+ * (the test seam calib_batch may slow it down).
  */
-double p2pb_timed_batch(struct p2pb_measure *r, size_t m);
+double p2pb_timed_batch(struct p2pb_measure *r, size_t m, int ramp);
 
 /* ---- sampling.c ---- */
 
@@ -124,14 +156,26 @@ double p2pb_timed_batch(struct p2pb_measure *r, size_t m);
 enum p2pb_status p2pb_samples_open(struct p2pb_measure *r, char *err, size_t errlen);
 void p2pb_samples_close(struct p2pb_measure *r);
 
-/* Step 2: --warmup iterations (default 10; 2 with --fixed-imb); sets r->warm. */
+/* Step 2: min(--warmup, k) iterations (--warmup default 10; 2 with
+ * --fixed-imb), after k is known; adds them to r->warm. */
 void p2pb_warmup(struct p2pb_measure *r);
 
 /*
- * Steps 4-5: samples of k iterations until the stop rule; rank 0 decides
- * after each one and broadcasts. Fills r->s.
+ * Steps 4-5, one round: samples of k iterations until the round's stop
+ * rule; blocks of P2PB_SAMPLE_BLOCK samples are reduced in one call and rank
+ * 0 decides after each block and broadcasts. Fills r->s and, on rank 0,
+ * the round's medians.
  */
 void p2pb_sample(struct p2pb_measure *r);
+
+/*
+ * The first round with the floor check on its samples (k chosen by the
+ * calibration, adaptive and --samples policies): when the round's median
+ * sample lasts less than the target, its samples become warm-up and the
+ * round is drawn again with k from p2pb_floor_rebatch, at most
+ * P2PB_FLOOR_TRIES times; then r->refused. Rank 0 decides. Collective.
+ */
+void p2pb_sample_floor(struct p2pb_measure *r);
 
 /* ---- rows.c ---- */
 
@@ -206,6 +250,8 @@ struct p2pb_test_seams {
     void (*size_start)(const struct p2pb_kernel *k, size_t bytes, int rank);
     /* a --check iteration ran on an active rank; its verify comes next */
     void (*check_ran)(struct p2pb_kernel_ctx *c);
+    /* inside the timed region of a calibration estimate batch */
+    void (*calib_batch)(const struct p2pb_kernel_ctx *c);
 };
 const struct p2pb_test_seams *p2pb_test_seams(void);
 

@@ -40,11 +40,16 @@ enum opt_id {
     O_WARMUP,
     O_TIME_PER_SIZE,
     O_CI_TARGET,
+    O_ROUNDS,
+    O_SEED,
+    O_SHIFT_BUFFERS,
     O_TIMEOUT,
     O_WINDOW,
     O_NUMA_NODE,
     O_MEMCPY_BUFFER,
     O_MEMCPY_RANKS,
+    O_PROGRESS,
+    O_TCP_IF,
     O_SURVEY_SIZES,
     O_SURVEY_MODE,
     O_SURVEY_ORDER,
@@ -73,6 +78,7 @@ static enum p2pb_status apply_format(struct p2pb_optparse *ps, const char *arg);
 static enum p2pb_status apply_output(struct p2pb_optparse *ps, const char *arg);
 static enum p2pb_status apply_no_results(struct p2pb_optparse *ps, const char *arg);
 static enum p2pb_status apply_label(struct p2pb_optparse *ps, const char *arg);
+static enum p2pb_status apply_tcp_if(struct p2pb_optparse *ps, const char *arg);
 static enum p2pb_status apply_survey_sizes(struct p2pb_optparse *ps, const char *arg);
 
 /* The field of an entry: its struct, its C type (from the member's type, so
@@ -103,6 +109,7 @@ static enum p2pb_status apply_survey_sizes(struct p2pb_optparse *ps, const char 
 #define MAX_COUNT 100000000.0
 
 static const char *const memcpy_ranks_names[] = {"one", "all", NULL};
+static const char *const progress_names[] = {"auto", "always", "never", NULL};
 static const char *const survey_mode_names[] = {"alone", "contention", NULL};
 static const char *const survey_order_names[] = {"schedule", "random", NULL};
 static const char *const survey_per_names[] = {"auto", "host", "rank", NULL};
@@ -134,10 +141,10 @@ static const struct p2pb_optdef opt_table[O_COUNT] = {
         POLICY_FIELD(samples), .help = "exactly N samples per size"),
     OPT(O_MIN_SAMPLES, "min-samples", 0, P2PB_OPT_COUNT, "N", .min = 1, .max = MAX_COUNT,
         .def_text = "10", .def = 10, POLICY_FIELD(min_samples),
-        .help = "adaptive: at least N samples (default {def})"),
+        .help = "adaptive: at least N samples per size, and 3 per round (default {def})"),
     OPT(O_MAX_SAMPLES, "max-samples", 0, P2PB_OPT_COUNT, "N", .min = 1, .max = MAX_COUNT,
         .def_text = "1000", .def = 1000, POLICY_FIELD(max_samples),
-        .help = "adaptive: at most N samples (default {def})"),
+        .help = "adaptive: at most N samples per size (default {def})"),
     OPT(O_BATCH, "batch", 0, P2PB_OPT_COUNT, "K", .min = 1, .max = MAX_COUNT, POLICY_FIELD(batch),
         .help = "iterations per sample (default: enough for a sample of >= 100 usec)"),
     /* -1: the harness's rule (10, or 2 with --fixed-imb), recorded as -1 */
@@ -145,12 +152,23 @@ static const struct p2pb_optdef opt_table[O_COUNT] = {
         .def = -1, POLICY_FIELD(warmup),
         .help = "warm-up iterations per size (default {def}; 2 with --fixed-imb)"),
     OPT(O_TIME_PER_SIZE, "time-per-size", 0, P2PB_OPT_SECONDS, "SEC", .min = 1e-6, .max = 86400,
-        .def_text = "0.2", .def = 0.2, POLICY_FIELD(time_per_size),
-        .help = "adaptive: time budget per size in seconds (default {def})"),
+        .def_text = "0.005", .def = 0.005, POLICY_FIELD(time_per_size),
+        .help = "adaptive: time budget per size in seconds, all rounds together (default {def})"),
     OPT(O_CI_TARGET, "ci-target", 0, P2PB_OPT_FRACTION, "FRAC", .min = 1e-6, .max = 1.0,
         .def_text = "0.01", .def = 0.01, POLICY_FIELD(ci_target),
-        .help = "adaptive: stop when the 95% CI half-width of the median <= FRAC x median (default "
-                "{def})"),
+        .help = "adaptive: end a round when the 95% CI half-width of its median <= FRAC x median "
+                "(default {def})"),
+    OPT(O_ROUNDS, "rounds", 0, P2PB_OPT_COUNT, "R", .min = 1, .max = P2PB_MAX_ROUNDS,
+        .def_text = "5", .def = 5, POLICY_FIELD(rounds),
+        .help = "rounds over each kernel's sizes, shuffled, buffers reallocated each round; the "
+                "interval then spans the rounds' spread (default {def})"),
+    /* 0: chosen at start-up from the clock, recorded in the run record */
+    OPT(O_SEED, "seed", 0, P2PB_OPT_COUNT, "N", .min = 1, .max = 9007199254740991.0,
+        POLICY_FIELD(seed),
+        .help = "seed of the rounds' shuffled size order (default: from the "
+                "clock; recorded in the results file)"),
+    OPT(O_SHIFT_BUFFERS, "shift-buffers", 0, P2PB_OPT_FLAG, NULL, POLICY_FIELD(shift_buffers),
+        .help = "round i's buffers start (i mod 64) x 64 bytes past a page boundary"),
     OPT(O_TIMEOUT, "timeout", 0, P2PB_OPT_SECONDS, "SEC", .min = 0.001, .max = 86400 * 7.0,
         POLICY_FIELD(timeout),
         .help = "abort when one step (a size, writing its row, closing the results file, "
@@ -170,6 +188,13 @@ static const struct p2pb_optdef opt_table[O_COUNT] = {
     OPT(O_MEMCPY_RANKS, "memcpy-ranks", 0, P2PB_OPT_ENUM, "one|all", .def_text = "one", .def = 0,
         POLICY_FIELD(self_all), .choices = memcpy_ranks_names,
         .help = "memcpy kernel: copy on rank 0 only (default) or on every rank at once"),
+    OPT(O_PROGRESS, "progress", 0, P2PB_OPT_ENUM, "auto|always|never", .def_text = "auto", .def = 0,
+        OPTIONS_FIELD(progress), .choices = progress_names,
+        .help = "a progress line on stderr (kernel, round, size, elapsed, sizes left); auto: "
+                "when stderr is a terminal and the run is past 2 s (default {def})"),
+    OPT(O_TCP_IF, "tcp-if", 0, P2PB_OPT_STRING, "NAME", .def_text = "the interface MPI uses",
+        .apply = apply_tcp_if,
+        .help = "tcp-pingpong, tcp-uniband: network interface to use (default: {def})"),
     OPT(O_SURVEY_SIZES, "survey-sizes", 0, P2PB_OPT_STRING, "LAT,BW", .def_text = "8,1M",
         .apply = apply_survey_sizes,
         .help = "survey: latency and bandwidth message sizes (default {def}; also -s LAT,BW)"),
@@ -282,15 +307,22 @@ static void options_init(struct p2pb_options *o)
 
 /* ---- --help ---- */
 
-/* d's help with "{def}" replaced by its default text. */
-static void print_help_text(FILE *f, const struct p2pb_optdef *d)
+void p2pb_option_help(const struct p2pb_optdef *d, char *buf, size_t len)
 {
     const char *mark = d->def_text ? strstr(d->help, "{def}") : NULL;
-    if (!mark) {
-        fprintf(f, "%s\n", d->help);
-        return;
-    }
-    fprintf(f, "%.*s%s%s\n", (int)(mark - d->help), d->help, d->def_text, mark + strlen("{def}"));
+    if (!mark)
+        snprintf(buf, len, "%s", d->help);
+    else
+        snprintf(buf, len, "%.*s%s%s", (int)(mark - d->help), d->help, d->def_text,
+                 mark + strlen("{def}"));
+}
+
+/* d's help with "{def}" replaced by its default text, and a newline. */
+static void print_help_text(FILE *f, const struct p2pb_optdef *d)
+{
+    char help[512];
+    p2pb_option_help(d, help, sizeof help);
+    fprintf(f, "%s\n", help);
 }
 
 void p2pb_options_usage(FILE *f)
@@ -383,10 +415,7 @@ static enum p2pb_status parse_sizes(struct p2pb_optparse *ps, const struct p2pb_
                                     const char *arg)
 {
     struct p2pb_options *o = ps->o;
-    if (o->sizes_given)
-        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
-                         "message sizes given twice (--sizes / --msglog)");
-    o->sizes_given = 1;
+    o->sizes_given = 1; /* --sizes with --msglog: check_conflicts */
     return d->list(arg, o->sizes, P2PB_MAX_SIZES, &o->nsizes, ps->err, ps->errlen);
 }
 
@@ -490,6 +519,23 @@ static enum p2pb_status apply_label(struct p2pb_optparse *ps, const char *arg)
     return P2PB_OK;
 }
 
+/* An interface name: 1..15 bytes (IFNAMSIZ - 1) of letters, digits and
+ * "-_.@:"; whether it exists is checked on every rank (preflight.c). */
+static enum p2pb_status apply_tcp_if(struct p2pb_optparse *ps, const char *arg)
+{
+    struct p2pb_options *o = ps->o;
+    size_t n = strlen(arg);
+    int ok = n > 0 && n < 16 && n < sizeof o->tcp_if;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = isalnum((unsigned char)arg[i]) || strchr("-_.@:", arg[i]) != NULL;
+    if (!ok)
+        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
+                         "invalid value for --tcp-if: not an interface name (1 to 15 letters, "
+                         "digits or -_.@:)");
+    strcpy(o->tcp_if, arg);
+    return P2PB_OK;
+}
+
 /* ---- The generic parser ---- */
 
 /* Convert arg by d's kind and store it in d's field. */
@@ -524,6 +570,9 @@ static enum p2pb_status convert_and_store(struct p2pb_optparse *ps, const struct
 static enum p2pb_status apply_option(struct p2pb_optparse *ps, size_t id, const char *arg)
 {
     const struct p2pb_optdef *d = &opt_table[id];
+    if (d->kind == P2PB_OPT_SIZE_LIST && ps->given[id]) /* a list: one per command line */
+        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen, "--%s given twice (give one list)",
+                         d->name);
     ps->given[id] = 1;
     return d->apply ? d->apply(ps, arg) : convert_and_store(ps, d, arg);
 }
@@ -574,27 +623,55 @@ static enum p2pb_status getopt_error(int c, char **argv, char *err, size_t errle
 
 /* ---- Checks across options, after the command line ---- */
 
-/* --samples, --fixed-imb, --min-samples, --max-samples: one policy. */
+/* Pairs of options that exclude each other: the second would be ignored or
+ * overridden by the first, so the run could not be what the run record
+ * says. One line each: why. */
+static const struct {
+    enum opt_id a, b;
+    const char *why;
+} conflicts[] = {
+    {O_SIZES, O_MSGLOG, "both set the message sizes"},
+    {O_OUTPUT, O_NO_RESULTS, "one names a results file, the other asks for none"},
+    {O_FIXED_IMB, O_SAMPLES, "both set the number of samples"},
+    {O_FIXED_IMB, O_MIN_SAMPLES, "IMB's rule sets the repetitions"},
+    {O_FIXED_IMB, O_MAX_SAMPLES, "IMB's rule sets the repetitions"},
+    {O_FIXED_IMB, O_BATCH, "IMB's rule sets the repetitions and the batch divides them"},
+    {O_FIXED_IMB, O_CI_TARGET, "the adaptive stop rule is not used"},
+    {O_FIXED_IMB, O_TIME_PER_SIZE, "the adaptive stop rule is not used"},
+    {O_SAMPLES, O_MIN_SAMPLES, "--samples fixes the number of samples"},
+    {O_SAMPLES, O_MAX_SAMPLES, "--samples fixes the number of samples"},
+    {O_SAMPLES, O_CI_TARGET, "the adaptive stop rule is not used"},
+    {O_SAMPLES, O_TIME_PER_SIZE, "the adaptive stop rule is not used"},
+};
+
+/* The first pair of conflicts[] given together, named in long form. */
+static enum p2pb_status check_conflicts(const struct p2pb_optparse *ps)
+{
+    for (size_t i = 0; i < sizeof conflicts / sizeof conflicts[0]; i++)
+        if (ps->given[conflicts[i].a] && ps->given[conflicts[i].b])
+            return p2pb_fail(
+                P2PB_EUSAGE, ps->err, ps->errlen, "--%s and --%s exclude each other (%s)",
+                opt_table[conflicts[i].a].name, opt_table[conflicts[i].b].name, conflicts[i].why);
+    return P2PB_OK;
+}
+
+/* --samples, --fixed-imb, --min-samples, --max-samples: one policy
+ * (their conflicts are refused before, by check_conflicts). */
 static enum p2pb_status finish_policy(struct p2pb_optparse *ps)
 {
     struct p2pb_policy *pol = &ps->o->policy;
-    int samples = ps->given[O_SAMPLES], fixed_imb = ps->given[O_FIXED_IMB];
-    int min_given = ps->given[O_MIN_SAMPLES], max_given = ps->given[O_MAX_SAMPLES];
-    if (samples && fixed_imb)
-        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
-                         "--samples and --fixed-imb exclude each other");
-    if (samples && (min_given || max_given))
-        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
-                         "--samples excludes --min-samples / --max-samples");
-    if (!min_given && pol->min_samples > pol->max_samples)
+    enum p2pb_status st = check_conflicts(ps);
+    if (st != P2PB_OK)
+        return st;
+    if (!ps->given[O_MIN_SAMPLES] && pol->min_samples > pol->max_samples)
         pol->min_samples = pol->max_samples;
     if (pol->min_samples > pol->max_samples)
         return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
                          "--min-samples %zu is above --max-samples %zu", pol->min_samples,
                          pol->max_samples);
-    if (samples)
+    if (ps->given[O_SAMPLES])
         pol->mode = P2PB_POLICY_FIXED;
-    if (fixed_imb)
+    if (ps->given[O_FIXED_IMB])
         pol->mode = P2PB_POLICY_FIXED_IMB;
     return P2PB_OK;
 }

@@ -34,7 +34,9 @@ struct p2pb_options {
     int output_default; /* 1 if output was not given (default name) */
     char label[64];
     struct p2pb_policy policy;
-    int numa_node; /* --numa-node: buffers on this NUMA node (OS index); -1 = first touch */
+    int progress;    /* --progress: P2PB_PROGRESS_AUTO, _ALWAYS, _NEVER (ticker.c) */
+    int numa_node;   /* --numa-node: buffers on this NUMA node (OS index); -1 = first touch */
+    char tcp_if[16]; /* --tcp-if: interface of the TCP kernels; "" = the one MPI uses */
     int do_list, do_info, do_help, do_version;
     /* The link survey (src/bench/survey.c, docs/survey.md): "survey" named
      * as the kernel. Sizes: -s LAT,BW or --survey-sizes (bytes). */
@@ -136,7 +138,15 @@ struct p2pb_optdef {
 /* The option table, *n entries, in --help order. */
 const struct p2pb_optdef *p2pb_option_table(size_t *n);
 
+/* d's --help text with "{def}" replaced by d->def_text, into buf (len
+ * bytes, cut to fit, always terminated). */
+void p2pb_option_help(const struct p2pb_optdef *d, char *buf, size_t len);
+
 /* Print --help to f. */
 void p2pb_options_usage(FILE *f);
+
+/* Print the man page p2pbench(1) to f (roff, man(7)): the options from the
+ * table, the kernels from the registry (src/bench/manpage.c). */
+void p2pb_options_man(FILE *f);
 
 #endif /* P2PBENCH_OPTIONS_H */

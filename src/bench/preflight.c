@@ -19,6 +19,7 @@
 #include "text.h"
 #include "host/hostinfo.h"
 #include "mpi_util.h"
+#include "netif.h"
 
 /* What rank 0 broadcasts: its status (enum p2pb_status) and message. */
 struct verdict {
@@ -186,6 +187,23 @@ enum p2pb_status p2pb_preflight_numa(struct p2pb_run *run, enum p2pb_status st)
     }
     if (st == P2PB_OK)
         p2pb_hostinfo_set_buffer_node(opt->numa_node);
+    return st;
+}
+
+enum p2pb_status p2pb_preflight_tcp_if(struct p2pb_run *run, enum p2pb_status st)
+{
+    const char *name = run->opt->tcp_if;
+    char addr[64];
+    int bad = name[0] && run->rank < 2 && p2pb_netif_addr(name, addr, sizeof addr) != 0;
+    int any_bad = 0;
+    P2PB_MPI_CHECK(MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, run->comm));
+    if (run->rank == 0 && st == P2PB_OK && any_bad)
+        return p2pb_fail(P2PB_EUSAGE, run->err, sizeof run->err,
+                         "invalid value '%s' for --tcp-if: no interface of that name with an "
+                         "IPv4 address on %s",
+                         name, bad ? "this host" : "the host of rank 1");
+    if (st == P2PB_OK)
+        p2pb_netif_set_wanted(name);
     return st;
 }
 

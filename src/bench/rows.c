@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "harness_internal.h"
+#include "noise_rows.h"
 #include "p2pbench/stats.h"
 
 int p2pb_ngroups(const struct p2pb_kernel *k, int nactive)
@@ -163,9 +164,27 @@ static int ci_met(const struct p2pb_policy *pol, const struct p2pb_stats *t)
     return hw >= 0 && hw <= pol->ci_target ? 1 : 0;
 }
 
-/* Counts every rank reports; rank 0 also the statistics of `samples` and the
- * IMB times (usec). */
-static void fill_numbers(const struct p2pb_measure *r, struct p2pb_result *row,
+/* Row i's round medians into row; with two or more, its interval becomes
+ * the rounds' interval (p2pb_round_interval). Rank 0. */
+static void apply_rounds(const struct p2pb_measure *r, size_t i, struct p2pb_result *row)
+{
+    const struct p2pb_samples *s = &r->s;
+    struct p2pb_stats *t = &row->t;
+    row->rounds = s->nround_med;
+    for (size_t j = 0; j < s->nround_med; j++)
+        row->round_medians[j] = s->round_med[i][j];
+    double lo, hi;
+    if (p2pb_round_interval(t->median, t->ci_valid, t->ci95_low, t->ci95_high, s->round_med[i],
+                            s->nround_med, &lo, &hi)) {
+        t->ci95_low = lo;
+        t->ci95_high = hi;
+        t->ci_valid = 1;
+    }
+}
+
+/* Counts every rank reports; rank 0 also the statistics of `samples` (row
+ * i of the run, for its round medians) and the IMB times (usec). */
+static void fill_numbers(const struct p2pb_measure *r, struct p2pb_result *row, size_t i,
                          const struct p2pb_dvec *samples, const struct p2pb_rank_times *rt)
 {
     row->samples = r->s.n;
@@ -174,6 +193,7 @@ static void fill_numbers(const struct p2pb_measure *r, struct p2pb_result *row,
     if (r->c.rank != 0)
         return;
     p2pb_stats_compute(samples->v, samples->n, NULL, &row->t);
+    apply_rounds(r, i, row);
     row->t_min_usec = rt->min;
     row->t_max_usec = rt->max;
     row->t_avg_usec = rt->avg;
@@ -217,7 +237,7 @@ static void fill_group_rows(const struct p2pb_measure *r, struct p2pb_result *ro
         struct p2pb_rank_times gt = {0, 0, 0};
         if (r->c.rank == 0)
             gt = group_times(r, g);
-        fill_numbers(r, gr, &r->s.group[g], &gt);
+        fill_numbers(r, gr, (size_t)g, &r->s.group[g], &gt);
         if (r->c.rank != 0)
             continue;
         out->mbytes_per_sec += gr->mbytes_per_sec;
@@ -225,9 +245,24 @@ static void fill_group_rows(const struct p2pb_measure *r, struct p2pb_result *ro
     }
 }
 
+/* The floor could not be met (calibration.c): every row skipped, with why. */
+static void refuse_rows(const struct p2pb_measure *r, struct p2pb_result *rows)
+{
+    for (size_t i = 0; i < r->nout; i++) {
+        rows[i].status = P2PB_ROW_SKIPPED;
+        snprintf(rows[i].note, sizeof rows[i].note,
+                 "refused: a sample stays below the %.0f usec floor after %d re-calibrations",
+                 p2pb_sample_target_ns(r->ti) / 1000.0, P2PB_FLOOR_TRIES);
+    }
+}
+
 enum p2pb_status p2pb_rows_finish(struct p2pb_measure *r, struct p2pb_result *rows,
                                   enum p2pb_status verdict, char *err, size_t errlen)
 {
+    if (r->refused) { /* agreed: the floor check's batches are collective */
+        refuse_rows(r, rows);
+        return verdict;
+    }
     /* only rank 0 stores samples: it tells the others whether that failed */
     P2PB_MPI_CHECK(MPI_Bcast(&r->s.oom, 1, MPI_INT, 0, r->c.comm));
     if (r->s.oom)
@@ -235,13 +270,15 @@ enum p2pb_status p2pb_rows_finish(struct p2pb_measure *r, struct p2pb_result *ro
                          "out of memory storing samples for kernel %s, size %zu", r->k->name,
                          r->c.bytes);
     struct p2pb_result *out = &rows[r->nout - 1]; /* the overall (or only) row */
-    fill_numbers(r, out, &r->s.all, &r->rt);
+    fill_numbers(r, out, r->nout - 1, &r->s.all, &r->rt);
     if (r->per_group)
         fill_group_rows(r, rows, out);
+    p2pb_rows_noise(r, rows); /* noise kernel: detours per rank (noise_rows.c) */
     for (size_t i = 0; i < r->nout; i++) {
         rows[i].status = verdict == P2PB_OK ? P2PB_ROW_OK : P2PB_ROW_FAILED;
         if (verdict != P2PB_OK)
-            snprintf(rows[i].note, sizeof rows[i].note, "payload check failed");
+            snprintf(rows[i].note, sizeof rows[i].note, "%s",
+                     verdict == P2PB_EVERIFY ? "payload check failed" : p2pb_status_str(verdict));
     }
     return verdict;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "survey.h"
@@ -365,12 +366,17 @@ static void add_policy(cJSON *rec, const struct p2pb_run *run)
     const struct p2pb_policy *p = &run->opt->policy;
     cJSON *pj = cJSON_AddObjectToObject(rec, "policy");
     cJSON_AddStringToObject(pj, "mode", run->ri.policy);
-    cJSON_AddNumberToObject(pj, "min_samples", (double)p->min_samples);
-    cJSON_AddNumberToObject(pj, "max_samples", (double)p->max_samples);
+    if (p->mode == P2PB_POLICY_ADAPTIVE) { /* the fixed policies do not use these */
+        cJSON_AddNumberToObject(pj, "min_samples", (double)p->min_samples);
+        cJSON_AddNumberToObject(pj, "max_samples", (double)p->max_samples);
+        cJSON_AddNumberToObject(pj, "ci_target", p->ci_target);
+        cJSON_AddNumberToObject(pj, "time_per_size_sec", p->time_per_size);
+    }
     if (p->mode == P2PB_POLICY_FIXED)
         cJSON_AddNumberToObject(pj, "samples", (double)p->samples);
-    cJSON_AddNumberToObject(pj, "ci_target", p->ci_target);
-    cJSON_AddNumberToObject(pj, "time_per_size_sec", p->time_per_size);
+    cJSON_AddNumberToObject(pj, "rounds", (double)p->rounds);
+    cJSON_AddNumberToObject(pj, "seed", (double)p->seed);
+    cJSON_AddBoolToObject(pj, "shift_buffers", p->shift_buffers);
     cJSON_AddNumberToObject(pj, "batch", (double)p->batch);
     cJSON_AddNumberToObject(pj, "warmup", (double)p->warmup);
     cJSON_AddNumberToObject(pj, "timeout_sec", p->timeout);
@@ -419,8 +425,21 @@ static enum p2pb_status write_run_record(struct p2pb_run *run)
     return st;
 }
 
+/* --seed 0 (not given): rank 0's clock and process id, below 2^53 so the
+ * run record holds it exactly; the same seed on every rank. Collective. */
+static void choose_seed(struct p2pb_run *run)
+{
+    struct p2pb_policy *p = &run->opt->policy;
+    unsigned long long seed = p->seed;
+    if (seed == 0 && run->rank == 0)
+        seed = ((p2pb_now_ns() ^ ((unsigned long long)getpid() << 32)) & ((1ULL << 53) - 1)) | 1;
+    P2PB_MPI_CHECK(MPI_Bcast(&seed, 1, MPI_UNSIGNED_LONG_LONG, 0, run->comm));
+    p->seed = (size_t)seed;
+}
+
 enum p2pb_status p2pb_run_record(struct p2pb_run *run)
 {
+    choose_seed(run);
     p2pb_timer_measure(&run->ti);
     P2PB_MPI_CHECK(MPI_Bcast(&run->ti.overhead_ns, 1, MPI_DOUBLE, 0, run->comm));
     P2PB_MPI_CHECK(MPI_Bcast(&run->ti.resolution_ns, 1, MPI_DOUBLE, 0, run->comm));

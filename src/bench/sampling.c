@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sampling.c - steps 2, 4 and 5 of one (kernel, size)
+ * sampling.c - steps 2, 4 and 5 of one round of one (kernel, size)
  * (docs/methodology.md): warm-up, then samples (barrier, k timed iterations,
- * the per-rank durations reduced to one value) until the stop rule; rank 0
- * decides after each sample and broadcasts, so all ranks stop together.
+ * the per-rank durations reduced to one value, a block at a time) until the
+ * round's stop rule; rank 0 decides after each block and broadcasts, so all
+ * ranks stop together; the round's median per row.
  */
 #include <stdlib.h>
 
@@ -14,10 +15,13 @@
 #define P2PB_DEFAULT_WARMUP 10
 #define P2PB_DEFAULT_WARMUP_IMB 2
 
-/* Samples after which the adaptive rule tests the CI at every sample; then
- * at every 8th. */
+/* Samples of a round after which the adaptive rule tests the CI at every
+ * block; then at every 8th sample. */
 #define P2PB_CI_EVERY_SAMPLE 64
 #define P2PB_CI_STRIDE 8
+
+/* Samples reduced in one collective and decided on at once. */
+#define P2PB_SAMPLE_BLOCK 4
 
 int p2pb_dvec_push(struct p2pb_dvec *d, double x)
 {
@@ -37,11 +41,15 @@ enum p2pb_status p2pb_samples_open(struct p2pb_measure *r, char *err, size_t err
 {
     struct p2pb_samples *s = &r->s;
     int bad = 0, anybad = 0;
+    if (r->c.rank == 0) {
+        s->round_med = calloc(r->nout, sizeof *s->round_med);
+        bad = !s->round_med;
+    }
     if (r->per_group && r->c.rank == 0) {
         s->dall = calloc((size_t)r->c.nranks, sizeof *s->dall);
         s->mall = calloc((size_t)r->c.nranks, sizeof *s->mall);
         s->group = calloc((size_t)r->ngroups, sizeof *s->group);
-        bad = !s->dall || !s->mall || !s->group;
+        bad |= !s->dall || !s->mall || !s->group;
     }
     P2PB_MPI_CHECK(MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, r->c.comm));
     if (anybad)
@@ -59,6 +67,8 @@ void p2pb_samples_close(struct p2pb_measure *r)
     free(s->dall);
     free(s->mall);
     free(s->all.v);
+    free(s->round_med);
+    s->round_med = NULL;
     s->group = NULL;
     s->dall = s->mall = NULL;
     s->all.v = NULL;
@@ -67,10 +77,13 @@ void p2pb_samples_close(struct p2pb_measure *r)
 void p2pb_warmup(struct p2pb_measure *r)
 {
     const struct p2pb_policy *pol = r->pol;
-    r->warm = pol->warmup >= 0 ? (size_t)pol->warmup : P2PB_DEFAULT_WARMUP;
+    size_t w = pol->warmup >= 0 ? (size_t)pol->warmup : P2PB_DEFAULT_WARMUP;
     if (pol->mode == P2PB_POLICY_FIXED_IMB && pol->warmup < 0)
-        r->warm = P2PB_DEFAULT_WARMUP_IMB;
-    p2pb_run_iters(r, r->warm);
+        w = P2PB_DEFAULT_WARMUP_IMB;
+    if (w > r->kb) /* at most one sample's worth: large sizes run few */
+        w = r->kb;
+    p2pb_run_iters(r, w);
+    r->warm += w;
 }
 
 /*
@@ -101,48 +114,59 @@ static double gather_groups(struct p2pb_measure *r, double d, double scale_us)
     return v;
 }
 
-/* One sample's value in ns on rank 0 from this rank's duration d (ns). */
-static double reduce_sample(struct p2pb_measure *r, double d, double scale_us)
+/*
+ * A block of b samples: this rank's durations d[0..b-1] (ns) reduced to
+ * one value per sample (per-group runs: per sample, with the groups'
+ * values; P2PB_REDUCE_MAX: one MPI_Reduce for the block; P2PB_REDUCE_ROOT:
+ * rank 0's own), stored on rank 0 in usec per iteration.
+ */
+static void reduce_block(struct p2pb_measure *r, const double *d, size_t b, double scale_us)
 {
-    double v = d; /* P2PB_REDUCE_ROOT: rank 0 is the initiator */
-    if (r->per_group)
-        return gather_groups(r, d, scale_us);
-    if (r->k->rank_reduce == P2PB_REDUCE_MAX) {
-        double mine = r->c.active ? d : 0.0;
-        P2PB_MPI_CHECK(MPI_Reduce(&mine, &v, 1, MPI_DOUBLE, MPI_MAX, 0, r->c.comm));
+    double v[P2PB_SAMPLE_BLOCK], mine[P2PB_SAMPLE_BLOCK];
+    for (size_t j = 0; j < b; j++) {
+        v[j] = d[j]; /* P2PB_REDUCE_ROOT: rank 0 is the initiator */
+        mine[j] = r->c.active ? d[j] : 0.0;
+        if (r->per_group)
+            v[j] = gather_groups(r, d[j], scale_us);
     }
-    return v;
+    if (!r->per_group && r->k->rank_reduce == P2PB_REDUCE_MAX)
+        P2PB_MPI_CHECK(MPI_Reduce(mine, v, (int)b, MPI_DOUBLE, MPI_MAX, 0, r->c.comm));
+    for (size_t j = 0; r->c.rank == 0 && j < b; j++)
+        if (p2pb_dvec_push(&r->s.all, v[j] * scale_us) != 0)
+            r->s.oom = 1;
 }
 
-/* Adaptive budget in s; --timeout is for hangs: keep it well inside. */
-static double time_budget(const struct p2pb_policy *pol)
+/* Adaptive budget of one round in s: --time-per-size over the rounds;
+ * --timeout is for hangs: keep the size well inside it. */
+static double round_budget(const struct p2pb_measure *r)
 {
+    const struct p2pb_policy *pol = r->pol;
     double budget = pol->time_per_size;
     if (pol->timeout > 0 && budget > pol->timeout / 2)
         budget = pol->timeout / 2;
-    return budget;
+    return budget / (double)r->nrounds;
 }
 
 /*
- * The stop rule, on rank 0 after storing a sample: stop at max samples (or
- * out of memory); adaptive, after min samples: stop when the budget is spent
- * or the CI half-width of the median is within --ci-target.
- * Returns 1 to go on, 0 to stop.
+ * The stop rule of a round, on rank 0 after a block: stop at the round's
+ * max samples (or out of memory); adaptive, after the round's min samples:
+ * stop when its budget is spent or the CI half-width of the round's median
+ * is within --ci-target. Returns 1 to go on, 0 to stop.
  */
-static int keep_sampling(struct p2pb_measure *r, uint64_t t_start, double budget)
+static int keep_sampling(struct p2pb_measure *r, size_t drawn, uint64_t t_start, double budget)
 {
     const struct p2pb_policy *pol = r->pol;
     const struct p2pb_samples *s = &r->s;
-    if (s->oom || s->n >= r->nmax)
+    if (s->oom || drawn >= r->nmax)
         return 0;
-    if (pol->mode != P2PB_POLICY_ADAPTIVE || s->n < r->nmin)
+    if (pol->mode != P2PB_POLICY_ADAPTIVE || drawn < r->nmin)
         return 1;
     double elapsed = (double)(p2pb_now_ns() - t_start) * 1e-9;
     if (elapsed >= budget)
         return 0;
-    if (s->n >= P2PB_CI_MIN_N && (s->n < P2PB_CI_EVERY_SAMPLE || s->n % P2PB_CI_STRIDE == 0)) {
+    if (drawn >= P2PB_CI_MIN_N && (drawn < P2PB_CI_EVERY_SAMPLE || drawn % P2PB_CI_STRIDE == 0)) {
         struct p2pb_stats st;
-        if (p2pb_stats_compute(s->all.v, s->all.n, NULL, &st) == P2PB_OK) {
+        if (p2pb_stats_compute(s->all.v + s->round_start, drawn, NULL, &st) == P2PB_OK) {
             double hw = p2pb_stats_ci_rel_halfwidth(&st);
             if (hw >= 0 && hw <= pol->ci_target)
                 return 0;
@@ -151,26 +175,101 @@ static int keep_sampling(struct p2pb_measure *r, uint64_t t_start, double budget
     return 1;
 }
 
+/* Median of x[from..n-1] into *out when there are samples; 0 or -1 (OOM). */
+static int segment_median(const struct p2pb_dvec *x, size_t from, double *out)
+{
+    struct p2pb_stats st;
+    if (x->n <= from)
+        return 0;
+    if (p2pb_stats_compute(x->v + from, x->n - from, NULL, &st) != P2PB_OK)
+        return -1;
+    *out = st.median;
+    return 0;
+}
+
+/* Rank 0, end of a round that drew samples: each row's round median. */
+static void record_round(struct p2pb_measure *r)
+{
+    struct p2pb_samples *s = &r->s;
+    size_t i = s->nround_med;
+    if (r->c.rank != 0 || s->oom || s->all.n <= s->round_start || i >= P2PB_MAX_ROUNDS)
+        return;
+    for (int g = 0; r->per_group && g < r->ngroups; g++)
+        if (segment_median(&s->group[g], s->round_start, &s->round_med[g][i]) != 0)
+            s->oom = 1;
+    if (segment_median(&s->all, s->round_start, &s->round_med[r->nout - 1][i]) != 0)
+        s->oom = 1;
+    s->nround_med++;
+}
+
 void p2pb_sample(struct p2pb_measure *r)
 {
     struct p2pb_samples *s = &r->s;
     const double scale_us = r->k->time_scale / 1000.0 / (double)r->kb; /* ns/sample -> usec/iter */
     const uint64_t t_start = p2pb_now_ns();
-    const double budget = time_budget(r->pol);
-    int go = 1;
+    const double budget = round_budget(r);
+    double d[P2PB_SAMPLE_BLOCK];
+    size_t drawn = 0;
+    int go = r->nmax > 0;
+    s->round_start = s->all.n;
     while (go) {
-        P2PB_MPI_CHECK(MPI_Barrier(r->c.comm));
-        uint64_t t0 = p2pb_now_ns();
-        p2pb_run_iters(r, r->kb);
-        double d = (double)(p2pb_now_ns() - t0);
-        s->local_sum_ns += d;
-        double v = reduce_sample(r, d, scale_us);
-        s->n++;
-        if (r->c.rank == 0) {
-            if (p2pb_dvec_push(&s->all, v * scale_us) != 0)
-                s->oom = 1;
-            go = keep_sampling(r, t_start, budget);
+        size_t b = r->nmax - drawn < P2PB_SAMPLE_BLOCK ? r->nmax - drawn : P2PB_SAMPLE_BLOCK;
+        for (size_t j = 0; j < b; j++) {
+            P2PB_MPI_CHECK(MPI_Barrier(r->c.comm));
+            uint64_t t0 = p2pb_now_ns();
+            p2pb_run_iters(r, r->kb);
+            d[j] = (double)(p2pb_now_ns() - t0);
+            s->local_sum_ns += d[j];
         }
+        reduce_block(r, d, b, scale_us);
+        drawn += b;
+        s->n += b;
+        if (r->c.rank == 0)
+            go = keep_sampling(r, drawn, t_start, budget);
         P2PB_MPI_CHECK(MPI_Bcast(&go, 1, MPI_INT, 0, r->c.comm));
+    }
+    record_round(r);
+}
+
+/* What a round drew, to undo it (p2pb_sample_floor). */
+struct round_mark {
+    size_t n, all_n, nround_med;
+    double local_sum_ns;
+};
+
+/* Rank 0: the round's median sample in ns (before dividing by k). */
+static double round_sample_ns(const struct p2pb_measure *r)
+{
+    double med = 0;
+    if (segment_median(&r->s.all, r->s.round_start, &med) != 0)
+        return 0;
+    return med * (double)r->kb / r->k->time_scale * 1000.0;
+}
+
+void p2pb_sample_floor(struct p2pb_measure *r)
+{
+    struct p2pb_samples *s = &r->s;
+    const double target = p2pb_sample_target_ns(r->ti);
+    for (int tries = 0;; tries++) {
+        struct round_mark m = {s->n, s->all.n, s->nround_med, s->local_sum_ns};
+        p2pb_sample(r);
+        unsigned long long nk = r->kb; /* rank 0 decides */
+        if (r->c.rank == 0 && !s->oom && s->all.n > m.all_n)
+            nk = p2pb_floor_rebatch(r->kb, round_sample_ns(r), target, (size_t)1 << 26);
+        P2PB_MPI_CHECK(MPI_Bcast(&nk, 1, MPI_UNSIGNED_LONG_LONG, 0, r->c.comm));
+        if (nk == r->kb)
+            return;
+        r->warm += (s->n - m.n) * r->kb; /* the round's samples become warm-up */
+        s->n = m.n;
+        s->local_sum_ns = m.local_sum_ns;
+        s->nround_med = m.nround_med;
+        s->all.n = r->c.rank == 0 ? m.all_n : s->all.n;
+        for (int g = 0; r->per_group && r->c.rank == 0 && g < r->ngroups; g++)
+            s->group[g].n = m.all_n;
+        if (nk == 0 || tries + 1 >= P2PB_FLOOR_TRIES) {
+            r->refused = 1;
+            return;
+        }
+        r->kb = (size_t)nk;
     }
 }

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * suite.c - the measurements of one p2pbench run: selected kernels x
- * directions x message sizes, each size run by the harness (harness.h) or
- * recorded as a skipped row; the second direction's asymmetry against the
- * first; rank 0 writes every row to the results file and prints it through
- * the reporter (output/output.h).
+ * directions x message sizes. Per kernel, --rounds rounds over its
+ * (direction, size) list, each round in an order shuffled with --seed, each
+ * size measured a round at a time by the harness (harness.h) or recorded as
+ * a skipped row; then the rows in size order: the second direction's
+ * asymmetry against the first; rank 0 writes every row to the results file
+ * and prints it through the reporter (output/output.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -14,22 +16,23 @@
 #include "bench.h"
 #include "mpi_util.h"
 #include "survey.h"
+#include "ticker.h"
 
-/* State of the suite. Row buffers: one harness call's rows; the first
- * direction's rows (for the asymmetry of the second); rows held back so
- * that a multi-row kernel's rows reach the reporter grouped by variant, one
- * table each. */
+/* State of the suite. Row buffers: one kernel's rows, [ndirs][nsizes][cap]
+ * (a (direction, size) unit's rows at unit * cap). */
 struct suite {
     struct p2pb_run *run;
     struct p2pb_report_ctx rctx;
     size_t cap;                /* most rows of one harness call, any kernel */
     size_t maxsizes;           /* most sizes of any kernel, <= P2PB_MAX_SIZES */
-    struct p2pb_result *rows;  /* [cap] */
-    struct p2pb_result *first; /* [maxsizes][cap] */
-    struct p2pb_result *held;  /* [maxsizes][cap] */
-    size_t *nheld;             /* [maxsizes] rows held per size */
-    enum p2pb_status status;   /* agreed by every rank after each size */
-    size_t measured;           /* rank 0: rows written that were not skipped */
+    struct p2pb_result *rows;  /* [2 * maxsizes * cap] */
+    size_t *nrows;             /* [2 * maxsizes] rows of each unit; 0: none */
+    struct p2pb_size_run **sr; /* [2 * maxsizes] units being measured */
+    size_t *order;             /* [2 * maxsizes] a round's order of units */
+    unsigned long long rng;    /* shuffle state, from --seed */
+    size_t measured;           /* rows measured (not skipped) so far */
+    enum p2pb_status status;   /* agreed by every rank */
+    struct p2pb_ticker tick;   /* rank 0: the progress line (--progress) */
 };
 
 /* How one kernel runs. */
@@ -40,7 +43,7 @@ struct plan {
     const size_t *sizes; /* bytes */
     size_t nsizes;
     int ndirs; /* 2 for P2PB_KF_DIRECTIONS kernels that run, else 1 */
-    int hold;  /* more than one row per size: hold rows back */
+    int hold;  /* more than one row per size: print grouped by variant */
 };
 
 /* Allocate the row buffers on every rank; P2PB_ENOMEM on every rank when
@@ -57,11 +60,12 @@ static enum p2pb_status alloc_rows(struct suite *s)
         s->maxsizes = m > s->maxsizes ? m : s->maxsizes;
     }
     s->maxsizes = s->maxsizes < P2PB_MAX_SIZES ? s->maxsizes : P2PB_MAX_SIZES;
-    s->rows = calloc(s->cap, sizeof *s->rows);
-    s->first = calloc(s->cap * s->maxsizes, sizeof *s->first);
-    s->held = calloc(s->cap * s->maxsizes, sizeof *s->held);
-    s->nheld = calloc(s->maxsizes, sizeof *s->nheld);
-    int oom = !s->rows || !s->first || !s->held || !s->nheld, anyoom = 0;
+    size_t units = 2 * s->maxsizes;
+    s->rows = calloc(units * s->cap, sizeof *s->rows);
+    s->nrows = calloc(units, sizeof *s->nrows);
+    s->sr = calloc(units, sizeof *s->sr);
+    s->order = calloc(units, sizeof *s->order);
+    int oom = !s->rows || !s->nrows || !s->sr || !s->order, anyoom = 0;
     P2PB_MPI_CHECK(MPI_Allreduce(&oom, &anyoom, 1, MPI_INT, MPI_MAX, s->run->comm));
     if (!anyoom)
         return P2PB_OK;
@@ -73,9 +77,9 @@ static enum p2pb_status alloc_rows(struct suite *s)
 static void free_rows(struct suite *s)
 {
     free(s->rows);
-    free(s->first);
-    free(s->held);
-    free(s->nheld);
+    free(s->nrows);
+    free(s->sr);
+    free(s->order);
 }
 
 /* Why kernel k cannot run at all, its sizes, directions and row holding. */
@@ -125,60 +129,113 @@ static void skip_row(struct p2pb_result *r, const struct p2pb_kernel *k, size_t 
     snprintf(r->note, sizeof r->note, "%s", note);
 }
 
-/* Run one size through the harness into s->rows[0..*nrows-1]; on failure the
- * message is printed (rank 0) and the rows are marked failed. */
-static void measure_size(struct suite *s, const struct plan *p, int dir, size_t bytes,
-                         size_t *nrows)
+/* Rank 0: the error line; the unit's labelled rows marked failed. */
+static void fail_unit(struct suite *s, const struct plan *p, size_t u, enum p2pb_status st)
 {
     struct p2pb_run *run = s->run;
-    run->err[0] = '\0';
-    s->status = p2pb_harness_run_rows(run->comm, p->k, bytes, dir, &run->opt->policy, &run->ti,
-                                      s->rows, s->cap, nrows, run->err, sizeof run->err);
-    if (s->status != P2PB_OK && run->rank == 0)
+    struct p2pb_result *rows = &s->rows[u * s->cap];
+    p2pb_ticker_clear(&s->tick);
+    if (run->rank == 0)
         fprintf(stderr, "p2pbench: error: %s\n", run->err);
-    if (*nrows == 0) { /* failed before any row was labelled */
-        label_row(&s->rows[0], p->k, bytes, run->nranks);
-        *nrows = 1;
+    if (s->nrows[u] == 0) { /* failed before any row was labelled */
+        label_row(&rows[0], p->k, p->sizes[u % p->nsizes], run->nranks);
+        s->nrows[u] = 1;
     }
-    for (size_t i = 0; i < *nrows && s->status != P2PB_OK; i++)
-        if (s->rows[i].status == P2PB_ROW_OK) {
-            s->rows[i].status = P2PB_ROW_FAILED;
-            snprintf(s->rows[i].note, sizeof s->rows[i].note, "%s", p2pb_status_str(s->status));
+    for (size_t i = 0; i < s->nrows[u]; i++)
+        if (rows[i].status == P2PB_ROW_OK) {
+            rows[i].status = P2PB_ROW_FAILED;
+            snprintf(rows[i].note, sizeof rows[i].note, "%s", p2pb_status_str(st));
         }
 }
 
-/* The rows of size index si: a skipped row, or the harness's rows. */
-static size_t size_rows(struct suite *s, const struct plan *p, int dir, size_t si)
+/* Unit u (direction u / nsizes, size index u % nsizes): a skipped row, or
+ * the harness started on it (s->sr[u]). Returns 1 when it is measured. */
+static int start_unit(struct suite *s, const struct plan *p, size_t u)
 {
     const struct p2pb_kernel *k = p->k;
-    size_t bytes = p->sizes[si];
-    size_t nrows = 0;
+    struct p2pb_run *run = s->run;
+    size_t si = u % p->nsizes, bytes = p->sizes[si];
     char note[160] = "";
     if (p->skip)
         snprintf(note, sizeof note, "%s", p->skip);
     else if (bytes < k->min_bytes)
         snprintf(note, sizeof note, "size %zu B is below the minimum of %s, %zu B", bytes,
                  k->display_name, k->min_bytes);
-    if (!note[0]) {
-        measure_size(s, p, dir, bytes, &nrows);
-        return nrows;
+    if (note[0]) {
+        skip_row(&s->rows[u * s->cap], k, bytes, run->nranks, &run->opt->policy, note);
+        s->nrows[u] = 1;
+        if (run->rank == 0 && p->skip && u == 0) /* a size below a minimum: table only */
+            fprintf(stderr, "p2pbench: skipping %s: %s\n", k->name, note);
+        return 0;
     }
-    skip_row(&s->rows[0], k, bytes, s->run->nranks, &s->run->opt->policy, note);
-    if (s->run->rank == 0 && p->skip && si == 0) /* a size below a minimum: table only */
-        fprintf(stderr, "p2pbench: skipping %s: %s\n", k->name, note);
-    return 1;
+    run->err[0] = '\0';
+    enum p2pb_status st = p2pb_size_begin(run->comm, k, bytes, (int)(u / p->nsizes),
+                                          &run->opt->policy, &run->ti, &s->rows[u * s->cap], s->cap,
+                                          &s->nrows[u], &s->sr[u], run->err, sizeof run->err);
+    if (st != P2PB_OK) {
+        s->status = st;
+        fail_unit(s, p, u, st);
+    }
+    return st == P2PB_OK;
 }
 
-/* Asymmetry: the second direction's rows against the first's, row by row
- * (ratio of MB/s; NaN when either is not positive). Keeps direction 0's rows. */
-static void add_asymmetry(struct suite *s, int dir, size_t si, size_t nrows)
+/* The rounds over the n measured units of s->order (all ranks, the same
+ * shuffled order); stops at the first failure (that unit's rows failed). */
+static void run_rounds(struct suite *s, const struct plan *p, size_t n)
 {
-    for (size_t i = 0; i < nrows; i++) {
-        struct p2pb_result *f = &s->first[si * s->cap + i];
-        struct p2pb_result *r = &s->rows[i];
-        if (dir == 0)
-            *f = *r;
-        else if (r->status == P2PB_ROW_OK && f->status == P2PB_ROW_OK) {
+    struct p2pb_run *run = s->run;
+    const size_t rounds = run->opt->policy.rounds ? run->opt->policy.rounds : 1;
+    for (size_t round = 0; round < rounds && s->status == P2PB_OK; round++) {
+        p2pb_shuffle(s->order, n, &s->rng);
+        for (size_t i = 0; i < n && s->status == P2PB_OK; i++) {
+            size_t u = s->order[i];
+            p2pb_ticker_show(&s->tick, p->k->name, round, rounds, p->sizes[u % p->nsizes], n - i);
+            run->err[0] = '\0';
+            s->status = p2pb_size_round(s->sr[u], round, run->err, sizeof run->err);
+            if (s->status != P2PB_OK) {
+                enum p2pb_status st = p2pb_size_finish(s->sr[u], &s->rows[u * s->cap], s->status,
+                                                       run->err, sizeof run->err);
+                s->sr[u] = NULL;
+                fail_unit(s, p, u, st);
+            }
+        }
+    }
+}
+
+/* Rows of every unit still open; after a failure, units without samples
+ * are dropped (nrows 0). Counts the measured rows. */
+static void finish_units(struct suite *s, const struct plan *p, size_t nunits)
+{
+    struct p2pb_run *run = s->run;
+    for (size_t u = 0; u < nunits; u++) {
+        struct p2pb_result *rows = &s->rows[u * s->cap];
+        if (s->sr[u] && s->status != P2PB_OK && p2pb_size_samples(s->sr[u]) == 0) {
+            p2pb_size_free(s->sr[u]);
+            s->nrows[u] = 0;
+        } else if (s->sr[u]) {
+            enum p2pb_status st =
+                p2pb_size_finish(s->sr[u], rows, P2PB_OK, run->err, sizeof run->err);
+            if (st != P2PB_OK) {
+                if (s->status == P2PB_OK)
+                    s->status = st;
+                fail_unit(s, p, u, st);
+            }
+        }
+        s->sr[u] = NULL;
+        for (size_t i = 0; i < s->nrows[u]; i++)
+            s->measured += rows[i].status != P2PB_ROW_SKIPPED;
+    }
+}
+
+/* Asymmetry: direction 1's rows of size si against direction 0's, row by
+ * row (ratio of MB/s; NaN when either is not positive). */
+static void add_asymmetry(struct suite *s, const struct plan *p, size_t si)
+{
+    size_t u0 = si, u1 = p->nsizes + si;
+    for (size_t i = 0; i < s->nrows[u1] && i < s->nrows[u0]; i++) {
+        const struct p2pb_result *f = &s->rows[u0 * s->cap + i];
+        struct p2pb_result *r = &s->rows[u1 * s->cap + i];
+        if (r->status == P2PB_ROW_OK && f->status == P2PB_ROW_OK) {
             snprintf(r->asym_ref, sizeof r->asym_ref, "%s", f->variant);
             r->asymmetry = f->mbytes_per_sec > 0 && r->mbytes_per_sec > 0
                                ? r->mbytes_per_sec / f->mbytes_per_sec
@@ -187,54 +244,71 @@ static void add_asymmetry(struct suite *s, int dir, size_t si, size_t nrows)
     }
 }
 
-/* Rank 0: write the rows to the results file, then print or hold them. */
-static void emit_rows(struct suite *s, const struct plan *p, size_t si, size_t nrows)
+/* Rank 0: write the rows of one direction to the results file in size
+ * order and print them (grouped by variant when held). */
+static void emit_direction(struct suite *s, const struct plan *p, int dir)
 {
     struct p2pb_run *run = s->run;
-    for (size_t i = 0; i < nrows; i++) {
-        s->measured += s->rows[i].status != P2PB_ROW_SKIPPED;
-        if (run->rf &&
-            p2pb_results_write_result(run->rf, &s->rows[i], run->err, sizeof run->err) != P2PB_OK) {
-            fprintf(stderr, "p2pbench: error: %s\n", run->err);
-            if (s->status == P2PB_OK)
-                s->status = P2PB_EIO;
+    p2pb_ticker_clear(&s->tick);
+    for (size_t si = 0; si < p->nsizes; si++) {
+        size_t u = (size_t)dir * p->nsizes + si;
+        for (size_t i = 0; i < s->nrows[u]; i++) {
+            const struct p2pb_result *r = &s->rows[u * s->cap + i];
+            if (run->rf &&
+                p2pb_results_write_result(run->rf, r, run->err, sizeof run->err) != P2PB_OK) {
+                fprintf(stderr, "p2pbench: error: %s\n", run->err);
+                if (s->status == P2PB_OK)
+                    s->status = P2PB_EIO;
+            }
+            if (!p->hold)
+                run->opt->reporter->row(&s->rctx, r);
         }
-        if (p->hold)
-            s->held[si * s->cap + i] = s->rows[i];
-        else
-            run->opt->reporter->row(&s->rctx, &s->rows[i]);
     }
-    s->nheld[si] = p->hold ? nrows : 0;
+    for (size_t i = 0; p->hold && i < s->cap; i++)
+        for (size_t si = 0; si < p->nsizes; si++) {
+            size_t u = (size_t)dir * p->nsizes + si;
+            if (i < s->nrows[u])
+                run->opt->reporter->row(&s->rctx, &s->rows[u * s->cap + i]);
+        }
     fflush(stdout);
 }
 
-/* Rank 0: the held rows, one table per variant (row index), sizes in order. */
-static void print_held(struct suite *s, const struct plan *p)
+/* One kernel: its units started, the rounds, the rows finished and
+ * emitted; a write error on rank 0 stops every rank. */
+static void run_kernel(struct suite *s, const struct plan *p)
 {
-    for (size_t i = 0; i < s->cap; i++)
-        for (size_t si = 0; si < p->nsizes; si++)
-            if (i < s->nheld[si])
-                s->run->opt->reporter->row(&s->rctx, &s->held[si * s->cap + i]);
-    fflush(stdout);
+    const size_t nunits = (size_t)p->ndirs * p->nsizes;
+    size_t n = 0;
+    memset(s->nrows, 0, 2 * s->maxsizes * sizeof *s->nrows);
+    for (size_t u = 0; u < nunits && s->status == P2PB_OK; u++)
+        if (start_unit(s, p, u))
+            s->order[n++] = u;
+    run_rounds(s, p, n);
+    finish_units(s, p, nunits);
+    for (size_t si = 0; p->ndirs == 2 && si < p->nsizes; si++)
+        add_asymmetry(s, p, si);
+    for (int dir = 0; dir < p->ndirs && s->run->rank == 0; dir++)
+        emit_direction(s, p, dir);
+    int st = (int)s->status;
+    P2PB_MPI_CHECK(MPI_Bcast(&st, 1, MPI_INT, 0, s->run->comm));
+    s->status = (enum p2pb_status)st;
 }
 
-/* One direction of one kernel over its sizes; stops at the first failure. */
-static void run_direction(struct suite *s, const struct plan *p, int dir)
+/* No row was measured (every kernel or size skipped): one line on rank 0
+ * naming the first kernel's reason; P2PB_ESKIP (exit 1, end record
+ * "nothing-measured"). */
+static enum p2pb_status nothing_measured(struct suite *s)
 {
-    memset(s->nheld, 0, s->maxsizes * sizeof *s->nheld);
-    for (size_t si = 0; si < p->nsizes && s->status == P2PB_OK; si++) {
-        size_t nrows = size_rows(s, p, dir, si);
-        if (p->ndirs == 2)
-            add_asymmetry(s, dir, si, nrows);
-        if (s->run->rank == 0)
-            emit_rows(s, p, si, nrows);
-        /* a write error on rank 0 stops every rank */
-        int st = (int)s->status;
-        P2PB_MPI_CHECK(MPI_Bcast(&st, 1, MPI_INT, 0, s->run->comm));
-        s->status = (enum p2pb_status)st;
+    if (s->run->rank == 0) {
+        const struct p2pb_options *opt = s->run->opt;
+        struct plan p;
+        plan_kernel(s, opt->kernels[0], &p);
+        fprintf(stderr,
+                "p2pbench: error: nothing measured: every requested kernel and size was skipped "
+                "(%s: %s)\n",
+                p.k->name, p.skip ? p.skip : "see the notes of its rows");
     }
-    if (s->run->rank == 0 && p->hold)
-        print_held(s, p);
+    return P2PB_ESKIP;
 }
 
 /* Rank 0: end the tables; P2PB_EIO when stdout could not be written. */
@@ -264,19 +338,17 @@ enum p2pb_status p2pb_suite_run(struct p2pb_run *run)
     if (run->rank == 0)
         opt->reporter->begin(&s.rctx);
 
+    s.rng = opt->policy.seed;
+    p2pb_ticker_init(&s.tick, opt->progress, run->rank, run->t_wall0_ns);
     s.status = alloc_rows(&s);
     for (size_t ki = 0; ki < opt->nkernels && s.status == P2PB_OK; ki++) {
         struct plan p;
         plan_kernel(&s, opt->kernels[ki], &p);
-        for (int dir = 0; dir < p.ndirs && s.status == P2PB_OK; dir++)
-            run_direction(&s, &p, dir);
+        run_kernel(&s, &p);
     }
     free_rows(&s);
-    if (run->rank == 0 && s.status == P2PB_OK && s.measured == 0) {
-        /* a run that measured nothing must not pass (a CI job would) */
-        fprintf(stderr, "p2pbench: error: nothing measured: every requested kernel and size was "
-                        "skipped (see the lines above)\n");
-        s.status = P2PB_ESKIP;
-    }
+    p2pb_ticker_clear(&s.tick);
+    if (s.status == P2PB_OK && s.measured == 0)
+        s.status = nothing_measured(&s);
     return run->rank == 0 ? end_tables(&s, s.status) : s.status;
 }

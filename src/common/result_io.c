@@ -300,8 +300,28 @@ void *p2pb_result_to_json(const struct p2pb_result *r)
             cJSON_AddStringToObject(a, "vs", r->asym_ref);
             add_num(a, "ratio", r->asymmetry);
         }
+        if (r->rounds > 0) { /* rounds (docs/output-format.md) */
+            cJSON_AddNumberToObject(o, "rounds", (double)r->rounds);
+            cJSON *m = cJSON_AddArrayToObject(o, "round_medians_usec");
+            for (size_t i = 0; i < r->rounds && i < P2PB_MAX_ROUNDS; i++)
+                cJSON_AddItemToArray(m, cJSON_CreateNumber(r->round_medians[i]));
+        }
+        p2pb_noise_to_json(&r->noise, o);
+        p2pb_disturbance_to_json(&r->disturbance, o);
     }
     return o;
+}
+
+/* "round_medians_usec" (at most P2PB_MAX_ROUNDS numbers) into r. */
+static void get_rounds(const cJSON *o, struct p2pb_result *r)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "round_medians_usec"), *v;
+    cJSON_ArrayForEach(v, m)
+    {
+        if (!cJSON_IsNumber(v) || r->rounds >= P2PB_MAX_ROUNDS)
+            break;
+        r->round_medians[r->rounds++] = v->valuedouble;
+    }
 }
 
 enum p2pb_status p2pb_results_write_result(struct p2pb_results_file *f, const struct p2pb_result *r,
@@ -499,7 +519,9 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
         get_str(asym, "vs", r->asym_ref, sizeof r->asym_ref);
         r->asymmetry = get_num(asym, "ratio", NAN);
     }
-    return P2PB_OK;
+    get_rounds(o, r);
+    enum p2pb_status st = p2pb_noise_from_json(o, &r->noise, err, errlen);
+    return st == P2PB_OK ? p2pb_disturbance_from_json(o, &r->disturbance, err, errlen) : st;
 }
 
 void p2pb_run_info_from_json(const void *obj, struct p2pb_run_info *ri)

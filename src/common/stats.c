@@ -123,3 +123,83 @@ double p2pb_stats_ci_rel_halfwidth(const struct p2pb_stats *s)
         return -1.0;
     return (s->ci95_high - s->ci95_low) / 2.0 / s->median;
 }
+
+/* A sample of the change-point test: value and group (0 first third, 1 last). */
+struct tagged {
+    double v;
+    int grp;
+};
+
+static int cmp_tagged(const void *a, const void *b)
+{
+    double x = ((const struct tagged *)a)->v, y = ((const struct tagged *)b)->v;
+    return (x > y) - (x < y);
+}
+
+/* U of group 1 from the sorted tagged samples t[0..2m-1] (average ranks for
+ * ties) and the tie term sum(t^3 - t) into *ties. */
+static double mann_whitney_u(const struct tagged *t, size_t m, double *ties)
+{
+    double r1 = 0.0;
+    *ties = 0.0;
+    for (size_t i = 0; i < 2 * m;) {
+        size_t j = i;
+        while (j + 1 < 2 * m && t[j + 1].v == t[i].v)
+            j++;
+        double avg_rank = ((double)i + (double)j) / 2.0 + 1.0, k = (double)(j - i + 1);
+        for (size_t q = i; q <= j; q++)
+            if (t[q].grp)
+                r1 += avg_rank;
+        *ties += k * k * k - k;
+        i = j + 1;
+    }
+    return r1 - (double)m * ((double)m + 1.0) / 2.0;
+}
+
+/* The medians of the thirds into out. */
+static enum p2pb_status third_medians(const double *x, size_t n, size_t m, struct p2pb_shift *out)
+{
+    struct p2pb_stats a, b;
+    enum p2pb_status st = p2pb_stats_compute(x, m, NULL, &a);
+    if (st == P2PB_OK)
+        st = p2pb_stats_compute(x + n - m, m, NULL, &b);
+    if (st != P2PB_OK)
+        return st;
+    out->first_median = a.median;
+    out->last_median = b.median;
+    out->rel_shift = a.median != 0.0 ? (b.median - a.median) / a.median : 0.0;
+    return P2PB_OK;
+}
+
+enum p2pb_status p2pb_change_point(const double *x, size_t n, double alpha, double min_rel_shift,
+                                   struct p2pb_shift *out)
+{
+    memset(out, 0, sizeof *out);
+    out->p = 1.0;
+    if (!(alpha > 0.0 && alpha < 1.0) || !(min_rel_shift >= 0.0))
+        return P2PB_EUSAGE;
+    size_t m = n / 3;
+    if (m < P2PB_SHIFT_MIN_THIRD)
+        return P2PB_OK;
+    struct tagged *t = malloc(2 * m * sizeof *t);
+    if (!t)
+        return P2PB_ENOMEM;
+    for (size_t i = 0; i < m; i++) {
+        t[i] = (struct tagged){x[i], 0};
+        t[m + i] = (struct tagged){x[n - m + i], 1};
+    }
+    qsort(t, 2 * m, sizeof *t, cmp_tagged);
+    double ties, N = 2.0 * (double)m, mm = (double)m * (double)m;
+    out->u = mann_whitney_u(t, m, &ties);
+    free(t);
+    double var = mm / 12.0 * ((N + 1.0) - ties / (N * (N - 1.0)));
+    double d = out->u - mm / 2.0;
+    d = d > 0.5 ? d - 0.5 : d < -0.5 ? d + 0.5 : 0.0; /* continuity */
+    out->z = var > 0.0 ? d / sqrt(var) : 0.0;
+    out->p = erfc(fabs(out->z) / sqrt(2.0));
+    out->tested = 1;
+    out->third = m;
+    enum p2pb_status st = third_medians(x, n, m, out);
+    out->flagged = st == P2PB_OK && out->p < alpha && fabs(out->rel_shift) >= min_rel_shift;
+    return st;
+}

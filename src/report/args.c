@@ -14,6 +14,7 @@
 
 #include "args.h"
 #include "outlier.h"
+#include "roff.h"
 
 typedef enum p2pb_status (*opt_setter)(struct p2pb_args *a, const char *value, char *err,
                                        size_t errlen);
@@ -121,6 +122,14 @@ static enum p2pb_status set_gnuplot(struct p2pb_args *a, const char *v, char *er
     return P2PB_OK;
 }
 
+static enum p2pb_status set_title(struct p2pb_args *a, const char *v, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    a->title = v;
+    return P2PB_OK;
+}
+
 static enum p2pb_status set_force(struct p2pb_args *a, const char *v, char *err, size_t errlen)
 {
     (void)v;
@@ -192,8 +201,9 @@ static enum p2pb_status set_version(struct p2pb_args *a, const char *v, char *er
 }
 
 #define CMD_SC (P2PB_CMD_SHOW | P2PB_CMD_COMPARE | P2PB_CMD_SURVEY)
-#define CMD_CP (P2PB_CMD_COMPARE | P2PB_CMD_PLOT)
-#define CMD_IP (P2PB_CMD_IMPORT | P2PB_CMD_PLOT)
+#define CMD_CP (P2PB_CMD_COMPARE | P2PB_CMD_PLOT | P2PB_CMD_HTML)
+#define CMD_IP (P2PB_CMD_IMPORT | P2PB_CMD_PLOT | P2PB_CMD_HTML)
+#define CMD_CH (P2PB_CMD_COMPARE | P2PB_CMD_HTML)
 
 /*
  * The options, in the order of the usage text. cmds lists the commands that
@@ -205,16 +215,17 @@ static const struct opt opts[] = {
     {"format", 'f', "FMT", CMD_SC, set_format, "output format (see above; default text)"},
     {"metric", 'm', "M", P2PB_CMD_SHOW | P2PB_CMD_SURVEY, set_metric,
      "show: latency (t_median, usec) or throughput (MB/s); survey: judge only that"},
-    {"vs", 0, NULL, CMD_CP, set_vs, "compare/plot: the files after it form side B"},
+    {"vs", 0, NULL, CMD_CP, set_vs, "compare/plot/html: the files after it form side B"},
     {"threshold", 't', "PCT", P2PB_CMD_ALL, set_threshold,
-     "compare: equivalence margin d in percent (default 5)"},
-    {"holm", 0, NULL, P2PB_CMD_COMPARE, set_holm,
-     "compare: Holm adjustment instead of Benjamini-Hochberg"},
+     "compare/html: equivalence margin d in percent (default 5)"},
+    {"holm", 0, NULL, CMD_CH, set_holm,
+     "compare/html: Holm adjustment instead of Benjamini-Hochberg"},
     {"fail-on-regression", 0, NULL, P2PB_CMD_COMPARE, set_fail,
      "compare: exit 1 on a row changed for the worse (Holm) or an incomplete file"},
     {"allow-incomplete", 0, NULL, P2PB_CMD_COMPARE, set_allow_incomplete,
      "compare: the gate passes incomplete files (still flagged)"},
-    {"output", 'o', "PATH", CMD_IP, set_output, "import: output directory; plot: image file"},
+    {"output", 'o', "PATH", CMD_IP, set_output,
+     "import: output directory; plot: image file; html: the page (.html)"},
     {"force", 0, NULL, P2PB_CMD_IMPORT, set_force,
      "import: replace results files that exist (default: refuse)"},
     {"kernel", 'k', "NAME", P2PB_CMD_PLOT, set_kernel,
@@ -229,6 +240,7 @@ static const struct opt opts[] = {
      "survey: slow = more than K scaled MADs off the median (default 3)"},
     {"min-off", 0, "FRAC", P2PB_CMD_SURVEY, set_min_off,
      "survey: ... and at least FRAC of the median off (default 0.2)"},
+    {"title", 0, "TEXT", P2PB_CMD_HTML, set_title, "html: page title (default: p2pbench: A vs B)"},
     {"help", 'h', NULL, P2PB_CMD_ALL, set_help, "show this help and exit"},
     {"version", 'V', NULL, P2PB_CMD_ALL, set_version, "show version and exit"},
 };
@@ -364,9 +376,21 @@ enum p2pb_status p2pb_args_parse(int argc, char **argv, struct p2pb_args *a, cha
 enum p2pb_status p2pb_args_only(const struct p2pb_args *a, unsigned cmd, const char *msg, char *err,
                                 size_t errlen)
 {
-    for (int i = 0; i < NOPTS; i++)
-        if ((a->given & (1u << i)) && !(opts[i].cmds & cmd))
-            return p2pb_fail(P2PB_EUSAGE, err, errlen, "%s" P2PB_TRY_HELP, msg);
+    static const char *const names[] = {"show", "compare", "import", "plot"}; /* P2PB_CMD_* bits */
+    const char *cname = "this command";
+    for (size_t b = 0; b < sizeof names / sizeof names[0]; b++)
+        if (cmd == 1u << b)
+            cname = names[b];
+    for (int i = 0; i < NOPTS; i++) {
+        if (!(a->given & (1u << i)) || (opts[i].cmds & cmd))
+            continue;
+        char shrt[8] = "";
+        if (opts[i].letter)
+            snprintf(shrt, sizeof shrt, "-%c/", opts[i].letter);
+        return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                         "%s--%s is not an option of %s; %s" P2PB_TRY_HELP, shrt, opts[i].name,
+                         cname, msg);
+    }
     return P2PB_OK;
 }
 
@@ -414,4 +438,10 @@ void p2pb_args_print_options(FILE *o)
         else
             fprintf(o, "      %-20s  %s\n", name, opts[i].help);
     }
+}
+
+void p2pb_args_print_man(FILE *o)
+{
+    for (size_t i = 0; i < NOPTS; i++)
+        p2pb_roff_option(o, opts[i].letter, opts[i].name, opts[i].value, opts[i].help);
 }

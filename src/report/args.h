@@ -35,8 +35,9 @@ enum p2pb_cmd_bit {
     P2PB_CMD_COMPARE = 1u << 1,
     P2PB_CMD_IMPORT = 1u << 2,
     P2PB_CMD_PLOT = 1u << 3,
-    P2PB_CMD_SURVEY = 1u << 4,
-    P2PB_CMD_ALL = (1u << 5) - 1
+    P2PB_CMD_HTML = 1u << 4,
+    P2PB_CMD_SURVEY = 1u << 5,
+    P2PB_CMD_ALL = (1u << 6) - 1
 };
 
 /* What the command line asks for besides the command itself. */
@@ -58,6 +59,7 @@ struct p2pb_args {
     const char *output;   /* -o PATH, NULL when not given */
     const char *kernel;   /* -k NAME, NULL when not given */
     const char *gnuplot;  /* --gnuplot PATH, NULL when not given */
+    const char *title;    /* html --title TEXT, NULL when not given */
     int force;            /* import --force: replace existing results files */
     const char *heatmap;  /* survey --heatmap FILE, NULL when not given */
     int fail_on_slow;     /* survey --fail-on-slow */
@@ -91,8 +93,9 @@ enum p2pb_status p2pb_args_parse(int argc, char **argv, struct p2pb_args *a, cha
                                  size_t errlen);
 
 /*
- * P2PB_EUSAGE with message msg (P2PB_TRY_HELP is added) when an option that
- * command cmd (a P2PB_CMD_* bit) does not take was given, else P2PB_OK.
+ * P2PB_EUSAGE when an option that command cmd (one P2PB_CMD_* bit) does not
+ * take was given: "-k/--kernel is not an option of compare; MSG" (msg says
+ * what the command takes; P2PB_TRY_HELP is added). Else P2PB_OK.
  */
 enum p2pb_status p2pb_args_only(const struct p2pb_args *a, unsigned cmd, const char *msg, char *err,
                                 size_t errlen);
@@ -111,6 +114,10 @@ void p2pb_args_free(struct p2pb_args *a);
 /* The "Options:" lines of the usage text, one per table entry, to o. */
 void p2pb_args_print_options(FILE *o);
 
+/* The same options as man(7) tagged paragraphs (roff.h), for
+ * p2pbench-report(1) (p2pbench-report --help-man). */
+void p2pb_args_print_man(FILE *o);
+
 /*
  * The commands, run by main.c once the options are parsed. Each returns
  * P2PB_OK or a failure with its message in err (a message may be empty when
@@ -120,6 +127,7 @@ enum p2pb_status p2pb_cmd_show(struct p2pb_args *a, char *err, size_t errlen);
 enum p2pb_status p2pb_cmd_compare(struct p2pb_args *a, char *err, size_t errlen);
 enum p2pb_status p2pb_cmd_import(struct p2pb_args *a, char *err, size_t errlen);
 enum p2pb_status p2pb_cmd_plot(struct p2pb_args *a, char *err, size_t errlen);
+enum p2pb_status p2pb_cmd_html(struct p2pb_args *a, char *err, size_t errlen);
 /* survey: slow nodes and links of a `p2pbench survey` file (cmd_survey.c). */
 enum p2pb_status p2pb_cmd_survey(struct p2pb_args *a, char *err, size_t errlen);
 

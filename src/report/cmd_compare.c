@@ -30,8 +30,9 @@ static enum p2pb_status check_args(const struct p2pb_args *a, enum p2pb_outfmt *
                        "compare needs files on both sides: A... --vs B..." P2PB_TRY_HELP);
     if (st == P2PB_OK)
         st = p2pb_args_only(a, P2PB_CMD_COMPARE,
-                            "compare prints both metrics; --metric and --output do not apply", err,
-                            errlen);
+                            "compare takes only -f, -t, --holm, --fail-on-regression and "
+                            "--allow-incomplete",
+                            err, errlen);
     return st;
 }
 

@@ -57,6 +57,21 @@ static enum p2pb_status load_two(const struct p2pb_args *a, struct plot_sides *p
     return st;
 }
 
+/* The name of an unlabelled file's line: its base name without ".jsonl"
+ * ("runs//a-01.jsonl" is "a-01"), cut to len - 1 bytes. */
+static void short_name(const char *path, char *buf, size_t len)
+{
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    size_t b = n;
+    while (b > 0 && path[b - 1] != '/')
+        b--;
+    if (n - b > 6 && strncmp(path + n - 6, ".jsonl", 6) == 0)
+        n -= 6;
+    snprintf(buf, len, "%.*s", (int)(n - b), path + b);
+}
+
 /* Group the files by label: one line per label (or per unlabelled file).
  * Without memory, P2PB_ENOMEM with no message, as before. */
 static enum p2pb_status load_by_label(const struct p2pb_args *a, struct plot_sides *ps, char *err,
@@ -74,8 +89,10 @@ static enum p2pb_status load_by_label(const struct p2pb_args *a, struct plot_sid
             ps->sides[s].files = calloc(all->nfiles, sizeof *ps->sides[s].files);
             if (!ps->sides[s].files)
                 return P2PB_ENOMEM;
-            snprintf(ps->sides[s].name, sizeof ps->sides[s].name, "%.63s",
-                     l[0] ? l : all->files[f].path);
+            if (l[0])
+                snprintf(ps->sides[s].name, sizeof ps->sides[s].name, "%.63s", l);
+            else
+                short_name(all->files[f].path, ps->sides[s].name, sizeof ps->sides[s].name);
             ps->n++;
         }
         ps->sides[s].files[ps->sides[s].nfiles++] = all->files[f];

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * p2pbench-report: show, compare, import, plot. No MPI.
+ * p2pbench-report: show, compare, import, plot, html. No MPI.
  * A table of commands; each command is in its own file (cmd_*.c), the
  * options are one table in args.c. Exit status: see exit_code below.
  */
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "roff.h"
 #include "version.h"
 
 /* One command: its name, what runs it, whether a directory argument stands
@@ -37,7 +38,11 @@ static const struct report_cmd cmds[] = {
     {"plot", p2pb_cmd_plot, 1,
      "RUN... [--vs RUN...] -o FILE.png|FILE.svg [-k KERNEL] [--gnuplot PATH]",
      "latency and throughput against size (log-log) via gnuplot; one line per\n"
-     "label (or per side with --vs), the CI or launch range as a band"},
+     "label (or per side with --vs) and variant, the CI or launch range as a band"},
+    {"html", p2pb_cmd_html, 1, "RUN... [--vs RUN...] -o FILE.html [-t PCT] [--holm] [--title TEXT]",
+     "one self-contained page (inline SVG and CSS, no script): run summary, host\n"
+     "context, per kernel latency and throughput charts and, with --vs, compare's\n"
+     "table with verdicts and the confounders"},
     {"survey", p2pb_cmd_survey, 0,
      "FILE [-f text|json|csv] [-m latency|throughput] [--heatmap FILE.png|.svg]\n"
      "[--fail-on-slow] [--mad-k K] [--min-off FRAC]",
@@ -81,12 +86,40 @@ static void print_usage(FILE *o)
     fputs(usage_tail, o);
 }
 
+/* p2pbench-report(1) in roff: the commands from cmds, the options from the
+ * table of args.c (the hidden --help-man, run at build time). */
+static void print_man(FILE *o)
+{
+    p2pb_roff_title(o, "p2pbench-report", P2PB_VERSION);
+    p2pb_roff_section(o, "NAME");
+    fputs("p2pbench\\-report \\- show, compare, import and plot p2pbench results files\n", o);
+    p2pb_roff_section(o, "SYNOPSIS");
+    fputs("\\fBp2pbench\\-report\\fR \\fICOMMAND\\fR [\\fIOPTION\\fR]... \\fIFILE\\fR...\n", o);
+    p2pb_roff_section(o, "DESCRIPTION");
+    p2pb_roff_para(o, "p2pbench-report reads p2pbench results files (JSON Lines) and IMB/PMB/OSU "
+                      "text logs; it needs no MPI. Its commands:");
+    for (size_t i = 0; i < NCMDS; i++) {
+        fputs(".TP\n\\fB", o);
+        p2pb_roff_text(o, cmds[i].name);
+        fputs("\\fR ", o);
+        p2pb_roff_para(o, cmds[i].synopsis);
+        fputs(".br\n", o);
+        p2pb_roff_para(o, cmds[i].help);
+    }
+    p2pb_roff_section(o, "OPTIONS");
+    p2pb_args_print_man(o);
+    p2pb_roff_section(o, "NOTES");
+    p2pb_roff_para(o, usage_tail + 1);
+    p2pb_roff_section(o, "SEE ALSO");
+    fputs("\\fBp2pbench\\fR(1), \\fBgnuplot\\fR(1); /usr/share/doc/p2pbench/docs/report.md\n", o);
+}
+
 static void print_version(void)
 {
     printf("p2pbench-report %s (%s)\n", P2PB_VERSION, P2PB_GIT_COMMIT);
 }
 
-/* "show, compare, import, plot" into buf (len bytes). */
+/* "show, compare, import, plot, html" into buf (len bytes). */
 static const char *command_names(char *buf, size_t len)
 {
     size_t used = 0;
@@ -117,12 +150,16 @@ static enum p2pb_status run_command(const struct report_cmd *c, int argc, char *
 /* Look the command up in cmds and run it; -h and -V work without one. */
 static enum p2pb_status dispatch(int argc, char **argv, char *err, size_t errlen)
 {
-    char names[64];
+    char names[96];
     if (argc < 2)
         return p2pb_fail(P2PB_EUSAGE, err, errlen, "missing command (%s)" P2PB_TRY_HELP,
                          command_names(names, sizeof names));
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
         print_usage(stdout);
+        return P2PB_OK;
+    }
+    if (strcmp(argv[1], "--help-man") == 0) { /* not in --help: the build makes the page */
+        print_man(stdout);
         return P2PB_OK;
     }
     if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {

@@ -1,20 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * plot: latency and throughput against message size (log-log) through
- * gnuplot. gnuplot is fork/exec'd (no shell); the script, with the data
- * inline, goes to its stdin. The output file name is written into the script
- * as a gnuplot string with quotes and backslashes escaped.
+ * gnuplot. One line per (side, variant) of the kernel drawn, with a legend;
+ * the x ticks are powers of 2 written 1K, 1M; every label is printed
+ * literally (noenhanced). The script, with the data inline, goes to
+ * gnuplot's stdin (plot_run.c); file names and labels are written into it as
+ * gnuplot strings with quotes escaped. gnuplot writes a temporary file next
+ * to the output, renamed to it once it holds an image: a failed plot leaves
+ * no file.
  */
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "output/output.h"
+#include "plot.h"
 
 /* Write s as a single-quoted gnuplot string ('' stands for '). Newlines,
  * which gnuplot cannot take inside a string, become spaces. */
@@ -32,96 +36,154 @@ static void gp_quote(FILE *o, const char *s)
     fputc('\'', o);
 }
 
-static int ends_with(const char *s, const char *suf)
+/* 1 if s ends in suf, letters compared without case (.PNG is .png). */
+static int ends_with_nocase(const char *s, const char *suf)
 {
     size_t a = strlen(s), b = strlen(suf);
-    return a >= b && strcmp(s + a - b, suf) == 0;
+    return a >= b && strcasecmp(s + a - b, suf) == 0;
 }
 
-/* One launch: its within-launch 95% CI of the median as the band of size
- * bytes of kernel; *lo and *hi stay as they are when the row has no CI. */
-static void one_launch_band(const struct p2pb_side *s, enum p2pb_metric m, const char *kernel,
-                            size_t bytes, double *lo, double *hi)
+/* A row that can be drawn on log-log axes: measured, above 0 bytes. */
+static int drawable(const struct p2pb_result *r, const char *kernel)
+{
+    return r->bytes > 0 && r->status == P2PB_ROW_OK && strcmp(r->kernel, kernel) == 0;
+}
+
+void p2pb_one_launch_band(const struct p2pb_side *s, enum p2pb_metric m, const char *kernel,
+                          const char *variant, size_t bytes, double *lo, double *hi)
 {
     for (size_t f = 0; f < s->nfiles; f++)
         for (size_t j = 0; j < s->files[f].nrows; j++) {
             const struct p2pb_result *x = &s->files[f].rows[j];
-            if (x->bytes != bytes || strcmp(x->kernel, kernel) || x->variant[0] || !x->t.ci_valid ||
-                x->status != P2PB_ROW_OK)
+            if (x->bytes != bytes || strcmp(x->kernel, kernel) || strcmp(x->variant, variant) ||
+                !x->t.ci_valid || x->status != P2PB_ROW_OK)
                 continue;
             if (m == P2PB_METRIC_LATENCY) {
                 *lo = x->t.ci95_low;
                 *hi = x->t.ci95_high;
             } else if (x->t.ci95_high > 0 && x->t.ci95_low > 0) {
-                *lo = x->bytes_factor * (double)x->bytes / x->t.ci95_high;
-                *hi = x->bytes_factor * (double)x->bytes / x->t.ci95_low;
+                double moved =
+                    x->fixed_bytes > 0 ? x->fixed_bytes : x->bytes_factor * (double)x->bytes;
+                *lo = moved / x->t.ci95_high;
+                *hi = moved / x->t.ci95_low;
             }
         }
 }
 
-/* Inline data block of one side and metric: bytes median low high, one line
- * per size of its first kernel table (sizes 0 are left out: log axis). */
-static void write_block(FILE *o, const struct p2pb_side *s, enum p2pb_metric m, const char *kernel,
-                        size_t idx)
+/* Inline data block $dL_M of line L and metric M from the side's table t:
+ * "bytes median low high", one line per size above 0 bytes. */
+static void write_block(FILE *o, const struct p2pb_side *s, const struct p2pb_cmp_table *t,
+                        const char *kernel, const struct plot_line *l, size_t idx)
 {
-    struct p2pb_side empty = {0};
-    struct p2pb_cmp_table t;
-    fprintf(o, "$d%zu_%d << EOD\n", idx, (int)m);
-    if (p2pb_compare_build(s, &empty, m, 0, 0.05, &t) == P2PB_OK) {
-        for (size_t i = 0; i < t.nrows; i++) {
-            const struct p2pb_cmp_row *r = &t.rows[i];
-            if (strcmp(r->kernel, kernel) || r->variant[0] || r->bytes == 0 || !(r->med_a > 0))
-                continue;
-            double lo = r->min_a, hi = r->max_a;
-            if (r->na == 1)
-                one_launch_band(s, m, kernel, r->bytes, &lo, &hi);
-            fprintf(o, "%zu %.9g %.9g %.9g\n", r->bytes, r->med_a, lo, hi);
-        }
-        p2pb_compare_free(&t);
+    fprintf(o, "$d%zu_%d << EOD\n", idx, (int)t->metric);
+    for (size_t i = 0; i < t->nrows; i++) {
+        const struct p2pb_cmp_row *r = &t->rows[i];
+        if (strcmp(r->kernel, kernel) || strcmp(r->variant, l->variant) || r->bytes == 0 ||
+            !(r->med_a > 0))
+            continue;
+        double lo = r->min_a, hi = r->max_a;
+        if (r->na == 1)
+            p2pb_one_launch_band(s, t->metric, r->kernel, r->variant, r->bytes, &lo, &hi);
+        fprintf(o, "%zu %.9g %.9g %.9g\n", r->bytes, r->med_a, lo, hi);
     }
     fprintf(o, "EOD\n");
 }
 
-static void write_script(FILE *o, struct p2pb_side *sides, size_t nsides, const char *out, int svg,
-                         const char *kernel, const char *display)
+/* The data blocks of every line: one table per side and metric. */
+static void write_blocks(FILE *o, const struct plot_job *job)
 {
-    fprintf(o, "set terminal %s size 1200,500\n", svg ? "svg" : "pngcairo");
-    fputs("set output ", o);
-    gp_quote(o, out);
-    fputc('\n', o);
-    for (size_t s = 0; s < nsides; s++) {
-        write_block(o, &sides[s], P2PB_METRIC_LATENCY, kernel, s);
-        write_block(o, &sides[s], P2PB_METRIC_THROUGHPUT, kernel, s);
+    struct p2pb_side empty = {0};
+    for (size_t s = 0; s < job->nsides; s++)
+        for (int m = 0; m < 2; m++) {
+            struct p2pb_cmp_table t;
+            if (p2pb_compare_build(&job->sides[s], &empty, (enum p2pb_metric)m, 0, 0.05, &t) !=
+                P2PB_OK)
+                memset(&t, 0, sizeof t);
+            t.metric = (enum p2pb_metric)m;
+            for (size_t l = 0; l < job->nlines; l++)
+                if (job->lines[l].side == s)
+                    write_block(o, &job->sides[s], &t, job->first->kernel, &job->lines[l], l);
+            p2pb_compare_free(&t);
+        }
+}
+
+/* x axis: log 2, ticks at powers of 2 written 1, 8, 1K, 1M (at most about
+ * 12), the range widened to whole powers of 2 around the sizes drawn, and
+ * a little more, so that no tick sits on the border. */
+static void write_xaxis(FILE *o, const struct plot_job *job)
+{
+    int lo = (int)floor(log2((double)job->min_bytes));
+    int hi = (int)ceil(log2((double)job->max_bytes));
+    if (hi <= lo) {
+        lo = lo > 0 ? lo - 1 : 0;
+        hi = lo + 2;
     }
+    int step = (hi - lo + 11) / 12;
+    fprintf(o, "set logscale x 2\nset xrange [%.17g:%.17g]\nset xtics (", ldexp(1.0, lo) / 1.2,
+            ldexp(1.0, hi) * 1.2);
+    for (int e = lo; e <= hi; e += step) {
+        char sz[32];
+        fprintf(o, "%s'%s' %.17g", e > lo ? ", " : "", p2pb_fmt_size(sz, sizeof sz, (size_t)1 << e),
+                ldexp(1.0, e));
+    }
+    fputs(")\n", o);
+}
+
+/* Legend of line l: the side's name, its variant, or both. */
+static void line_title(const struct plot_job *job, const struct plot_line *l, char *buf, size_t len)
+{
+    const char *side = job->sides[l->side].name;
+    if (!l->variant[0])
+        snprintf(buf, len, "%s", side[0] ? side : job->first->display_name);
+    else if (job->nsides == 1 || !side[0])
+        snprintf(buf, len, "%s", l->variant);
+    else
+        snprintf(buf, len, "%s %s", side, l->variant);
+}
+
+/* One panel: metric m of every line, band then median line per line. */
+static void write_panel(FILE *o, const struct plot_job *job, int m)
+{
+    char title[160];
+    snprintf(title, sizeof title, "%s %s", job->first->display_name,
+             m == 0 ? "latency (median; band: CI or launch range)"
+                    : "throughput (band: CI or launch range)");
+    fputs("set title ", o);
+    gp_quote(o, title);
+    fprintf(o, "\nset ylabel '%s'\nplot ", m == 0 ? "t [usec]" : "MB/s (1 MB = 10^6 B)");
+    for (size_t l = 0; l < job->nlines; l++) {
+        fprintf(o,
+                "%s$d%zu_%d using 1:3:4 with filledcurves fs transparent solid 0.2 "
+                "lc %zu notitle, $d%zu_%d using 1:2 with linespoints lc %zu pt %zu title ",
+                l ? ", " : "", l, m, l + 1, l, m, l + 1, l % 13 + 1);
+        line_title(job, &job->lines[l], title, sizeof title);
+        gp_quote(o, title);
+    }
+    fputc('\n', o);
+}
+
+void p2pb_plot_script(FILE *o, const struct plot_job *job)
+{
+    fprintf(o, "set terminal %s size 1200,500 noenhanced\n", job->svg ? "svg" : "pngcairo");
+    fputs("set output ", o);
+    gp_quote(o, job->tmp);
+    fputc('\n', o);
+    write_blocks(o, job);
     fputs("set multiplot layout 1,2\n"
-          "set logscale xy\nset grid\nset key top left\n"
+          "set logscale y\nset format y '%.10g'\nset grid\nset key top left\n"
           "set xlabel 'message size [bytes]'\n",
           o);
-    for (int m = 0; m < 2; m++) {
-        fprintf(o, "set title ");
-        char title[128];
-        snprintf(title, sizeof title, "%s %s", display,
-                 m == 0 ? "latency (median, band: CI or launch range)"
-                        : "throughput (band: CI or launch range)");
-        gp_quote(o, title);
-        fprintf(o, "\nset ylabel '%s'\nplot ", m == 0 ? "t [usec]" : "MB/s (10^6 B/s)");
-        for (size_t s = 0; s < nsides; s++) {
-            fprintf(o,
-                    "%s$d%zu_%d using 1:3:4 with filledcurves fs transparent solid 0.25 "
-                    "lc %zu notitle, $d%zu_%d using 1:2 with linespoints lc %zu title ",
-                    s ? ", " : "", s, m, s + 1, s, m, s + 1);
-            gp_quote(o, sides[s].name);
-        }
-        fputc('\n', o);
-    }
+    write_xaxis(o, job);
+    write_panel(o, job, 0);
+    write_panel(o, job, 1);
     fputs("unset multiplot\nset output\n", o);
 }
 
-/* The output name: .png or .svg (*svg set), no line break. */
+/* The output name: .png or .svg in any case (*svg set), no line break. */
 static enum p2pb_status check_name(const char *out, int *svg, char *err, size_t errlen)
 {
-    *svg = ends_with(out, ".svg");
-    if (!*svg && !ends_with(out, ".png"))
+    *svg = ends_with_nocase(out, ".svg");
+    if (!*svg && !ends_with_nocase(out, ".png"))
         return p2pb_fail(P2PB_EUSAGE, err, errlen, "plot output '%s' must end in .png or .svg",
                          out);
     if (strpbrk(out, "\n\r"))
@@ -130,112 +192,84 @@ static enum p2pb_status check_name(const char *out, int *svg, char *err, size_t 
     return P2PB_OK;
 }
 
-/* gnuplot falls back to stdout when it cannot open the file: check first
- * that out can be written (a file made for the check is removed). */
-static enum p2pb_status check_writable(const char *out, char *err, size_t errlen)
-{
-    struct stat ost;
-    int existed = stat(out, &ost) == 0;
-    FILE *probe = fopen(out, "ab");
-    if (!probe)
-        return p2pb_fail(P2PB_EIO, err, errlen, "cannot write plot '%s': %s", out, strerror(errno));
-    fclose(probe);
-    if (!existed)
-        remove(out);
-    return P2PB_OK;
-}
-
 /* The first row of the kernel asked for, or the first row of the first file
  * when kernel is NULL; NULL when no file has the kernel. */
 static const struct p2pb_result *find_kernel(const struct p2pb_side *sides, size_t nsides,
                                              const char *kernel)
 {
-    if (!kernel)
-        return &sides[0].files[0].rows[0];
     for (size_t s = 0; s < nsides; s++)
         for (size_t f = 0; f < sides[s].nfiles; f++)
             for (size_t i = 0; i < sides[s].files[f].nrows; i++)
-                if (strcmp(sides[s].files[f].rows[i].kernel, kernel) == 0)
+                if (!kernel || strcmp(sides[s].files[f].rows[i].kernel, kernel) == 0)
                     return &sides[s].files[f].rows[i];
     return NULL;
 }
 
-/* Measured rows of kernel above 0 bytes: log-log axes have no place for 0. */
-static size_t count_points(const struct p2pb_side *sides, size_t nsides, const char *kernel)
+/* Add (s, variant) of r to the lines unless there; widen the size range. */
+static void add_line(struct plot_job *job, size_t s, const struct p2pb_result *r)
 {
-    size_t points = 0;
-    for (size_t s = 0; s < nsides; s++)
-        for (size_t f = 0; f < sides[s].nfiles; f++)
-            for (size_t i = 0; i < sides[s].files[f].nrows; i++) {
-                const struct p2pb_result *r = &sides[s].files[f].rows[i];
-                points +=
-                    r->bytes > 0 && r->status == P2PB_ROW_OK && strcmp(r->kernel, kernel) == 0;
-            }
-    return points;
+    if (!job->nlines || r->bytes < job->min_bytes)
+        job->min_bytes = r->bytes;
+    if (r->bytes > job->max_bytes)
+        job->max_bytes = r->bytes;
+    for (size_t l = 0; l < job->nlines; l++)
+        if (job->lines[l].side == s && strcmp(job->lines[l].variant, r->variant) == 0)
+            return;
+    job->lines[job->nlines].side = s;
+    memcpy(job->lines[job->nlines].variant, r->variant, sizeof r->variant);
+    job->nlines++;
 }
 
-/* What the gnuplot script draws. */
-struct plot_job {
-    struct p2pb_side *sides;
-    size_t nsides;
-    const char *out;
-    int svg;
-    const struct p2pb_result *first; /* a row of the kernel drawn */
-};
-
-/* Child side of the fork: the pipe's read end as stdin, exec prog. */
-__attribute__((noreturn)) static void exec_gnuplot(const char *prog, int pfd[2])
+/* The lines of the kernel drawn: every (side, variant) with a drawable row.
+ * Returns P2PB_OK (maybe no line) or P2PB_ENOMEM. */
+static enum p2pb_status collect_lines(struct plot_job *job)
 {
-    dup2(pfd[0], STDIN_FILENO);
-    close(pfd[0]);
-    close(pfd[1]);
-    char *const argv[] = {(char *)prog, NULL};
-    execvp(prog, argv);
-    fprintf(stderr, "p2pbench-report: cannot run '%s': %s\n", prog, strerror(errno));
-    _exit(127);
+    size_t rows = 0;
+    for (size_t s = 0; s < job->nsides; s++)
+        for (size_t f = 0; f < job->sides[s].nfiles; f++)
+            rows += job->sides[s].files[f].nrows;
+    job->lines = calloc(rows ? rows : 1, sizeof *job->lines);
+    if (!job->lines)
+        return P2PB_ENOMEM;
+    for (size_t s = 0; s < job->nsides; s++)
+        for (size_t f = 0; f < job->sides[s].nfiles; f++)
+            for (size_t i = 0; i < job->sides[s].files[f].nrows; i++)
+                if (drawable(&job->sides[s].files[f].rows[i], job->first->kernel))
+                    add_line(job, s, &job->sides[s].files[f].rows[i]);
+    return P2PB_OK;
 }
 
-/* Write the script into the pipe's write end fd (closed on return); a
- * gnuplot that exits early must not kill us with SIGPIPE. */
-static void send_script(int fd, const struct plot_job *job)
+/* The job's kernel and lines; P2PB_EFORMAT when there is nothing to draw. */
+static enum p2pb_status prepare(struct plot_job *job, const char *kernel, char *err, size_t errlen)
 {
-    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-    FILE *o = fdopen(fd, "w");
-    if (!o) {
-        close(fd);
-    } else {
-        write_script(o, job->sides, job->nsides, job->out, job->svg, job->first->kernel,
-                     job->first->display_name);
-        fclose(o);
-    }
-    signal(SIGPIPE, old);
+    job->first = find_kernel(job->sides, job->nsides, kernel);
+    if (!job->first && kernel)
+        return p2pb_fail(P2PB_EFORMAT, err, errlen, "kernel '%s' is not in the files to plot",
+                         kernel);
+    if (!job->first)
+        return p2pb_fail(P2PB_EFORMAT, err, errlen, "nothing to plot: the files have no rows");
+    enum p2pb_status st = collect_lines(job);
+    if (st == P2PB_OK && !job->nlines)
+        st = p2pb_fail(P2PB_EFORMAT, err, errlen,
+                       "nothing to plot: kernel %s has no measured size above 0 bytes (the "
+                       "axes are logarithmic)",
+                       job->first->kernel);
+    return st;
 }
 
-/* Run prog with the script of job on its stdin and wait for it. Returns
- * P2PB_OK, or P2PB_EIO when the pipe or fork fails or gnuplot fails. */
-static enum p2pb_status run_gnuplot(const char *prog, const struct plot_job *job, char *err,
-                                    size_t errlen)
+/* Make the temporary file next to out (tmp holds len bytes); P2PB_EIO when
+ * the directory cannot be written. */
+static enum p2pb_status make_tmp(const char *out, char *tmp, size_t len, char *err, size_t errlen)
 {
-    int pfd[2];
-    if (pipe(pfd) != 0)
-        return p2pb_fail(P2PB_EIO, err, errlen, "pipe: %s", strerror(errno));
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(pfd[0]);
-        close(pfd[1]);
-        return p2pb_fail(P2PB_EIO, err, errlen, "fork: %s", strerror(errno));
-    }
-    if (pid == 0)
-        exec_gnuplot(prog, pfd);
-    close(pfd[0]);
-    send_script(pfd[1], job);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return p2pb_fail(P2PB_EIO, err, errlen, "gnuplot ('%s') failed (exit %d) writing '%s'",
-                         prog, WIFEXITED(status) ? WEXITSTATUS(status) : -1, job->out);
+    if ((size_t)snprintf(tmp, len, "%s.XXXXXX", out) >= len)
+        return p2pb_fail(P2PB_EUSAGE, err, errlen, "plot output name is too long");
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return p2pb_fail(P2PB_EIO, err, errlen, "cannot write plot '%s': %s", out, strerror(errno));
+    mode_t mask = umask(0); /* mkstemp makes 0600; give the image the usual mode */
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    close(fd);
     return P2PB_OK;
 }
 
@@ -243,22 +277,20 @@ enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *o
                            const char *kernel, const char *gnuplot, char *err, size_t errlen)
 {
     struct plot_job job = {.sides = sides, .nsides = nsides, .out = out};
+    char tmp[4096];
+    tmp[0] = '\0';
     enum p2pb_status st = check_name(out, &job.svg, err, errlen);
-    if (st != P2PB_OK)
-        return st;
-    if (!nsides || !sides[0].nfiles || !sides[0].files[0].nrows)
-        return p2pb_fail(P2PB_EFORMAT, err, errlen, "nothing to plot");
-    st = check_writable(out, err, errlen);
-    if (st != P2PB_OK)
-        return st;
-    job.first = find_kernel(sides, nsides, kernel);
-    if (!job.first)
-        return p2pb_fail(P2PB_EFORMAT, err, errlen, "kernel '%s' is not in the files to plot",
-                         kernel);
-    if (!count_points(sides, nsides, job.first->kernel))
-        return p2pb_fail(P2PB_EFORMAT, err, errlen,
-                         "nothing to plot: kernel %s has no measured size above 0 bytes (the "
-                         "axes are logarithmic)",
-                         job.first->kernel);
-    return run_gnuplot(gnuplot ? gnuplot : "gnuplot", &job, err, errlen);
+    if (st == P2PB_OK)
+        st = prepare(&job, kernel, err, errlen);
+    if (st == P2PB_OK)
+        st = make_tmp(out, tmp, sizeof tmp, err, errlen);
+    job.tmp = tmp;
+    if (st == P2PB_OK)
+        st = p2pb_plot_run(gnuplot ? gnuplot : "gnuplot", &job, err, errlen);
+    if (st == P2PB_OK && rename(tmp, out) != 0)
+        st = p2pb_fail(P2PB_EIO, err, errlen, "cannot write plot '%s': %s", out, strerror(errno));
+    if (st != P2PB_OK && tmp[0])
+        unlink(tmp);
+    free(job.lines);
+    return st;
 }

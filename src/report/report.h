@@ -206,6 +206,32 @@ enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *o
                            const char *kernel, const char *gnuplot, char *err, size_t errlen);
 
 /*
+ * For a side with one launch: the 95% CI of the median of its row (kernel,
+ * variant, bytes) in metric m (usec, or MB/s from the CI's ends) into *lo,
+ * *hi, which stay as they are when the row has no CI.
+ */
+void p2pb_one_launch_band(const struct p2pb_side *s, enum p2pb_metric m, const char *kernel,
+                          const char *variant, size_t bytes, double *lo, double *hi);
+
+/* What the html report shows besides the files. */
+struct p2pb_html_opt {
+    const char *title; /* page title; NULL: "p2pbench: A vs B" or "p2pbench: A" */
+    double threshold;  /* equivalence margin d of the verdicts, a fraction (0.05) */
+    int holm;          /* Holm instead of Benjamini-Hochberg for p_adj */
+};
+
+/*
+ * Write the html report of sides[0..nsides-1] (1: one group of runs; 2:
+ * A vs B with the comparison) to out: one self-contained file (inline CSS
+ * and SVG, no script, no network reference). Text from the files is
+ * escaped. Returns P2PB_OK, P2PB_EIO (out cannot be written; nothing left
+ * behind), P2PB_ENOMEM, P2PB_EFORMAT (no rows at all).
+ */
+enum p2pb_status p2pb_html_report(const struct p2pb_side *sides, size_t nsides,
+                                  const struct p2pb_html_opt *opt, const char *out, char *err,
+                                  size_t errlen);
+
+/*
  * Import text logs (IMB/PMB/OSU, two-column comparison tables) into results
  * files in outdir, one per table group. Messages go to msg (notes, warnings).
  * A log named twice is read once. Nothing is written if any input fails, if

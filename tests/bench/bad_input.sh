@@ -38,11 +38,25 @@ expect_error 2 "unknown option '--bogus' (see p2pbench --help)" --bogus
 expect_error 2 "option '--samples' needs a value" --samples
 expect_error 2 "value '0' for --samples is out of range" --samples 0
 expect_error 2 "unknown format 'xml' (text, imb, csv, markdown)" --format xml
+expect_error 2 "invalid value 'nosuch0' for --tcp-if: no interface of that name with an IPv4 address on this host" tcp-pingpong --tcp-if nosuch0
+expect_error 2 "invalid value for --tcp-if: not an interface name" tcp-pingpong --tcp-if 'a b'
 expect_error 2 "invalid --msglog '5:2' (need 0 <= A <= B <= 62)" --msglog 5:2
 expect_error 2 "invalid message size list '1,,2' (empty element)" -s 1,,2
 expect_error 2 "invalid label (control characters or bytes that are not UTF-8)" -l "$(printf 'a\nb')"
 expect_error 2 "invalid label (control characters or bytes that are not UTF-8)" -l "$(printf '\377x')"
 expect_error 2 "unknown kernel 'ping?pong' (see p2pbench --list)" "$(printf 'ping\npong')"
+# conflicting options (issue #13): refused, naming both; nothing written
+expect_error 2 "--output and --no-results exclude each other" --no-results -o "$outdir/nr.jsonl"
+[ ! -e "$outdir/nr.jsonl" ] && pass || fail "--no-results -o: $outdir/nr.jsonl was written"
+expect_error 2 "--fixed-imb and --batch exclude each other" --fixed-imb --batch 7
+expect_error 2 "--fixed-imb and --max-samples exclude each other" --fixed-imb --max-samples 3
+expect_error 2 "--fixed-imb and --min-samples exclude each other" --fixed-imb --min-samples 3
+expect_error 2 "--fixed-imb and --samples exclude each other" --fixed-imb --samples 3
+expect_error 2 "--fixed-imb and --time-per-size exclude each other" --fixed-imb --time-per-size 1
+expect_error 2 "--samples and --max-samples exclude each other" --samples 5 --max-samples 3
+expect_error 2 "--samples and --ci-target exclude each other" --samples 5 --ci-target 0.1
+expect_error 2 "--sizes given twice (give one list)" -s 0 -s 8
+expect_error 2 "--sizes and --msglog exclude each other" -s 0 -m 3
 rm -f "$outdir/fifo" && mkfifo "$outdir/fifo"
 expect_error 1 "cannot write results file '$outdir/fifo': a FIFO with no reader" -s 0 -o "$outdir/fifo"
 expect_error 1 "message size 1099511627776 (1T) needs" -s 1T

@@ -42,20 +42,21 @@ grep -qF "# p2pbench: run incomplete" "$outdir/corrupt-imb.out" && pass \
 grep -qF "# run ABORTED (payload check failed): results file: $out" "$outdir/corrupt.out" \
     && pass || fail "corrupt: the closing line does not say the run aborted"
 
-# 2. a peer that stalls: --timeout ends the run with a message naming kernel and size
+# 2. a peer that stalls: --timeout ends the run with a message naming kernel and size;
+#    the kernel before it (all its rounds done) is in the file
 out="$outdir/stall.jsonl"
 start=$(date +%s)
-P2PB_TEST_FAULT=stall:1:1024 timeout 120 "$P2PB_MPIEXEC" $P2PB_NPFLAG 2 $P2PB_PREFLAGS "$bin" pingpong \
-    -s 0,1024 --samples 6 --timeout 3 -o "$out" >/dev/null 2>"$outdir/stall.err"
+P2PB_TEST_FAULT=stall:1:1024:pingping timeout 120 "$P2PB_MPIEXEC" $P2PB_NPFLAG 2 $P2PB_PREFLAGS "$bin" \
+    pingpong pingping -s 0,1024 --samples 6 --timeout 3 -o "$out" >/dev/null 2>"$outdir/stall.err"
 rc=$?
 elapsed=$(( $(date +%s) - start ))
 [ $rc != 0 ] && [ $rc != 124 ] && pass || fail "stall: exit $rc"
 [ $elapsed -lt 60 ] && pass || fail "stall: took $elapsed s"
-grep -qF "p2pbench: rank 0: timeout: kernel pingpong, size 1024 bytes (warmup) did not finish within 3 s; rank(s) 1 had not reached this step" \
+grep -qF "p2pbench: rank 0: timeout: kernel pingping, size 1024 bytes (calibration) did not finish within 3 s; rank(s) 1 had not reached this step" \
     "$outdir/stall.err" && pass || { fail "stall: timeout message missing"; cat "$outdir/stall.err"; }
-"$verify" "$out" 2 incomplete 1 >/dev/null && pass || fail "stall: results file does not read back"
-"$schema" "$doc" "$out" reason='"timeout"' kernel='"pingpong"' bytes=1024 ranks='[1]' \
-    waiting_on='"warmup"' && pass || fail "stall: end record"
+"$verify" "$out" 2 incomplete 2 >/dev/null && pass || fail "stall: results file does not read back"
+"$schema" "$doc" "$out" reason='"timeout"' kernel='"pingping"' bytes=1024 ranks='[1]' \
+    waiting_on='"calibration"' && pass || fail "stall: end record"
 
 # 2b. rank 2 of 3 stops itself (SIGSTOP) before a size: rank 0 names it
 out="$outdir/stop.jsonl"
@@ -71,14 +72,16 @@ grep -qF "p2pbench: rank 0: timeout: kernel pingpong, size 1024 bytes (calibrati
 out="$outdir/sigstop.jsonl"
 rm -f "$out"
 # (many short sizes: the run outlasts the stop, no size nears --timeout, even
-# with MPICH's busy polling on an oversubscribed machine)
+# with MPICH's busy polling on an oversubscribed machine; rows are written when
+# the kernel's last round ends, so the stop comes once the run record is there)
 timeout 120 "$P2PB_MPIEXEC" $P2PB_NPFLAG 3 $P2PB_PREFLAGS "$bin" pingpong -s 1..3000+1 --samples 10 \
     --timeout 8 -o "$out" >/dev/null 2>"$outdir/sigstop.err" &
 launcher=$!
 for _ in $(seq 1 300); do
-    [ -f "$out" ] && [ "$(wc -l <"$out")" -ge 3 ] && break
+    [ -f "$out" ] && [ "$(wc -l <"$out")" -ge 1 ] && break
     sleep 0.1
 done
+sleep 1
 victims=$(pgrep -f "^$bin .*$out")
 victim=$(echo "$victims" | tail -1)
 [ "$(echo "$victims" | wc -l)" = 3 ] && kill -STOP "$victim" && pass || fail "sigstop: no 3 rank processes"
@@ -92,6 +95,22 @@ grep -qF "p2pbench: rank 0: timeout: kernel pingpong, size" "$outdir/sigstop.err
     && grep -qF "did not finish within 8 s; rank(s) $named had not reached this step or are stopped" "$outdir/sigstop.err" \
     && pass || { fail "sigstop: rank 0's line does not name the stopped rank"; cat "$outdir/sigstop.err"; }
 "$schema" "$doc" "$out" reason='"timeout"' && pass || fail "sigstop: end record"
+
+# 2b. a preempted calibration batch (rank 0 sleeps 20 ms in every estimate batch): k would be 1
+#     (a ~1 usec sample against the 100 usec floor); the floor check re-calibrates, so
+#     k x median time per iteration (PingPong: 2 x t) stays near or above 100 usec
+out="$outdir/slowcal.jsonl"
+P2PB_TEST_FAULT=slowcal:0 timeout 120 "$P2PB_MPIEXEC" $P2PB_NPFLAG 2 $P2PB_PREFLAGS "$bin" pingpong \
+    -s 1K --rounds 2 -o "$out" >/dev/null 2>"$outdir/slowcal.err"
+rc=$?
+[ $rc = 0 ] && pass || fail "slowcal: exit $rc"
+sample_us=$(python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r.get("type") == "result" and r.get("status") == "ok":
+        print(r["iterations_per_sample"] * r["t_usec"]["median"] / r["time_scale"])' "$out")
+python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) >= 80 else 1)' "${sample_us:-0}" && pass \
+    || fail "slowcal: a sample lasts ${sample_us:-?} usec, below the 100 usec floor"
 
 # 3. a rank killed mid-run: mpirun ends within a bound; finished rows read back; no end record
 out="$outdir/killed.jsonl"

@@ -7,10 +7,32 @@ pair; bandwidth: one row per direction), rounds of disjoint pairs (NP - 1
 rounds for even NP, NP for odd NP, one rank resting per round), the fields
 of docs/output-format.md ("pair", "hosts", "round", "metric", "direction",
 "survey_mode", "retest"), MB/s = bytes_factor * bytes / median, and the run
-record's "survey" object. Prints one line; exits 1 on the first failure."""
+record's "survey" object; with python3-jsonschema, the result records and the
+"survey" object against docs/results.schema.json. Prints one line; exits 1
+on the first failure."""
 import itertools
 import json
+import os
 import sys
+
+SCHEMA = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "results.schema.json")
+
+
+def check_schema(run, rows):
+    """Result records and the run record's survey object against the schema."""
+    try:
+        from jsonschema import Draft202012Validator
+    except ImportError:
+        return "schema not checked (no python3-jsonschema)"
+    schema = json.load(open(SCHEMA))
+    result = Draft202012Validator(dict(schema["$defs"]["result"], **{"$defs": schema["$defs"]}))
+    survey = Draft202012Validator(schema["$defs"]["run"]["properties"]["survey"])
+    for o in rows:
+        for e in result.iter_errors(o):
+            fail(f"row {o.get('variant')}: schema: {e.message}")
+    for e in survey.iter_errors(run["survey"]):
+        fail(f"run record survey: schema: {e.message}")
+    return "schema valid"
 
 
 def fail(msg):
@@ -65,8 +87,9 @@ def main():
             fail(f"row {o['variant']}: MB/s {o['mbytes_per_sec']} != {mbs}")
         if o["retest"] and "stayed_slow" not in o:
             fail(f"retest row {o['variant']} without stayed_slow")
+    note = check_schema(run, rows)
     print(f"PASS: {np_} ranks, {mode}: {len(lat)} latency and {len(bw)} bandwidth rows, "
-          f"{rounds} rounds, {len(rows) - len(first)} retest rows")
+          f"{rounds} rounds, {len(rows) - len(first)} retest rows; {note}")
 
 
 main()

@@ -133,6 +133,39 @@ static void options(void)
           strcmp(o.output, "x.jsonl") == 0 && strcmp(o.label, "domU") == 0);
 }
 
+/* Conflicting options: refused, the message names both (issue #13). */
+static void conflicts(void)
+{
+    static struct p2pb_options o;
+    static const struct {
+        const char *a1, *a2, *a3, *msg;
+    } t[] = {
+        {"--no-results", "-o", "x.jsonl", "--output and --no-results exclude each other"},
+        {"--fixed-imb", "--batch", "7", "--fixed-imb and --batch exclude each other"},
+        {"--fixed-imb", "--max-samples", "3", "--fixed-imb and --max-samples exclude each other"},
+        {"--fixed-imb", "--min-samples", "3", "--fixed-imb and --min-samples exclude each other"},
+        {"--fixed-imb", "--samples", "3", "--fixed-imb and --samples exclude each other"},
+        {"--fixed-imb", "--ci-target", "0.1", "--fixed-imb and --ci-target exclude each other"},
+        {"--fixed-imb", "--time-per-size", "1", "--fixed-imb and --time-per-size exclude each"},
+        {"--samples=5", "--max-samples", "3", "--samples and --max-samples exclude each other"},
+        {"--samples=5", "--min-samples", "3", "--samples and --min-samples exclude each other"},
+        {"--samples=5", "--ci-target", "0.1", "--samples and --ci-target exclude each other"},
+        {"-s", "0", "-s8", "--sizes given twice (give one list)"},
+        {"-m", "3", "-m4", "--msglog given twice (give one list)"},
+        {"-s", "0", "-m4", "--sizes and --msglog exclude each other"},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        err[0] = '\0';
+        CHECK(parse(&o, t[i].a1, t[i].a2, t[i].a3) == P2PB_EUSAGE);
+        CHECK_STR_CONTAINS(err, t[i].msg);
+    }
+    /* honoured together: IMB's repetitions split over the rounds; warm-up given */
+    CHECK(parse(&o, "--fixed-imb", "--rounds", "2") == P2PB_OK && o.policy.rounds == 2 &&
+          o.policy.mode == P2PB_POLICY_FIXED_IMB);
+    CHECK(parse(&o, "--fixed-imb", "--warmup", "3") == P2PB_OK && o.policy.warmup == 3);
+    CHECK(parse(&o, "--samples", "4", "--batch=2") == P2PB_OK && o.policy.batch == 2);
+}
+
 static void imb_policy(void)
 {
     /* IMB: 1000 up to 32 KiB, then 40 MiB / X */
@@ -457,6 +490,7 @@ int main(int argc, char **argv)
 {
     sizes();
     options();
+    conflicts();
     imb_policy();
     table_shape();
     table_defaults();

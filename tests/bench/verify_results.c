@@ -11,7 +11,22 @@
 #include <stdlib.h>
 
 #include "../lib/check.h"
+#include "harness.h" /* p2pb_round_interval */
 #include "p2pbench/result.h"
+
+/* Rounds (docs/methodology.md): one median per round within the samples'
+ * range; the interval holds median x e^(+-h) of p2pb_round_interval. */
+static void check_rounds(const struct p2pb_result *r)
+{
+    const struct p2pb_stats *t = &r->t;
+    double lo = 0, hi = 0;
+    CHECK(r->rounds <= r->samples);
+    for (size_t j = 0; j < r->rounds; j++)
+        CHECK(t->min <= r->round_medians[j] && r->round_medians[j] <= t->max);
+    CHECK(p2pb_round_interval(t->median, 0, 0, 0, r->round_medians, r->rounds, &lo, &hi) == 1);
+    CHECK(t->ci95_low > 0 && t->ci95_low <= lo * (1 + 1e-9) && hi <= t->ci95_high * (1 + 1e-9));
+    CHECK(t->ci95_low <= t->median && t->median <= t->ci95_high);
+}
 
 int main(int argc, char **argv)
 {
@@ -54,9 +69,11 @@ int main(int argc, char **argv)
         CHECK(t->min > 0);
         CHECK(t->min <= t->p25 && t->p25 <= t->median && t->median <= t->p75 && t->p75 <= t->p99 &&
               t->p99 <= t->max);
-        if (t->ci_valid)
+        if (t->ci_valid && r->rounds < 2)
             CHECK(t->min <= t->ci95_low && t->ci95_low <= t->median && t->median <= t->ci95_high &&
                   t->ci95_high <= t->max);
+        else if (t->ci_valid)
+            check_rounds(r);
         else
             CHECK(r->samples < 6);
         CHECK(r->samples >= 1 && r->iterations_per_sample >= 1);

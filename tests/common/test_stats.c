@@ -90,10 +90,86 @@ static void throughput(void)
     CHECK(p2pb_mbytes_per_sec(1.0, 10, 0.0) == 0.0);
 }
 
+/* Deterministic noise for the change-point tests: xorshift64, and a normal
+ * variate by Box-Muller. */
+static unsigned long long rng = 88172645463325252ull;
+
+static double uniform01(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return ((double)(rng >> 11) + 0.5) / 9007199254740992.0; /* (0, 1) */
+}
+
+static double normal(double mean, double sd)
+{
+    return mean + sd * sqrt(-2.0 * log(uniform01())) * cos(6.283185307179586 * uniform01());
+}
+
+static void change_point(void)
+{
+    struct p2pb_shift sh;
+    double x[3000];
+    /* Hand case: m = 8 (n = 24); first third 10..17, last third 20..27 (the
+     * middle is ignored): last-third ranks 9..16 sum to 100, U = 100 - 36 = 64;
+     * mean 32, variance 64/12 x 17 = 90.667, z = (64 - 32 - 0.5) / 9.522 =
+     * 3.3082, p = erfc(3.3082 / sqrt 2) = 0.000939 */
+    for (int i = 0; i < 24; i++)
+        x[i] = i < 8 ? 10 + i : i < 16 ? 100 : 4 + i;
+    CHECK(p2pb_change_point(x, 24, 0.01, 0.05, &sh) == P2PB_OK);
+    CHECK(sh.tested && sh.third == 8);
+    CHECK_NEAR(sh.u, 64, 0);
+    CHECK_NEAR(sh.z, 3.30817, 1e-5);
+    CHECK_NEAR(sh.p, 0.000939, 1e-6);
+    CHECK_NEAR(sh.first_median, 13.5, 0);
+    CHECK_NEAR(sh.last_median, 23.5, 0);
+    CHECK(sh.flagged);
+    /* too few samples: not tested; all equal: ties, variance 0, p = 1 */
+    CHECK(p2pb_change_point(x, 23, 0.01, 0.05, &sh) == P2PB_OK && !sh.tested && !sh.flagged);
+    for (int i = 0; i < 30; i++)
+        x[i] = 5.0;
+    CHECK(p2pb_change_point(x, 30, 0.01, 0.0, &sh) == P2PB_OK && sh.tested && sh.p == 1.0 &&
+          !sh.flagged);
+    CHECK(p2pb_change_point(x, 30, 0.0, 0.0, &sh) == P2PB_EUSAGE);
+    CHECK(p2pb_change_point(x, 30, 0.01, -1.0, &sh) == P2PB_EUSAGE);
+
+    /* Stationary noise, 2000 rows of 60 samples, alpha 0.01, no effect-size
+     * floor: about 1% flagged (binomial sd 0.22%); at most 1.5% */
+    int fp = 0;
+    for (int r = 0; r < 2000; r++) {
+        for (int i = 0; i < 60; i++)
+            x[i] = normal(10.0, 0.5);
+        p2pb_change_point(x, 60, 0.01, 0.0, &sh);
+        fp += sh.flagged;
+    }
+    CHECK(fp <= 30);
+    fprintf(stderr, "change point: %d of 2000 stationary rows flagged at alpha 0.01\n", fp);
+
+    /* A level shift of 20% in the middle: flagged in every one of 200 rows */
+    int hit = 0;
+    for (int r = 0; r < 200; r++) {
+        for (int i = 0; i < 60; i++)
+            x[i] = normal(i < 30 ? 10.0 : 12.0, 0.5);
+        p2pb_change_point(x, 60, 0.01, 0.05, &sh);
+        hit += sh.flagged && sh.rel_shift > 0.1;
+    }
+    CHECK(hit == 200);
+    /* A token bucket running dry: 10 fast samples (burst), then the shaped rate */
+    for (int i = 0; i < 45; i++)
+        x[i] = i < 10 ? normal(20.0, 0.5) : normal(84.0, 1.0);
+    CHECK(p2pb_change_point(x, 45, 0.01, 0.05, &sh) == P2PB_OK && sh.flagged);
+    /* A drift of 1% over 3000 tight samples: significant, but below a 5% floor */
+    for (int i = 0; i < 3000; i++)
+        x[i] = normal(i < 1500 ? 100.0 : 101.0, 0.1);
+    CHECK(p2pb_change_point(x, 3000, 0.01, 0.05, &sh) == P2PB_OK && sh.p < 0.01 && !sh.flagged);
+}
+
 int main(void)
 {
     ci_ranks();
     summary();
     throughput();
+    change_point();
     return CHECK_DONE();
 }

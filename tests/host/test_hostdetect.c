@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests (no MPI) for hostdetect.h (hypervisor.c, facts.c, placement.c): hypervisor signals and verdicts from
- * fixture directories (tests/data/hostinfo/<case>/), cpufreq and container
- * markers, the topology summary of a synthetic hwloc XML topology, the
- * environment overrides, and placement warnings from hand-made rank records.
- * Usage: test_hostdetect DATA_DIR
+ * Unit tests (no MPI) for hostdetect.h (hypervisor.c, facts.c, placement.c): hypervisor signals and
+ * verdicts from fixture directories (tests/data/hostinfo/<case>/), cpufreq and container markers,
+ * the topology summary of a synthetic hwloc XML topology, the environment overrides, and placement
+ * warnings from hand-made rank records. Usage: test_hostdetect DATA_DIR
  */
 #include <cjson/cJSON.h>
 #include <hwloc.h>
@@ -165,6 +164,67 @@ static void test_cpufreq_and_boot_id(void)
     p2pb_host_source_fixture(&src, dir);
     p2pb_boot_id(&src, boot, sizeof boot);
     CHECK_STREQ(boot, "11111111-2222-3333-4444-555555555555");
+}
+
+/* Host knobs read from the fixtures (values written by hand in
+ * tests/data/hostinfo/bare-metal; kvm has none of the files). */
+static void test_knobs(void)
+{
+    char dir[1024], sel[64];
+    struct p2pb_host_source src;
+    CHECK(p2pb_knob_selected("always [madvise] never", sel, sizeof sel) == 0);
+    CHECK_STREQ(sel, "madvise");
+    CHECK(p2pb_knob_selected("42", sel, sizeof sel) == 0);
+    CHECK_STREQ(sel, "42");
+    CHECK_STREQ(p2pb_mitigation_class("Mitigation: PTI"), "mitigated");
+    CHECK_STREQ(p2pb_mitigation_class("Vulnerable"), "vulnerable");
+    CHECK_STREQ(p2pb_mitigation_class("Not affected"), "not affected");
+    CHECK_STREQ(p2pb_mitigation_class("KVM: Mitigation: VMX disabled"), "other");
+
+    snprintf(dir, sizeof dir, "%s/bare-metal", data_dir);
+    p2pb_host_source_fixture(&src, dir);
+    cJSON *k = p2pb_knobs_json(&src);
+    CHECK_STREQ(sget(k, "thp_enabled", NULL), "always");
+    CHECK_STREQ(sget(k, "thp_defrag", NULL), "madvise");
+    CHECK_STREQ(sget(k, "numa_balancing", NULL), "1");
+    CHECK_STREQ(sget(k, "smt_control", NULL), "on");
+    CHECK_STREQ(sget(k, "smt_active", NULL), "1");
+    CHECK_STREQ(sget(k, "tuned_profile", NULL), "throughput-performance");
+    CHECK_STREQ(sget(k, "cmdline_mitigations", NULL), "off");
+    CHECK_STREQ(sget(k, "mitigations", "summary"),
+                "mitigated 1, vulnerable 1, not affected 1, other 1");
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(k, "mitigations");
+    const cJSON *vul = cJSON_GetObjectItemCaseSensitive(m, "vulnerable");
+    CHECK(cJSON_GetArraySize(vul) == 1 && cJSON_IsString(cJSON_GetArrayItem(vul, 0)) &&
+          strcmp(cJSON_GetArrayItem(vul, 0)->valuestring, "mds") == 0);
+    CHECK_STREQ(sget(cJSON_GetObjectItemCaseSensitive(m, "files"), "meltdown", NULL),
+                "Mitigation: PTI");
+    cJSON_Delete(k);
+    cJSON *f = p2pb_cpufreq_json(&src, 0);
+    CHECK_STREQ(sget(f, "boost", NULL), "off"); /* intel_pstate/no_turbo = 1 */
+    CHECK_STREQ(sget(f, "boost_basis", NULL), "devices/system/cpu/intel_pstate/no_turbo");
+    cJSON_Delete(f);
+
+    snprintf(dir, sizeof dir, "%s/kvm", data_dir);
+    p2pb_host_source_fixture(&src, dir);
+    k = p2pb_knobs_json(&src);
+    static const char *const absent[] = {"thp_enabled", "thp_defrag",  "numa_balancing",
+                                         "smt_control", "mitigations", "tuned_profile"};
+    for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++)
+        CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(k, absent[i])));
+    cJSON_Delete(k);
+
+    /* no interface: null, and why; loopback: coalescing read or the ioctl's error */
+    cJSON *nic = p2pb_nic_json(NULL, NULL);
+    CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(nic, "interface")));
+    CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(nic, "coalesce")));
+    CHECK(sget(nic, "coalesce_error", NULL) != NULL);
+    cJSON_Delete(nic);
+    nic = p2pb_nic_json("lo", "loopback");
+    CHECK_STREQ(sget(nic, "interface", NULL), "lo");
+    CHECK(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(nic, "coalesce")) !=
+          (sget(nic, "coalesce_error", NULL) != NULL));
+    cJSON_Delete(nic);
 }
 
 static void test_env_overrides(void)
@@ -388,6 +448,7 @@ int main(int argc, char **argv)
     data_dir = argv[1];
     test_verdicts();
     test_cpufreq_and_boot_id();
+    test_knobs();
     test_env_overrides();
     test_topology_xml();
     test_placement();

@@ -15,7 +15,8 @@ Queries:
   profile            the run record's "link_profile" as JSON text
   status K B         status of the result for kernel K and B bytes, or "missing"
   mbps K B           its mbytes_per_sec (MB/s, 10^6 B/s, from the median time)
-  mbps-best K B      its rate from the fastest sample: bytes_factor x B / t_usec.min
+  mbps-best K B [V]  its rate from the fastest sample: bytes_factor x B / t_usec.min
+                     (V: the row of that variant, e.g. a direction "1->0")
   result-nranks K B  its nranks
   kernels-ok K,K B,B ... "ok" if every (kernel, bytes) pair has status ok,
                      otherwise the first pair that does not, as K:B=STATUS
@@ -62,10 +63,11 @@ def run_record(records):
     return first
 
 
-def find_result(records, kernel, nbytes):
+def find_result(records, kernel, nbytes, variant=None):
     for rec in records:
         if (rec.get("type") == "result" and rec.get("kernel") == kernel
-                and rec.get("bytes") == nbytes):
+                and rec.get("bytes") == nbytes
+                and (variant is None or rec.get("variant") == variant)):
             return rec
     return None
 
@@ -93,9 +95,9 @@ def main(argv):
         elif query == "profile":
             print(json.dumps(run.get("link_profile")))
         elif query == "mbps-best":
-            if len(args) != 2:
+            if len(args) not in (2, 3):
                 return 2
-            rec = find_result(records, args[0], int(args[1]))
+            rec = find_result(records, args[0], int(args[1]), args[2] if len(args) == 3 else None)
             t = (rec or {}).get("t_usec", {}).get("min")
             if not t:
                 print(f"no t_usec.min for {args[0]} {args[1]} bytes", file=sys.stderr)

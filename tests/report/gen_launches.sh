@@ -6,7 +6,7 @@
 #   base(X) * FACTOR * (1 + 0.004 * ((i + NOISE_OFFSET) % 5))
 # i.e. at most 1.6% spread between launches; base(X) = 1 + X / 1000 usec.
 # Environment: GEN_KREL (kernel release, default 6.1.0), GEN_MEM (memory bytes,
-# default 4294967296), GEN_END (end status, default complete; "none" = no end record).
+# default 4294967296), GEN_THP (host knob knobs.thp_enabled; unset: no knobs recorded), GEN_END (end status, default complete; "none" = no end record).
 # Campaign position (the run record's "campaign" object):
 #   GEN_SIDE=A|B, GEN_POS="p1 p2 ...": launch i ran at position p_i (1 or 2) of round i,
 #   seed GEN_SEED (default 1), index 2 (i - 1) + p_i; GEN_POS_FACTOR (default 1)
@@ -15,7 +15,7 @@
 #   p2pbench records them (for tests/report/fake_launch.sh).
 set -eu
 dir=$1 prefix=$2 label=$3 n=$4 factor=$5 off=${6:-0}
-krel=${GEN_KREL:-6.1.0} mem=${GEN_MEM:-4294967296} end=${GEN_END:-complete}
+krel=${GEN_KREL:-6.1.0} mem=${GEN_MEM:-4294967296} thp=${GEN_THP:-} end=${GEN_END:-complete}
 pos=${GEN_POS:-} side=${GEN_SIDE:-A} seed=${GEN_SEED:-1} posf=${GEN_POS_FACTOR:-1}
 if [ -z "$pos" ] && [ -n "${P2PB_CAMPAIGN_SEED:-}" ]; then
     pos=$P2PB_CAMPAIGN_POSITION side=$P2PB_CAMPAIGN_SIDE seed=$P2PB_CAMPAIGN_SEED
@@ -26,15 +26,16 @@ i=1
 while [ "$i" -le "$n" ]; do
     f=$(printf '%s/%s-%02d.jsonl' "$dir" "$prefix" "$i")
     awk -v label="$label" -v i="$i" -v factor="$factor" -v off="$off" -v krel="$krel" \
-        -v mem="$mem" -v end="$end" -v pos="$pos" -v side="$side" -v seed="$seed" \
+        -v mem="$mem" -v thp="$thp" -v end="$end" -v pos="$pos" -v side="$side" -v seed="$seed" \
         -v posf="$posf" -v round="${round:-}" 'BEGIN {
         camp = ""
+        knobs = (thp != "") ? sprintf(",\"knobs\":{\"thp_enabled\":\"%s\",\"numa_balancing\":\"0\"}", thp) : ""
         if (pos != "") {
             split(pos, ps, " ")
             p = ps[i]; r = (round != "") ? round : i
             camp = sprintf("\"campaign\":{\"seed\":%d,\"round\":%d,\"position\":%d,\"index\":%d,\"side\":\"%s\"},", seed, r, p, 2 * (r - 1) + p, side)
         }
-        printf "{\"type\":\"run\",\"schema\":\"p2pbench/1\",\"source\":\"p2pbench\",\"version\":\"0.1.0\",\"git_commit\":\"synthetic\",\"command_line\":\"synthetic\",\"label\":\"%s\",%s\"start_utc\":\"2026-01-01T00:00:%02dZ\",\"mpi_library\":\"Open MPI v4.1.4\",\"nranks\":2,\"ranks\":[{\"rank\":0,\"host\":\"h0\",\"binding\":\"0\"},{\"rank\":1,\"host\":\"h0\",\"binding\":\"1\"}],\"hosts\":{\"h0\":{\"host\":\"h0\",\"kernel_release\":\"%s\",\"cpu_model\":\"Synthetic CPU\",\"memory_bytes\":%s}},\"policy\":{\"mode\":\"adaptive\"}}\n", label, camp, i, krel, mem
+        printf "{\"type\":\"run\",\"schema\":\"p2pbench/1\",\"source\":\"p2pbench\",\"version\":\"0.1.0\",\"git_commit\":\"synthetic\",\"command_line\":\"synthetic\",\"label\":\"%s\",%s\"start_utc\":\"2026-01-01T00:00:%02dZ\",\"mpi_library\":\"Open MPI v4.1.4\",\"nranks\":2,\"ranks\":[{\"rank\":0,\"host\":\"h0\",\"binding\":\"0\"},{\"rank\":1,\"host\":\"h0\",\"binding\":\"1\"}],\"hosts\":{\"h0\":{\"host\":\"h0\",\"kernel_release\":\"%s\",\"cpu_model\":\"Synthetic CPU\",\"memory_bytes\":%s%s}},\"policy\":{\"mode\":\"adaptive\"}}\n", label, camp, i, krel, mem, knobs
         nk = split("pingpong:PingPong:1 sendrecv:Sendrecv:2", ks, " ")
         ns = split("0 1024 65536 1048576", sz, " ")
         noise = 1 + 0.004 * ((i + off) % 5)

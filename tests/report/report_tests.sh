@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Tests of p2pbench-report (no MPI). Usage:
 #   report_tests.sh TEST REPORT_BIN SOURCE_DIR WORK_DIR
-# TEST: golden | synthetic | import | cases | roundtrip | errors | plot | campaign | order | incomplete
+# TEST: golden | synthetic | import | cases | roundtrip | errors | plot | campaign | order | incomplete | html
 # Set UPDATE_GOLDEN=1 to rewrite the golden files instead of comparing.
 set -u
 test=$1 bin=$2 src=$3 work=$4
@@ -107,6 +107,13 @@ synthetic)
     expect_status 0 "$bin" compare nat --vs dom
     grep -q "hosts\[0\].kernel_release: native = 2.4.29 | domU = 2.6.10" out.txt || fail "kernel release difference not listed"
     grep -q "hosts\[0\].memory_bytes: native = 536870912 | domU = 377487360" out.txt || fail "memory difference not listed"
+    # two runs that differ in one host knob (THP) only: that difference and no other
+    GEN_THP=always gen thpon thpon thp-on 4 1.0
+    GEN_THP=never gen thpoff thpoff thp-off 4 1.0
+    expect_status 0 "$bin" compare thpon --vs thpoff
+    grep -q "hosts\[0\].knobs.thp_enabled: thp-on = always | thp-off = never" out.txt \
+        || fail "THP difference not listed: $(cat out.txt)"
+    grep -q "numa_balancing\|kernel_release:\|memory_bytes:" out.txt && fail "knobs that agree listed as differences"
     # rows on one side only are listed
     head -5 a/a-01.jsonl >one.jsonl
     expect_status 0 "$bin" compare one.jsonl --vs slow/slow-01.jsonl
@@ -397,6 +404,15 @@ errors)
     expect_status 2 "$bin" compare a --vs a -t abc
     expect_status 2 "$bin" compare a --vs
     expect_status 2 "$bin" compare --bogus a --vs a
+    # an option of another command: the message names it and the command (issue #13)
+    expect_status 2 "$bin" compare -k pingpong a --vs a
+    grep -q "^p2pbench-report: -k/--kernel is not an option of compare; " err.txt || fail "compare -k: $(cat err.txt)"
+    expect_status 2 "$bin" show -o x.png a/a-01.jsonl
+    grep -q "^p2pbench-report: -o/--output is not an option of show; " err.txt || fail "show -o: $(cat err.txt)"
+    expect_status 2 "$bin" import --holm "$cases/case04.txt" -o .
+    grep -q "^p2pbench-report: --holm is not an option of import; " err.txt || fail "import --holm: $(cat err.txt)"
+    expect_status 2 "$bin" plot --metric latency a/a-01.jsonl -o x.png
+    grep -q "^p2pbench-report: -m/--metric is not an option of plot; " err.txt || fail "plot -m: $(cat err.txt)"
     expect_status 2 "$bin" plot a/a-01.jsonl
     expect_status 0 "$bin" --help
     # fuzz: truncations and byte flips of every case file must never crash
@@ -446,6 +462,78 @@ plot)
     grep -q "kernel 'nosuch' is not in the files" err.txt || fail "plot unknown kernel message"
     expect_status 2 "$bin" plot a -o p.gif
     expect_status 1 "$bin" plot a -o p.svg --gnuplot /nonexistent/gnuplot
+    grep -q "cannot run gnuplot '/nonexistent/gnuplot': No such file" err.txt || fail "missing gnuplot: $(cat err.txt)"
+    # upper-case extensions
+    expect_status 0 "$bin" plot a -o P.SVG
+    grep -q "<svg" P.SVG || fail "plot -o P.SVG: no svg"
+    expect_status 0 "$bin" plot a -o P.Png
+    [ -s P.Png ] || fail "plot -o P.Png: no png"
+    # a gnuplot that writes nothing: one line, exit 1, no file left
+    expect_status 1 "$bin" plot a -o t.png --gnuplot /bin/true
+    eq "$(cat err.txt)" "p2pbench-report: gnuplot ('/bin/true') exited 0 but wrote no image for 't.png'" "/bin/true"
+    [ -z "$(ls t.png* 2>/dev/null)" ] || fail "/bin/true: files left: $(ls t.png*)"
+    # gnuplot's stderr: never raw; on failure one line plus its first error line, sanitised
+    printf '#!/bin/sh\ncat >/dev/null\necho "\"-\", line 3: warning: Skipping data file" >&2\necho " plot \$d" >&2\necho "      ^" >&2\nprintf "\"-\", line 9: x range is invalid\\033[2J\\n" >&2\necho more >&2\nexit 1\n' >fakegp
+    chmod +x fakegp
+    expect_status 1 "$bin" plot a -o f.svg --gnuplot ./fakegp
+    eq "$(sed -n 2p err.txt)" 'gnuplot: "-", line 9: x range is invalid?[2J' "gnuplot's first error line"
+    eq "$(wc -l <err.txt | tr -d ' ')" 2 "gnuplot failure: lines on stderr"
+    [ -z "$(ls f.svg* 2>/dev/null)" ] || fail "failed gnuplot: files left"
+    printf '#!/bin/sh\necho "warning: noise" >&2\nexec gnuplot\n' >warngp
+    chmod +x warngp
+    expect_status 0 "$bin" plot a -o w.svg --gnuplot ./warngp
+    [ -s err.txt ] && fail "gnuplot warnings passed through: $(cat err.txt)"
+    # labels literally (no enhanced text: _ is no subscript); unlabelled files by short name
+    sed 's/"label":"native"/"label":"Experiment_1"/' a/a-01.jsonl >e.jsonl
+    sed 's/"label":"native"/"label":""/' a/a-01.jsonl >unlabelled.jsonl
+    expect_status 0 "$bin" plot e.jsonl .//unlabelled.jsonl -o e.svg
+    grep -q "<text>Experiment_1</text>" e.svg || fail "label not literal in the legend"
+    grep -q "<text>unlabelled</text>" e.svg || fail "unlabelled file not named 'unlabelled'"
+    grep -q "//" e.svg && grep "<text>.*//" e.svg && fail "a path in the legend"
+    # ticks as 1K/1M: powers of 2
+    grep -q "<text>1K</text>" e.svg || fail "no 1K tick"
+    # nothing to draw (only 0 bytes): one line, exit 1, no file
+    grep -v '"bytes":[1-9]' a/a-01.jsonl >zero.jsonl
+    expect_status 1 "$bin" plot zero.jsonl -o z.png
+    eq "$(wc -l <err.txt | tr -d ' ')" 1 "nothing to draw: lines on stderr"
+    grep -q "nothing to plot: kernel pingpong has no measured size above 0 bytes" err.txt || fail "nothing to draw: $(cat err.txt)"
+    [ -z "$(ls z.png* 2>/dev/null)" ] || fail "nothing to draw: file left"
+    ;;
+html)
+    gen a a native 6 1.0
+    GEN_KREL=6.2.0 gen slow slow slow 6 1.2 2
+    expect_status 0 "$bin" html a --vs slow -o r.html
+    [ -s err.txt ] && fail "html printed on stderr: $(head -3 err.txt)"
+    # compare's verdicts: 20% slower at every size with a number (8 latency, 6 throughput rows)
+    grep -q '<td class="verdict v-worse">changed (worse)</td><td class="v-worse">8</td><td class="v-worse">6</td>' r.html ||
+        fail "verdict counts: want 8 latency and 6 throughput rows changed (worse)"
+    eq "$(grep -o '<td class="verdict v-worse">changed (worse)' r.html | wc -l | tr -d ' ')" 15 "worse cells (14 rows and the count)"
+    eq "$(grep -o '<td>1.200 <span' r.html | wc -l | tr -d ' ')" 8 "latency ratio 1.200 cells"
+    grep -q "kernel_release: native = 6.1.0 | slow = 6.2.0" r.html || fail "the context difference is not listed"
+    eq "$(grep -c '<section class="kernel">' r.html)" 2 "one section per kernel (pingpong, sendrecv)"
+    eq "$(grep -c '<svg viewBox="0 0 540 320"' r.html)" 4 "two charts per kernel"
+    grep -q -i -E "<script|https?:|src=|href=|url\(" r.html && fail "the page is not self-contained"
+    # the same input, the same page
+    expect_status 0 "$bin" html a --vs slow -o r2.html
+    cmp -s r.html r2.html || fail "two runs wrote different pages"
+    # one group: charts and values, no comparison
+    expect_status 0 "$bin" html a -o ONE.HTML --title 'My <runs>'
+    grep -q "<h1>My &lt;runs&gt;</h1>" ONE.HTML || fail "--title not escaped in the heading"
+    grep -q "ratio" ONE.HTML && fail "one group: a ratio column"
+    eq "$(grep -c '<svg viewBox="0 0 540 320"' ONE.HTML)" 4 "one group: two charts per kernel"
+    # usage errors: one line naming the value, exit 2, no file
+    expect_status 2 "$bin" html a
+    grep -q "html needs -o FILE.html" err.txt || fail "html without -o: $(cat err.txt)"
+    expect_status 2 "$bin" html a -o r.txt
+    grep -q "html output 'r.txt' must end in .html or .htm" err.txt || fail "html -o r.txt: $(cat err.txt)"
+    expect_status 2 "$bin" html a -o k.html -k pingpong
+    grep -q "html takes only" err.txt || fail "html -k: $(cat err.txt)"
+    [ -e k.html ] && fail "a usage error left k.html"
+    expect_status 1 "$bin" html a -o no/such/dir/x.html
+    grep -q "cannot write 'no/such/dir/x.html'" err.txt || fail "unwritable: $(cat err.txt)"
+    expect_status 1 "$bin" html a/a-01.jsonl nosuch.jsonl -o n.html
+    [ -e n.html ] && fail "a missing input left n.html"
+    [ -z "$(ls ./*.html.* 2>/dev/null)" ] || fail "temporary files left: $(ls ./*.html.*)"
     ;;
 campaign)
     c="$src/scripts/campaign.sh" fake="$here/fake_launch.sh"
@@ -501,6 +589,9 @@ campaign)
     expect_status 2 sh "$c" -n 0 -o camp2 -A true -B true
     expect_status 2 sh "$c" -n 4 -s 2147483648 -o camp2 -A true -B true
     [ -e camp2 ] && fail "a refused campaign created its directory"
+    : >notadir
+    expect_status 2 sh "$c" -n 4 -o notadir -A true -B true
+    grep -q "^campaign.sh: -o notadir: exists and is not a directory$" err.txt || fail "-o FILE: $(cat err.txt)"
     # order: each round holds each side once; positions balanced; seed -> order
     for seed in 1 2 3 4 5 6 7 8; do
         : >log

@@ -13,6 +13,28 @@
 
 /* ---- clock and frequency ---- */
 
+/* Turbo / boost: cpufreq/boost (acpi-cpufreq, amd-pstate: 1 = on), else
+ * intel_pstate/no_turbo (1 = off). Adds "boost" and "boost_basis". */
+static void add_boost(const struct p2pb_host_source *s, cJSON *o)
+{
+    static const struct {
+        const char *rel;
+        int on_when_one;
+    } files[] = {{"/devices/system/cpu/cpufreq/boost", 1},
+                 {"/devices/system/cpu/intel_pstate/no_turbo", 0}};
+    char buf[64];
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (p2pb_host_read_line(s->sysfs, files[i].rel, buf, sizeof buf) == 0 &&
+            (strcmp(buf, "0") == 0 || strcmp(buf, "1") == 0)) {
+            int one = strcmp(buf, "1") == 0;
+            cJSON_AddStringToObject(o, "boost", one == files[i].on_when_one ? "on" : "off");
+            cJSON_AddStringToObject(o, "boost_basis", files[i].rel + 1);
+            return;
+        }
+    cJSON_AddNullToObject(o, "boost");
+    cJSON_AddNullToObject(o, "boost_basis");
+}
+
 void *p2pb_cpufreq_json(const struct p2pb_host_source *s, int ncpus)
 {
     cJSON *o = cJSON_CreateObject();
@@ -31,6 +53,7 @@ void *p2pb_cpufreq_json(const struct p2pb_host_source *s, int ncpus)
                                   buf[0]
                               ? cJSON_CreateString(buf)
                               : cJSON_CreateNull());
+    add_boost(s, o);
     if (p2pb_host_read_line(s->sysfs, "/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", buf,
                             sizeof buf) == 0 &&
         buf[0])

@@ -104,11 +104,46 @@ void *p2pb_hv_json(const struct p2pb_hv_signals *sig);
 void *p2pb_container_json(const struct p2pb_hv_signals *sig);
 
 /*
- * CPU frequency: {"governor":str|null, "driver":str|null, "cur_khz":[per cpu,
+ * CPU frequency: {"governor":str|null, "driver":str|null, "boost":"on"|"off"|null
+ * (/sys/devices/system/cpu/cpufreq/boost, else the inverse of
+ * intel_pstate/no_turbo), "boost_basis": the file read | null, "cur_khz":[per cpu,
  * null where unreadable], "max_khz":n|null, "cpuinfo_mhz":[per cpu from
  * /proc/cpuinfo]} for cpus 0..ncpus-1 (ncpus <= 0: as many as /proc/cpuinfo lists).
  */
 void *p2pb_cpufreq_json(const struct p2pb_host_source *s, int ncpus);
+
+/*
+ * The selected word of a sysfs choice file ("always [madvise] never" ->
+ * "madvise"; a line without brackets is taken whole) into out (len bytes).
+ * Returns 0, or -1 when the result is empty.
+ */
+int p2pb_knob_selected(const char *line, char *out, size_t len);
+
+/* Class of a /sys/devices/system/cpu/vulnerabilities/NAME line: "not affected",
+ * "vulnerable", "mitigated" (text starts "Mitigation") or "other". Static. */
+const char *p2pb_mitigation_class(const char *text);
+
+/*
+ * Host knobs (docs/host-context.md, "Host knobs"): {"thp_enabled",
+ * "thp_defrag" (selected word of /sys/kernel/mm/transparent_hugepage/...),
+ * "numa_balancing" (/proc/sys/kernel/numa_balancing as read), "smt_control",
+ * "smt_active" (/sys/devices/system/cpu/smt/...), "mitigations":
+ * {"summary":"mitigated M, vulnerable V, not affected N, other O",
+ * "vulnerable":[names], "files":{name: line}}, "cmdline_mitigations"
+ * (mitigations= of /proc/cmdline), "tuned_profile" (/etc/tuned/active_profile
+ * under rootfs)}. Unreadable facts are null.
+ */
+void *p2pb_knobs_json(const struct p2pb_host_source *s);
+
+/*
+ * The NIC MPI uses: {"interface": name|null, "interface_basis": the rule of
+ * p2pb_netif_pick|null, "coalesce": {"rx_usecs","rx_frames","tx_usecs",
+ * "tx_frames" (usec, frames as the driver reports), "adaptive_rx",
+ * "adaptive_tx"} | null, "coalesce_error": strerror text when the ioctl
+ * (SIOCETHTOOL, ETHTOOL_GCOALESCE) fails, e.g. "Operation not supported" on
+ * veth and loopback}. Reads the real machine (no source).
+ */
+void *p2pb_nic_json(const char *ifname, const char *basis);
 
 /* /proc/sys/kernel/random/boot_id into buf ("" if unreadable). Ranks with
  * equal boot ids share one kernel, hence one set of PUs, even when their host

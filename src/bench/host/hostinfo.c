@@ -2,6 +2,7 @@
 #include "host/hostinfo.h"
 
 #include "host/hostdetect.h"
+#include "netif.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -15,6 +16,15 @@
 static hwloc_topology_t topo;
 static int topo_loaded;
 static int buffer_node = -1; /* --numa-node; -1 = first touch */
+/* Host knobs plus the NIC of the interface MPI uses. */
+static cJSON *knobs_json(const struct p2pb_host_source *src)
+{
+    cJSON *k = p2pb_knobs_json(src);
+    struct p2pb_netif nif;
+    int found = p2pb_netif_pick(NULL, src->procfs, &nif, NULL, 0) == 0;
+    cJSON_AddItemToObject(k, "nic", p2pb_nic_json(found ? nif.name : NULL, nif.basis));
+    return k;
+}
 
 int p2pb_hostinfo_init(void)
 {
@@ -282,5 +292,6 @@ void *p2pb_hostinfo_host_json(void)
                                              : cJSON_CreateNull());
     int npus = topo_loaded ? hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU) : 0;
     cJSON_AddItemToObject(o, "cpufreq", p2pb_cpufreq_json(&src, npus));
+    cJSON_AddItemToObject(o, "knobs", knobs_json(&src));
     return o;
 }

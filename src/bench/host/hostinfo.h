@@ -37,7 +37,9 @@ void *p2pb_hostinfo_rank_json(int rank);
  * "cpu_model", "memory_bytes", "topology": {"packages","numa_nodes","cores",
  * "pus", "caches":[{"level","size_bytes","count"}...], "memory_bytes",
  * "hwloc_version"}, "boot_id", "hypervisor": {"signals":{...},
- * "container":{...}, "verdict_derived",...}, "clocksource", "cpufreq":{...}}.
+ * "container":{...}, "verdict_derived",...}, "clocksource", "cpufreq":{...},
+ * "knobs":{... p2pb_knobs_json ..., "nic": p2pb_nic_json of the interface
+ * p2pb_netif_pick(NULL) chooses (src/common/netif.h)}}.
  * Files are read from the roots in p2pb_host_source_default (hostdetect.h).
  * See docs/host-context.md for every field.
  */

@@ -49,6 +49,12 @@ static void print_title(struct p2pb_report_ctx *ctx, const struct p2pb_result *r
         fprintf(o, "; MB/s = %.0f bytes / t, whatever the size\n", r->fixed_bytes);
     else
         fprintf(o, "; MB/s = %g x bytes / t\n", r->bytes_factor);
+    if (r->rounds >= 2) /* docs/methodology.md, "Rounds" */
+        fprintf(o,
+                "# ci95 spans %zu rounds (sizes shuffled, fresh buffers each round); effects fixed "
+                "for a whole launch are not in it: share of launches it holds: see "
+                "docs/methodology.md\n",
+                r->rounds);
     ctx->cur_asym = r->asym_ref[0] != 0;
     if (ctx->cur_asym)
         fprintf(o, "# asym = MB/s of %s / MB/s of %s at the same size\n", r->variant, r->asym_ref);
@@ -71,6 +77,27 @@ static void print_header(struct p2pb_report_ctx *ctx)
             "t_median[usec]", "ci95_lo[usec]", "ci95_hi[usec]", "p99[usec]", "min[usec]", "MB/s",
             ctx->cur_asym ? "         asym" : "");
     ctx->header_done = 1;
+}
+
+/* The noise kernel's detours under its row (result.h, struct p2pb_noise). */
+static void print_noise(FILE *o, const struct p2pb_result *r)
+{
+    const struct p2pb_noise *n = &r->noise;
+    if (!n->valid)
+        return;
+    char rate[32], med[32], p99[32], mx[32], thr[32];
+    p2pb_fmt_sig(rate, sizeof rate, n->detours_per_sec);
+    p2pb_fmt_sig(med, sizeof med, n->median_usec);
+    p2pb_fmt_sig(p99, sizeof p99, n->p99_usec);
+    p2pb_fmt_sig(mx, sizeof mx, n->max_usec);
+    p2pb_fmt_sig(thr, sizeof thr, n->threshold_usec);
+    char who[48] = "";
+    if (strncmp(r->variant, "aggregate", 9) == 0)
+        snprintf(who, sizeof who, " (worst rank: %d)", n->worst_rank);
+    fprintf(o,
+            "%12s detours%s: %s /s, duration median %s usec, p99 %s usec, max %s usec; "
+            "%.3g%% of the time lost (gaps > %s usec)\n",
+            "", who, rate, med, p99, mx, 100.0 * n->lost_share, thr);
 }
 
 static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
@@ -141,6 +168,7 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
         fprintf(o, " %12s", as);
     }
     fputc('\n', o);
+    print_noise(o, r);
 }
 
 static void text_end(struct p2pb_report_ctx *ctx)
@@ -148,8 +176,8 @@ static void text_end(struct p2pb_report_ctx *ctx)
     ctx->section_open = 0;
     if (ctx->marked)
         fprintf(ctx->out,
-                "\n# n*: %zu row%s did not reach the CI target within the time budget "
-                "(see --time-per-size, --max-samples)\n",
+                "\n# n*: %zu row%s whose 95%% interval is wider than the CI target "
+                "(--ci-target; more --rounds or --time-per-size narrow it)\n",
                 ctx->marked, ctx->marked == 1 ? "" : "s");
     fflush(ctx->out);
 }

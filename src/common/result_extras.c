@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * result_extras.c - the optional objects of a result record (result.h;
+ * docs/output-format.md): "noise" (struct p2pb_noise) and "disturbance"
+ * (struct p2pb_disturbance).
+ */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <string.h>
+
+#include "p2pbench/result.h"
+
+/* JSON names of the numeric fields, in struct order after "valid". */
+static const char *const noise_names[] = {
+    "spin_sec",        "detours",         "detours_per_sec", "detour_median_usec",
+    "detour_p99_usec", "detour_max_usec", "lost_share",      "threshold_usec",
+};
+#define NNOISE (sizeof noise_names / sizeof noise_names[0])
+
+/* Pointers to the fields of n named by noise_names. */
+static void noise_fields(struct p2pb_noise *n, double *f[NNOISE])
+{
+    double *const v[NNOISE] = {&n->spin_sec, &n->detours,  &n->detours_per_sec, &n->median_usec,
+                               &n->p99_usec, &n->max_usec, &n->lost_share,      &n->threshold_usec};
+    memcpy(f, v, sizeof v);
+}
+
+void p2pb_noise_to_json(const struct p2pb_noise *n, void *obj)
+{
+    if (!n->valid)
+        return;
+    struct p2pb_noise copy = *n;
+    double *f[NNOISE];
+    noise_fields(&copy, f);
+    cJSON *o = cJSON_AddObjectToObject(obj, "noise");
+    for (size_t i = 0; i < NNOISE; i++)
+        cJSON_AddNumberToObject(o, noise_names[i], isfinite(*f[i]) ? *f[i] : 0.0);
+    cJSON_AddNumberToObject(o, "worst_rank", n->worst_rank);
+}
+
+enum p2pb_status p2pb_noise_from_json(const void *obj, struct p2pb_noise *n, char *err,
+                                      size_t errlen)
+{
+    memset(n, 0, sizeof *n);
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(obj, "noise");
+    if (!o)
+        return P2PB_OK;
+    if (!cJSON_IsObject(o))
+        return p2pb_fail(P2PB_EFORMAT, err, errlen, "field \"noise\" is not an object");
+    double *f[NNOISE];
+    noise_fields(n, f);
+    for (size_t i = 0; i < NNOISE; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, noise_names[i]);
+        if (!cJSON_IsNumber(v) || v->valuedouble < 0)
+            return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                             "field \"noise.%s\" is missing, not a number or negative",
+                             noise_names[i]);
+        *f[i] = v->valuedouble;
+    }
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "worst_rank");
+    n->worst_rank = cJSON_IsNumber(w) ? w->valueint : -1;
+    n->valid = 1;
+    return P2PB_OK;
+}
+
+void p2pb_disturbance_to_json(const struct p2pb_disturbance *d, void *obj)
+{
+    if (!d->valid)
+        return;
+    cJSON *o = cJSON_AddObjectToObject(obj, "disturbance");
+    cJSON_AddNumberToObject(o, "steal_pct", isfinite(d->steal_pct) ? d->steal_pct : 0.0);
+    cJSON_AddNumberToObject(o, "invol_ctxsw", d->invol_ctxsw);
+    if (d->migrations >= 0)
+        cJSON_AddNumberToObject(o, "migrations", d->migrations);
+    else
+        cJSON_AddNullToObject(o, "migrations");
+    cJSON_AddNumberToObject(o, "worst_rank", d->worst_rank);
+}
+
+/* Field name of obj as a number >= 0 into *v; -1 when absent or not one. */
+static int nonneg(const cJSON *o, const char *name, double *v)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, name);
+    if (!cJSON_IsNumber(x) || x->valuedouble < 0)
+        return -1;
+    *v = x->valuedouble;
+    return 0;
+}
+
+enum p2pb_status p2pb_disturbance_from_json(const void *obj, struct p2pb_disturbance *d, char *err,
+                                            size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    d->migrations = -1;
+    d->worst_rank = -1;
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(obj, "disturbance");
+    if (!o)
+        return P2PB_OK;
+    if (!cJSON_IsObject(o))
+        return p2pb_fail(P2PB_EFORMAT, err, errlen, "field \"disturbance\" is not an object");
+    static const char *const need[] = {"steal_pct", "invol_ctxsw"};
+    double *dst[] = {&d->steal_pct, &d->invol_ctxsw};
+    for (size_t i = 0; i < 2; i++)
+        if (nonneg(o, need[i], dst[i]) != 0)
+            return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                             "field \"disturbance.%s\" is missing, not a number or negative",
+                             need[i]);
+    if (nonneg(o, "migrations", &d->migrations) != 0)
+        d->migrations = -1;
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "worst_rank");
+    d->worst_rank = cJSON_IsNumber(w) ? w->valueint : -1;
+    d->valid = 1;
+    return P2PB_OK;
+}

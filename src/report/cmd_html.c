@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * html: one self-contained html page of a group of runs, or of two groups
+ * (A... --vs B...) with compare's comparison (html.c).
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "args.h"
+
+/* The options of html: files, -o NAME.html. */
+static enum p2pb_status check_args(const struct p2pb_args *a, char *err, size_t errlen)
+{
+    if (a->nfiles[0] == 0)
+        return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                         "html needs at least one results file" P2PB_TRY_HELP);
+    if (!a->output)
+        return p2pb_fail(P2PB_EUSAGE, err, errlen, "html needs -o FILE.html" P2PB_TRY_HELP);
+    size_t n = strlen(a->output);
+    if (!(n > 5 && strcasecmp(a->output + n - 5, ".html") == 0) &&
+        !(n > 4 && strcasecmp(a->output + n - 4, ".htm") == 0))
+        return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                         "html output '%s' must end in .html or .htm" P2PB_TRY_HELP, a->output);
+    return p2pb_args_only(a, P2PB_CMD_HTML,
+                          "html takes only RUN... [--vs RUN...] -o FILE.html [-t PCT] [--holm] "
+                          "[--title TEXT]",
+                          err, errlen);
+}
+
+/* Load side A (and B after --vs); sides of one name are called "A" and "B". */
+static enum p2pb_status load_sides(const struct p2pb_args *a, struct p2pb_side s[2], char *err,
+                                   size_t errlen)
+{
+    int two = a->nfiles[1] > 0;
+    enum p2pb_status st = p2pb_side_load(a->files[0], a->nfiles[0], &s[0], two ? "A" : "runs",
+                                         stderr, err, p2pb_cmd_errlen(errlen));
+    if (st == P2PB_OK && two)
+        st = p2pb_side_load(a->files[1], a->nfiles[1], &s[1], "B", stderr, err,
+                            p2pb_cmd_errlen(errlen));
+    if (st == P2PB_OK && two && strcmp(s[0].name, s[1].name) == 0) {
+        snprintf(s[0].name, sizeof s[0].name, "A");
+        snprintf(s[1].name, sizeof s[1].name, "B");
+    }
+    return st;
+}
+
+enum p2pb_status p2pb_cmd_html(struct p2pb_args *a, char *err, size_t errlen)
+{
+    enum p2pb_status st = check_args(a, err, errlen);
+    if (st != P2PB_OK)
+        return st;
+    struct p2pb_side s[2];
+    memset(s, 0, sizeof s);
+    st = load_sides(a, s, err, errlen);
+    struct p2pb_html_opt opt = {.title = a->title, .threshold = a->threshold, .holm = a->holm};
+    if (st == P2PB_OK)
+        st = p2pb_html_report(s, a->nfiles[1] ? 2 : 1, &opt, a->output, err,
+                              p2pb_cmd_errlen(errlen));
+    p2pb_side_free(&s[0]);
+    p2pb_side_free(&s[1]);
+    return st;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plot.h - private to plot.c (the gnuplot script) and plot_run.c (the
+ * gnuplot process): what one plot draws.
+ */
+#ifndef P2PBENCH_REPORT_PLOT_H
+#define P2PBENCH_REPORT_PLOT_H
+
+#include <stdio.h>
+
+#include "report.h"
+
+/* One line of a plot: a variant ("" for none) of the kernel drawn, on one side. */
+struct plot_line {
+    size_t side; /* index into plot_job.sides */
+    char variant[32];
+};
+
+/* What the gnuplot script draws, and where. */
+struct plot_job {
+    struct p2pb_side *sides;
+    size_t nsides;
+    const char *out;                 /* the image file asked for */
+    const char *tmp;                 /* the file gnuplot writes (renamed to out) */
+    int svg;                         /* 1: svg terminal, 0: pngcairo */
+    const struct p2pb_result *first; /* a row of the kernel drawn */
+    struct plot_line *lines;         /* nlines distinct (side, variant), first-seen order */
+    size_t nlines;
+    size_t min_bytes, max_bytes; /* smallest and largest size drawn, bytes > 0 */
+};
+
+/* Write the whole gnuplot script of job (terminal, data, both panels) to o. */
+void p2pb_plot_script(FILE *o, const struct plot_job *job);
+
+/*
+ * Run gnuplot prog with the script of job on its stdin, its stderr captured
+ * (never passed through), and check that job->tmp then holds a non-empty
+ * image. Returns P2PB_OK, or P2PB_EIO with one line, plus gnuplot's first
+ * error line (sanitised) when it printed one.
+ */
+enum p2pb_status p2pb_plot_run(const char *prog, const struct plot_job *job, char *err,
+                               size_t errlen);
+
+#endif /* P2PBENCH_REPORT_PLOT_H */

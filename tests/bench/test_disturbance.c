@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tests of src/bench/disturbance.c. Usage:
+ *   test_disturbance DATA_DIR        unit: fixture /proc files (tests/data/disturb,
+ *                                    values below worked out by hand), the
+ *                                    accumulation, the live begin/end
+ *   test_disturbance --reduce        under mpirun, 2+ ranks: the maximum over
+ *                                    ranks and the worst rank
+ */
+#define _GNU_SOURCE 1 /* sched_setaffinity, sched_getcpu */
+
+#include <cjson/cJSON.h>
+#include <mpi.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../lib/check.h"
+#include "disturbance.h"
+
+static void test_fixtures(const char *dir)
+{
+    char path[1024];
+    unsigned char cpus[P2PB_DISTURB_MAXCPU] = {0};
+    double steal, total;
+    cpus[1] = 1;
+    snprintf(path, sizeof path, "%s/before/stat", dir);
+    CHECK(p2pb_disturb_read_stat(path, cpus, &steal, &total) == 0);
+    CHECK_NEAR(steal, 50, 0);
+    CHECK_NEAR(total, 2000 + 500 + 3000 + 50, 0); /* the "cpu" total line is not cpu1 */
+    cpus[0] = 1;
+    CHECK(p2pb_disturb_read_stat(path, cpus, &steal, &total) == 0);
+    CHECK_NEAR(steal, 100, 0);
+    memset(cpus, 0, sizeof cpus);
+    cpus[7] = 1; /* a CPU the file does not list */
+    CHECK(p2pb_disturb_read_stat(path, cpus, &steal, &total) == -1);
+    snprintf(path, sizeof path, "%s/after/self/sched", dir);
+    CHECK_NEAR(p2pb_disturb_read_migrations(path), 10, 0);
+    CHECK_NEAR(p2pb_disturb_read_migrations("/nonexistent/sched"), -1, 0);
+
+    /* cpu1 only, before -> after: steal 350 - 50 = 300 of (2500+650+3600+350) -
+     * (2000+500+3000+50) = 7100 - 5550 = 1550 ticks -> 19.35...% */
+    struct p2pb_disturb d;
+    int one = 1;
+    p2pb_disturb_init(&d, dir);
+    p2pb_disturb_set_cpus(&d, &one, 1);
+    struct p2pb_disturb_snap a = {0}, b = {0};
+    snprintf(path, sizeof path, "%s/before/stat", dir);
+    p2pb_disturb_read_stat(path, d.cpus, &a.steal_ticks, &a.total_ticks);
+    snprintf(path, sizeof path, "%s/after/stat", dir);
+    p2pb_disturb_read_stat(path, d.cpus, &b.steal_ticks, &b.total_ticks);
+    a.invol_ctxsw = 10, b.invol_ctxsw = 14, a.migrations = 3, b.migrations = 10;
+    p2pb_disturb_add(&d, &a, &b);
+    p2pb_disturb_add(&d, &a, &b); /* a second pair: everything doubles, the share stays */
+    struct p2pb_disturbance r;
+    p2pb_disturb_result(&d, 5, &r);
+    CHECK(r.valid && r.worst_rank == 5 && d.pairs == 2);
+    CHECK_NEAR(r.steal_pct, 100.0 * 600 / 3100, 1e-12);
+    CHECK_NEAR(r.invol_ctxsw, 8, 0);
+    CHECK_NEAR(r.migrations, 14, 0);
+    b.migrations = -1; /* one pair without the file: unknown from then on */
+    p2pb_disturb_add(&d, &a, &b);
+    p2pb_disturb_add(&d, &a, &a);
+    p2pb_disturb_result(&d, 5, &r);
+    CHECK_NEAR(r.migrations, -1, 0);
+}
+
+static void test_live(void)
+{
+    struct p2pb_disturb d;
+    struct p2pb_disturbance r;
+    p2pb_disturb_init(&d, NULL);
+    p2pb_disturb_end(&d); /* end without begin: ignored */
+    CHECK(d.pairs == 0);
+    for (int i = 0; i < 3; i++) {
+        p2pb_disturb_begin(&d);
+        p2pb_disturb_begin(&d); /* begin while open: ignored */
+        p2pb_disturb_end(&d);
+    }
+    CHECK(d.pairs == 3);
+    p2pb_disturb_result(&d, 0, &r);
+    CHECK(r.steal_pct >= 0 && r.steal_pct <= 100 && r.invol_ctxsw >= 0);
+    CHECK(r.migrations >= 0 || r.migrations == -1);
+}
+
+/* Spin until the monotonic clock has advanced by ms milliseconds. */
+static void spin_ms(int ms)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &b);
+    while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms);
+}
+
+/* A busy loop pinned to this process's CPU: while both spin for 300 ms the
+ * scheduler must take the CPU from us (involuntary context switches > 0).
+ * The child is bounded (it spins 2 s at most) and ended by its pid. */
+static void test_busy_neighbour(void)
+{
+    int cpu = sched_getcpu();
+    cpu_set_t one, old;
+    if (cpu < 0 || sched_getaffinity(0, sizeof old, &old) != 0)
+        return;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    if (sched_setaffinity(0, sizeof one, &one) != 0)
+        return;
+    pid_t child = fork();
+    if (child == 0) {
+        spin_ms(2000);
+        _exit(0);
+    }
+    struct p2pb_disturb d;
+    struct p2pb_disturbance r;
+    p2pb_disturb_init(&d, NULL);
+    CHECK(d.cpus[cpu] == 1);
+    p2pb_disturb_begin(&d);
+    spin_ms(300);
+    p2pb_disturb_end(&d);
+    if (child > 0) {
+        kill(child, SIGKILL);
+        waitpid(child, NULL, 0);
+    }
+    sched_setaffinity(0, sizeof old, &old);
+    p2pb_disturb_result(&d, 1, &r);
+    CHECK(child > 0 && r.invol_ctxsw > 0);
+    fprintf(stderr, "busy neighbour on CPU %d: %.0f involuntary context switches, steal %.2f%%\n",
+            cpu, r.invol_ctxsw, r.steal_pct);
+}
+
+/* The "disturbance" object: written only when valid, null migrations when
+ * unknown, read back; a bad field is refused with its name. */
+static void test_json(void)
+{
+    struct p2pb_disturbance d = {.valid = 1,
+                                 .steal_pct = 19.5,
+                                 .invol_ctxsw = 8,
+                                 .migrations = -1,
+                                 .worst_rank = 1},
+                            back;
+    char err[200];
+    cJSON *o = cJSON_CreateObject();
+    p2pb_disturbance_to_json(&d, o);
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, "disturbance");
+    CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "migrations")));
+    CHECK(p2pb_disturbance_from_json(o, &back, err, sizeof err) == P2PB_OK);
+    CHECK(back.valid && back.steal_pct == 19.5 && back.invol_ctxsw == 8 && back.migrations == -1 &&
+          back.worst_rank == 1);
+    cJSON_Delete(o);
+    o = cJSON_CreateObject();
+    d.valid = 0;
+    p2pb_disturbance_to_json(&d, o);
+    CHECK(!cJSON_GetObjectItemCaseSensitive(o, "disturbance"));
+    CHECK(p2pb_disturbance_from_json(o, &back, err, sizeof err) == P2PB_OK && !back.valid);
+    cJSON_Delete(o);
+    o = cJSON_Parse("{\"disturbance\":{\"steal_pct\":1,\"invol_ctxsw\":-3}}");
+    CHECK(p2pb_disturbance_from_json(o, &back, err, sizeof err) == P2PB_EFORMAT);
+    CHECK_STR_CONTAINS(err, "disturbance.invol_ctxsw");
+    cJSON_Delete(o);
+}
+
+/* Rank 1 reports the most context switches, the last rank the most
+ * migrations, nobody steal: worst rank 1; inactive ranks never count. */
+static void test_reduce(void)
+{
+    int rank, n;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    struct p2pb_disturbance mine = {.valid = 1,
+                                    .invol_ctxsw = rank == 1 ? 40 : 2,
+                                    .migrations = rank == n - 1 ? 9 : 1,
+                                    .worst_rank = rank},
+                            out;
+    CHECK(p2pb_disturb_reduce(MPI_COMM_WORLD, 1, &mine, &out) == P2PB_OK);
+    CHECK(out.valid && out.worst_rank == 1 && out.invol_ctxsw == 40 && out.migrations == 9);
+    CHECK(out.steal_pct == 0);
+    mine.steal_pct = rank == 0 ? 3.5 : 0; /* steal decides first */
+    CHECK(p2pb_disturb_reduce(MPI_COMM_WORLD, 1, &mine, &out) == P2PB_OK);
+    CHECK(out.worst_rank == 0 && out.steal_pct == 3.5);
+    /* only rank 0 takes part, quiet: nothing disturbed, migrations unknown */
+    struct p2pb_disturbance quiet = {.valid = 1, .migrations = -1};
+    CHECK(p2pb_disturb_reduce(MPI_COMM_WORLD, rank == 0, rank == 0 ? &quiet : &mine, &out) ==
+          P2PB_OK);
+    CHECK(out.worst_rank == -1 && out.invol_ctxsw == 0 && out.migrations == -1);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "--reduce") == 0) {
+        MPI_Init(&argc, &argv);
+        test_reduce();
+        int bad = check_failed_ > 0, anybad = 0;
+        MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        MPI_Finalize();
+        return anybad ? 1 : 0;
+    }
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s DATA_DIR | --reduce\n", argv[0]);
+        return 2;
+    }
+    test_fixtures(argv[1]);
+    test_live();
+    test_json();
+    test_busy_neighbour();
+    return CHECK_DONE();
+}
