@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "harness_internal.h"
+#include "noise_rows.h"
 #include "host/hostinfo.h"
 
 void p2pb_mpi_fail(const char *call, const char *file, int line, int code)
@@ -131,7 +132,10 @@ enum p2pb_status p2pb_size_begin(MPI_Comm comm, const struct p2pb_kernel *k, siz
     }
     struct p2pb_measure *r = &sr->r;
     start_run(r, comm, k, bytes, direction, pol, ti);
-    r->nrounds = pol->rounds ? pol->rounds : 1;
+    /* the noise probe's detour statistics live in its kernel state, which
+     * a round's teardown frees: one round (docs/kernels.md) */
+    r->nrounds = pol->rounds && !k->noise_stats ? pol->rounds : 1;
+    sr->rows = rows;
     if (cap < r->nout) {
         enum p2pb_status st = p2pb_fail(
             P2PB_ERANGE, err, errlen,
@@ -153,15 +157,17 @@ enum p2pb_status p2pb_size_begin(MPI_Comm comm, const struct p2pb_kernel *k, siz
 enum p2pb_status p2pb_size_round(struct p2pb_size_run *sr, size_t round, char *err, size_t errlen)
 {
     struct p2pb_measure *r = &sr->r;
-    r->round = round;
-    if (r->refused)
+    if (r->refused || round >= r->nrounds) /* refused, or a one-round kernel */
         return P2PB_OK;
+    r->round = round;
     p2pb_watchdog_size(r->k, r->c.bytes, r->pol->timeout);   /* restarted per round */
     enum p2pb_status st = p2pb_buffers_open(r, err, errlen); /* 1. buffers, setup */
     if (st == P2PB_OK)
         st = measure(r, err, errlen); /* 2-7 */
     if (st != P2PB_OK)
         r->verdict = st;
+    else if (round + 1 == r->nrounds)
+        p2pb_rows_noise(r, sr->rows); /* noise kernel: detours per rank, before teardown */
     p2pb_buffers_close(r);
     return st;
 }

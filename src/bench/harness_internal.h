@@ -100,6 +100,7 @@ struct p2pb_measure {
 /* The handle of harness.h: one (kernel, size, direction) across rounds. */
 struct p2pb_size_run {
     struct p2pb_measure r;
+    struct p2pb_result *rows; /* the rows labelled by p2pb_size_begin */
 };
 
 /* ---- buffers.c ---- */

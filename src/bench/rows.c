@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "harness_internal.h"
-#include "noise_rows.h"
 #include "p2pbench/stats.h"
 
 int p2pb_ngroups(const struct p2pb_kernel *k, int nactive)
@@ -273,7 +272,6 @@ enum p2pb_status p2pb_rows_finish(struct p2pb_measure *r, struct p2pb_result *ro
     fill_numbers(r, out, r->nout - 1, &r->s.all, &r->rt);
     if (r->per_group)
         fill_group_rows(r, rows, out);
-    p2pb_rows_noise(r, rows); /* noise kernel: detours per rank (noise_rows.c) */
     for (size_t i = 0; i < r->nout; i++) {
         rows[i].status = verdict == P2PB_OK ? P2PB_ROW_OK : P2PB_ROW_FAILED;
         if (verdict != P2PB_OK)

@@ -162,6 +162,9 @@ static int start_unit(struct suite *s, const struct plan *p, size_t u)
                  k->display_name, k->min_bytes);
     if (note[0]) {
         skip_row(&s->rows[u * s->cap], k, bytes, run->nranks, &run->opt->policy, note);
+        if (k->flags & P2PB_KF_DIRECTIONS) /* one row per direction: tell them apart */
+            snprintf(s->rows[u * s->cap].variant, sizeof s->rows[u * s->cap].variant, "%s",
+                     u < p->nsizes ? "0->1" : "1->0");
         s->nrows[u] = 1;
         if (run->rank == 0 && p->skip && u == 0) /* a size below a minimum: table only */
             fprintf(stderr, "p2pbench: skipping %s: %s\n", k->name, note);
