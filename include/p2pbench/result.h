@@ -241,6 +241,16 @@ void p2pb_disturbance_to_json(const struct p2pb_disturbance *d, void *cjson_obj)
 enum p2pb_status p2pb_disturbance_from_json(const void *cjson_obj, struct p2pb_disturbance *d,
                                             char *err, size_t errlen);
 
+/* A row counts as disturbed from this many involuntary context switches of
+ * one rank during its samples (docs/host-context.md, "Disturbance"). */
+#define P2PB_DISTURBED_CTXSW 2
+
+/* 1 when d was measured and a rank lost its CPU during the samples: steal
+ * of at least 1% of its CPUs' time, at least P2PB_DISTURBED_CTXSW
+ * involuntary context switches, or a CPU migration; else 0.
+ * src/common/result_extras.c. */
+int p2pb_disturbed(const struct p2pb_disturbance *d);
+
 /* Fill the reporter-facing facts from a run record. */
 void p2pb_run_info_from_json(const void *cjson_obj, struct p2pb_run_info *ri);
 

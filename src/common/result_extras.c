@@ -63,6 +63,12 @@ enum p2pb_status p2pb_noise_from_json(const void *obj, struct p2pb_noise *n, cha
     return P2PB_OK;
 }
 
+int p2pb_disturbed(const struct p2pb_disturbance *d)
+{
+    return d->valid &&
+           (d->steal_pct >= 1.0 || d->invol_ctxsw >= P2PB_DISTURBED_CTXSW || d->migrations >= 1);
+}
+
 void p2pb_disturbance_to_json(const struct p2pb_disturbance *d, void *obj)
 {
     if (!d->valid)
