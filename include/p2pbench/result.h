@@ -128,6 +128,9 @@ struct p2pb_result {
     double round_medians[P2PB_MAX_ROUNDS];
     struct p2pb_noise noise;             /* noise kernel only (valid = 1) */
     struct p2pb_disturbance disturbance; /* when the harness measured it */
+    struct p2pb_shift shift;             /* level change while measured (p2pb_change_point
+                                          * over the samples in time order); JSON "shift"
+                                          * when tested */
 };
 
 /* Total timed iterations of a row: samples * iterations_per_sample. */
@@ -250,6 +253,19 @@ enum p2pb_status p2pb_disturbance_from_json(const void *cjson_obj, struct p2pb_d
  * involuntary context switches, or a CPU migration; else 0.
  * src/common/result_extras.c. */
 int p2pb_disturbed(const struct p2pb_disturbance *d);
+
+/* The row's "shift" object {"first_median_usec", "last_median_usec",
+ * "rel_shift", "p", "flagged"} when s->tested, and back: a present object
+ * with a missing or non-numeric field is P2PB_EFORMAT with err naming it.
+ * src/common/result_extras.c. */
+void p2pb_shift_to_json(const struct p2pb_shift *s, void *cjson_obj);
+enum p2pb_status p2pb_shift_from_json(const void *cjson_obj, struct p2pb_shift *s, char *err,
+                                      size_t errlen);
+
+/* Change-point rule of the harness rows (docs/methodology.md): the U test
+ * at this level, and at least this relative change of level. */
+#define P2PB_SHIFT_ALPHA 0.001
+#define P2PB_SHIFT_MIN_REL 0.10
 
 /* Fill the reporter-facing facts from a run record. */
 void p2pb_run_info_from_json(const void *cjson_obj, struct p2pb_run_info *ri);

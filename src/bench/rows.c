@@ -193,6 +193,10 @@ static void fill_numbers(const struct p2pb_measure *r, struct p2pb_result *row, 
         return;
     p2pb_stats_compute(samples->v, samples->n, NULL, &row->t);
     apply_rounds(r, i, row);
+    /* samples are in time order: did the level change while measured? */
+    if (p2pb_change_point(samples->v, samples->n, P2PB_SHIFT_ALPHA, P2PB_SHIFT_MIN_REL,
+                          &row->shift) != P2PB_OK)
+        memset(&row->shift, 0, sizeof row->shift); /* out of memory: not tested */
     row->t_min_usec = rt->min;
     row->t_max_usec = rt->max;
     row->t_avg_usec = rt->avg;

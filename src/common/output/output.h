@@ -31,6 +31,7 @@ struct p2pb_report_ctx {
     size_t prev_bytes;             /* size of the previous row */
     size_t marked;                 /* rows whose CI target was not met */
     size_t disturbed;              /* text: rows marked disturbed (p2pb_disturbed) */
+    size_t shifted;                /* text: rows whose level changed while measured */
     struct p2pb_disturbance worst; /* text: the most disturbed of them */
     char worst_what[128];          /* text: its kernel and size */
     long eager_limit;              /* bytes; < 0 if unknown. Marked in text tables. */

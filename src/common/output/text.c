@@ -186,7 +186,9 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     p2pb_fmt_sig(bw, sizeof bw, r->mbytes_per_sec);
     char n[32];
     int dist = p2pb_disturbed(&r->disturbance);
-    snprintf(n, sizeof n, "%zu%s%s", r->samples, r->ci_target_met == 0 ? "*" : "", dist ? "d" : "");
+    snprintf(n, sizeof n, "%zu%s%s%s", r->samples, r->ci_target_met == 0 ? "*" : "",
+             dist ? "d" : "", r->shift.flagged ? "s" : "");
+    ctx->shifted += r->shift.flagged != 0;
     if (r->ci_target_met == 0)
         ctx->marked++;
     if (dist)
@@ -212,6 +214,13 @@ static void text_end(struct p2pb_report_ctx *ctx)
                 ctx->marked, ctx->marked == 1 ? "" : "s");
     if (ctx->disturbed)
         print_disturbed(ctx);
+    if (ctx->shifted)
+        fprintf(ctx->out,
+                "# ns: %zu row%s whose level changed while measured (the first and last third of "
+                "its samples differ by >= %.0f%%, Mann-Whitney p < %g; \"shift\" in the results "
+                "file)\n",
+                ctx->shifted, ctx->shifted == 1 ? "" : "s", 100 * P2PB_SHIFT_MIN_REL,
+                P2PB_SHIFT_ALPHA);
     fflush(ctx->out);
 }
 
