@@ -128,6 +128,9 @@ struct p2pb_result {
     double round_medians[P2PB_MAX_ROUNDS];
     struct p2pb_noise noise;             /* noise kernel only (valid = 1) */
     struct p2pb_disturbance disturbance; /* when the harness measured it */
+    struct p2pb_shift shift;             /* level change while measured (p2pb_change_point
+                                          * over the samples in time order); JSON "shift"
+                                          * when tested */
 };
 
 /* Total timed iterations of a row: samples * iterations_per_sample. */
@@ -240,6 +243,29 @@ enum p2pb_status p2pb_noise_from_json(const void *cjson_obj, struct p2pb_noise *
 void p2pb_disturbance_to_json(const struct p2pb_disturbance *d, void *cjson_obj);
 enum p2pb_status p2pb_disturbance_from_json(const void *cjson_obj, struct p2pb_disturbance *d,
                                             char *err, size_t errlen);
+
+/* A row counts as disturbed from this many involuntary context switches of
+ * one rank during its samples (docs/host-context.md, "Disturbance"). */
+#define P2PB_DISTURBED_CTXSW 2
+
+/* 1 when d was measured and a rank lost its CPU during the samples: steal
+ * of at least 1% of its CPUs' time, at least P2PB_DISTURBED_CTXSW
+ * involuntary context switches, or a CPU migration; else 0.
+ * src/common/result_extras.c. */
+int p2pb_disturbed(const struct p2pb_disturbance *d);
+
+/* The row's "shift" object {"first_median_usec", "last_median_usec",
+ * "rel_shift", "p", "flagged"} when s->tested, and back: a present object
+ * with a missing or non-numeric field is P2PB_EFORMAT with err naming it.
+ * src/common/result_extras.c. */
+void p2pb_shift_to_json(const struct p2pb_shift *s, void *cjson_obj);
+enum p2pb_status p2pb_shift_from_json(const void *cjson_obj, struct p2pb_shift *s, char *err,
+                                      size_t errlen);
+
+/* Change-point rule of the harness rows (docs/methodology.md): the U test
+ * at this level, and at least this relative change of level. */
+#define P2PB_SHIFT_ALPHA 0.001
+#define P2PB_SHIFT_MIN_REL 0.10
 
 /* Fill the reporter-facing facts from a run record. */
 void p2pb_run_info_from_json(const void *cjson_obj, struct p2pb_run_info *ri);

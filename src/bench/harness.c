@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "harness_internal.h"
+#include "noise_rows.h"
 #include "host/hostinfo.h"
 
 void p2pb_mpi_fail(const char *call, const char *file, int line, int code)
@@ -84,6 +85,7 @@ static void start_run(struct p2pb_measure *r, MPI_Comm comm, const struct p2pb_k
     r->ngroups = p2pb_ngroups(k, r->nactive);
     r->per_group = (k->flags & P2PB_KF_PER_GROUP) && r->ngroups > 1;
     r->nout = r->per_group ? (size_t)r->ngroups + 1 : 1;
+    p2pb_disturb_init(&r->dist, NULL);
 }
 
 /* Steps 2-7 of round r->round, each a phase of the watchdog: (first round)
@@ -102,10 +104,12 @@ static enum p2pb_status measure(struct p2pb_measure *r, char *err, size_t errlen
         p2pb_watchdog_phase(P2PB_PHASE_WARMUP);
         p2pb_warmup(r); /* 2. warm-up: fresh buffers */
         p2pb_watchdog_phase(P2PB_PHASE_SAMPLES);
+        p2pb_disturb_begin(&r->dist); /* read around the samples, never inside */
         if (r->round == 0 && !r->pol->batch && r->pol->mode != P2PB_POLICY_FIXED_IMB)
             p2pb_sample_floor(r); /* 4-5, the floor checked on the samples */
         else
             p2pb_sample(r); /* 4-5. until the round's stop rule */
+        p2pb_disturb_end(&r->dist);
     }
     if (r->round + 1 == r->nrounds && !r->refused) {
         p2pb_watchdog_phase(P2PB_PHASE_CHECK);
@@ -131,7 +135,10 @@ enum p2pb_status p2pb_size_begin(MPI_Comm comm, const struct p2pb_kernel *k, siz
     }
     struct p2pb_measure *r = &sr->r;
     start_run(r, comm, k, bytes, direction, pol, ti);
-    r->nrounds = pol->rounds ? pol->rounds : 1;
+    /* the noise probe's detour statistics live in its kernel state, which
+     * a round's teardown frees: one round (docs/kernels.md) */
+    r->nrounds = pol->rounds && !k->noise_stats ? pol->rounds : 1;
+    sr->rows = rows;
     if (cap < r->nout) {
         enum p2pb_status st = p2pb_fail(
             P2PB_ERANGE, err, errlen,
@@ -153,15 +160,17 @@ enum p2pb_status p2pb_size_begin(MPI_Comm comm, const struct p2pb_kernel *k, siz
 enum p2pb_status p2pb_size_round(struct p2pb_size_run *sr, size_t round, char *err, size_t errlen)
 {
     struct p2pb_measure *r = &sr->r;
-    r->round = round;
-    if (r->refused)
+    if (r->refused || round >= r->nrounds) /* refused, or a one-round kernel */
         return P2PB_OK;
+    r->round = round;
     p2pb_watchdog_size(r->k, r->c.bytes, r->pol->timeout);   /* restarted per round */
     enum p2pb_status st = p2pb_buffers_open(r, err, errlen); /* 1. buffers, setup */
     if (st == P2PB_OK)
         st = measure(r, err, errlen); /* 2-7 */
     if (st != P2PB_OK)
         r->verdict = st;
+    else if (round + 1 == r->nrounds)
+        p2pb_rows_noise(r, sr->rows); /* noise kernel: detours per rank, before teardown */
     p2pb_buffers_close(r);
     return st;
 }
@@ -180,6 +189,18 @@ void p2pb_size_free(struct p2pb_size_run *sr)
     free(sr);
 }
 
+/* What disturbed the ranks taking part during the samples of every round:
+ * the maximum over them, into every row (collective; rank 0's rows). */
+static void rows_disturbance(const struct p2pb_measure *r, struct p2pb_result *rows)
+{
+    struct p2pb_disturbance mine, all;
+    p2pb_disturb_result(&r->dist, r->c.rank, &mine);
+    if (p2pb_disturb_reduce(r->c.comm, r->c.active, &mine, &all) != P2PB_OK)
+        return; /* not measured: the rows say nothing */
+    for (size_t i = 0; i < r->nout && r->c.rank == 0; i++)
+        rows[i].disturbance = all;
+}
+
 enum p2pb_status p2pb_size_finish(struct p2pb_size_run *sr, struct p2pb_result *rows,
                                   enum p2pb_status failed, char *err, size_t errlen)
 {
@@ -190,6 +211,7 @@ enum p2pb_status p2pb_size_finish(struct p2pb_size_run *sr, struct p2pb_result *
         p2pb_rows_set_fixed_bytes(r, rows);
         p2pb_rows_reduce_means(r); /* 6. IMB's numbers */
         st = p2pb_rows_finish(r, rows, failed == P2PB_OK ? r->verdict : failed, err, errlen);
+        rows_disturbance(r, rows);
         if (st == P2PB_OK)
             st = failed;
     }

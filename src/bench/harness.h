@@ -184,6 +184,7 @@ enum p2pb_status p2pb_size_begin(MPI_Comm comm, const struct p2pb_kernel *k, siz
 /*
  * Round `round` (0-based) of sr: buffers, (round 0: k), warm-up, samples,
  * (last round with --check: the payload pass), buffers released. Collective.
+ * A round past the unit's own count (the noise probe runs one) does nothing.
  * Returns P2PB_OK, or the failure (agreed) with a message.
  */
 enum p2pb_status p2pb_size_round(struct p2pb_size_run *sr, size_t round, char *err, size_t errlen);

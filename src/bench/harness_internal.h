@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "disturbance.h"
 #include "harness.h"
 #include "mpi_util.h"
 
@@ -95,11 +96,13 @@ struct p2pb_measure {
     enum p2pb_status verdict; /* --check outcome (last round) */
     struct p2pb_samples s;
     struct p2pb_rank_times rt;
+    struct p2pb_disturb dist; /* this rank's disturbance around its samples */
 };
 
 /* The handle of harness.h: one (kernel, size, direction) across rounds. */
 struct p2pb_size_run {
     struct p2pb_measure r;
+    struct p2pb_result *rows; /* the rows labelled by p2pb_size_begin */
 };
 
 /* ---- buffers.c ---- */

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "harness_internal.h"
-#include "noise_rows.h"
 #include "p2pbench/stats.h"
 
 int p2pb_ngroups(const struct p2pb_kernel *k, int nactive)
@@ -194,6 +193,10 @@ static void fill_numbers(const struct p2pb_measure *r, struct p2pb_result *row, 
         return;
     p2pb_stats_compute(samples->v, samples->n, NULL, &row->t);
     apply_rounds(r, i, row);
+    /* samples are in time order: did the level change while measured? */
+    if (p2pb_change_point(samples->v, samples->n, P2PB_SHIFT_ALPHA, P2PB_SHIFT_MIN_REL,
+                          &row->shift) != P2PB_OK)
+        memset(&row->shift, 0, sizeof row->shift); /* out of memory: not tested */
     row->t_min_usec = rt->min;
     row->t_max_usec = rt->max;
     row->t_avg_usec = rt->avg;
@@ -273,7 +276,6 @@ enum p2pb_status p2pb_rows_finish(struct p2pb_measure *r, struct p2pb_result *ro
     fill_numbers(r, out, r->nout - 1, &r->s.all, &r->rt);
     if (r->per_group)
         fill_group_rows(r, rows, out);
-    p2pb_rows_noise(r, rows); /* noise kernel: detours per rank (noise_rows.c) */
     for (size_t i = 0; i < r->nout; i++) {
         rows[i].status = verdict == P2PB_OK ? P2PB_ROW_OK : P2PB_ROW_FAILED;
         if (verdict != P2PB_OK)

@@ -163,6 +163,9 @@ static int start_unit(struct suite *s, const struct plan *p, size_t u)
                  k->display_name, k->min_bytes);
     if (note[0]) {
         skip_row(&s->rows[u * s->cap], k, bytes, run->nranks, &run->opt->policy, note);
+        if (k->flags & P2PB_KF_DIRECTIONS) /* one row per direction: tell them apart */
+            snprintf(s->rows[u * s->cap].variant, sizeof s->rows[u * s->cap].variant, "%s",
+                     u < p->nsizes ? "0->1" : "1->0");
         s->nrows[u] = 1;
         if (run->rank == 0 && p->skip && u == 0) /* a size below a minimum: table only */
             fprintf(stderr, "p2pbench: skipping %s: %s\n", k->name, note);
@@ -344,6 +347,8 @@ enum p2pb_status p2pb_suite_run(struct p2pb_run *run)
     for (size_t ki = 0; ki < opt->nkernels && s.status == P2PB_OK; ki++) {
         struct plan p;
         plan_kernel(&s, opt->kernels[ki], &p);
+        /* MPI's eager limit means nothing to a kernel that sends no MPI message */
+        s.rctx.eager_limit = (p.k->flags & P2PB_KF_NO_MPI) ? -1 : run->eager_limit;
         run_kernel(&s, &p);
     }
     free_rows(&s);

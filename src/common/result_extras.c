@@ -63,6 +63,12 @@ enum p2pb_status p2pb_noise_from_json(const void *obj, struct p2pb_noise *n, cha
     return P2PB_OK;
 }
 
+int p2pb_disturbed(const struct p2pb_disturbance *d)
+{
+    return d->valid &&
+           (d->steal_pct >= 1.0 || d->invol_ctxsw >= P2PB_DISTURBED_CTXSW || d->migrations >= 1);
+}
+
 void p2pb_disturbance_to_json(const struct p2pb_disturbance *d, void *obj)
 {
     if (!d->valid)
@@ -110,5 +116,41 @@ enum p2pb_status p2pb_disturbance_from_json(const void *obj, struct p2pb_disturb
     const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "worst_rank");
     d->worst_rank = cJSON_IsNumber(w) ? w->valueint : -1;
     d->valid = 1;
+    return P2PB_OK;
+}
+
+void p2pb_shift_to_json(const struct p2pb_shift *s, void *obj)
+{
+    if (!s->tested)
+        return;
+    cJSON *o = cJSON_AddObjectToObject(obj, "shift");
+    cJSON_AddNumberToObject(o, "first_median_usec", s->first_median);
+    cJSON_AddNumberToObject(o, "last_median_usec", s->last_median);
+    cJSON_AddNumberToObject(o, "rel_shift", isfinite(s->rel_shift) ? s->rel_shift : 0.0);
+    cJSON_AddNumberToObject(o, "p", isfinite(s->p) ? s->p : 1.0);
+    cJSON_AddBoolToObject(o, "flagged", s->flagged);
+}
+
+enum p2pb_status p2pb_shift_from_json(const void *obj, struct p2pb_shift *s, char *err,
+                                      size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(obj, "shift");
+    if (!o)
+        return P2PB_OK;
+    const char *names[] = {"first_median_usec", "last_median_usec", "rel_shift", "p"};
+    double *dst[] = {&s->first_median, &s->last_median, &s->rel_shift, &s->p};
+    for (size_t i = 0; i < 4; i++) {
+        const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, names[i]);
+        if (!cJSON_IsNumber(x))
+            return p2pb_fail(P2PB_EFORMAT, err, errlen, "shift.%s missing or not a number",
+                             names[i]);
+        *dst[i] = x->valuedouble;
+    }
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, "flagged");
+    if (!cJSON_IsBool(f))
+        return p2pb_fail(P2PB_EFORMAT, err, errlen, "shift.flagged missing or not true/false");
+    s->flagged = cJSON_IsTrue(f);
+    s->tested = 1;
     return P2PB_OK;
 }

@@ -308,6 +308,7 @@ void *p2pb_result_to_json(const struct p2pb_result *r)
         }
         p2pb_noise_to_json(&r->noise, o);
         p2pb_disturbance_to_json(&r->disturbance, o);
+        p2pb_shift_to_json(&r->shift, o);
     }
     return o;
 }
@@ -521,7 +522,9 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
     }
     get_rounds(o, r);
     enum p2pb_status st = p2pb_noise_from_json(o, &r->noise, err, errlen);
-    return st == P2PB_OK ? p2pb_disturbance_from_json(o, &r->disturbance, err, errlen) : st;
+    if (st == P2PB_OK)
+        st = p2pb_disturbance_from_json(o, &r->disturbance, err, errlen);
+    return st == P2PB_OK ? p2pb_shift_from_json(o, &r->shift, err, errlen) : st;
 }
 
 void p2pb_run_info_from_json(const void *obj, struct p2pb_run_info *ri)

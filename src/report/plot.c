@@ -46,7 +46,8 @@ static int ends_with_nocase(const char *s, const char *suf)
 /* A row that can be drawn on log-log axes: measured, above 0 bytes. */
 static int drawable(const struct p2pb_result *r, const char *kernel)
 {
-    return r->bytes > 0 && r->status == P2PB_ROW_OK && strcmp(r->kernel, kernel) == 0;
+    return r->bytes > 0 && r->status == P2PB_ROW_OK && strcmp(r->kernel, kernel) == 0 &&
+           (r->bytes_factor > 0 || r->fixed_bytes > 0); /* the noise probe moves no bytes */
 }
 
 void p2pb_one_launch_band(const struct p2pb_side *s, enum p2pb_metric m, const char *kernel,
@@ -251,8 +252,8 @@ static enum p2pb_status prepare(struct plot_job *job, const char *kernel, char *
     enum p2pb_status st = collect_lines(job);
     if (st == P2PB_OK && !job->nlines)
         st = p2pb_fail(P2PB_EFORMAT, err, errlen,
-                       "nothing to plot: kernel %s has no measured size above 0 bytes (the "
-                       "axes are logarithmic)",
+                       "nothing to plot: kernel %s has no measured size above 0 bytes that "
+                       "moves bytes (the axes are logarithmic; the noise probe moves none)",
                        job->first->kernel);
     return st;
 }

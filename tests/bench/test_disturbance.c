@@ -164,6 +164,52 @@ static void test_json(void)
     cJSON_Delete(o);
 }
 
+/* The row's "shift" object: written only when tested, read back whole;
+ * p2pb_disturbed's thresholds. */
+static void test_shift_json_and_rule(void)
+{
+    struct p2pb_shift sh = {.tested = 1,
+                            .first_median = 2.0,
+                            .last_median = 3.0,
+                            .rel_shift = 0.5,
+                            .p = 0.0004,
+                            .flagged = 1},
+                      back;
+    char err[200];
+    cJSON *o = cJSON_CreateObject();
+    p2pb_shift_to_json(&sh, o);
+    CHECK(p2pb_shift_from_json(o, &back, err, sizeof err) == P2PB_OK);
+    CHECK(back.tested && back.flagged && back.first_median == 2.0 && back.last_median == 3.0 &&
+          back.rel_shift == 0.5 && back.p == 0.0004);
+    cJSON_Delete(o);
+    o = cJSON_CreateObject();
+    sh.tested = 0;
+    p2pb_shift_to_json(&sh, o);
+    CHECK(!cJSON_GetObjectItemCaseSensitive(o, "shift"));
+    cJSON_Delete(o);
+    o = cJSON_Parse("{\"shift\":{\"first_median_usec\":1,\"last_median_usec\":2,"
+                    "\"rel_shift\":1,\"p\":0.5}}");
+    CHECK(p2pb_shift_from_json(o, &back, err, sizeof err) == P2PB_EFORMAT);
+    CHECK_STR_CONTAINS(err, "shift.flagged");
+    cJSON_Delete(o);
+    struct p2pb_disturbance d = {.valid = 1, .invol_ctxsw = 1, .migrations = 0, .worst_rank = 0};
+    CHECK(!p2pb_disturbed(&d)); /* one switch: not disturbed */
+    d.invol_ctxsw = P2PB_DISTURBED_CTXSW;
+    CHECK(p2pb_disturbed(&d));
+    d.invol_ctxsw = 0;
+    d.migrations = -1; /* unknown: not counted */
+    CHECK(!p2pb_disturbed(&d));
+    d.migrations = 1;
+    CHECK(p2pb_disturbed(&d));
+    d.migrations = 0;
+    d.steal_pct = 0.99;
+    CHECK(!p2pb_disturbed(&d));
+    d.steal_pct = 1.0;
+    CHECK(p2pb_disturbed(&d));
+    d.valid = 0;
+    CHECK(!p2pb_disturbed(&d));
+}
+
 /* Rank 1 reports the most context switches, the last rank the most
  * migrations, nobody steal: worst rank 1; inactive ranks never count. */
 static void test_reduce(void)
@@ -206,6 +252,7 @@ int main(int argc, char **argv)
     test_fixtures(argv[1]);
     test_live();
     test_json();
+    test_shift_json_and_rule();
     test_busy_neighbour();
     return CHECK_DONE();
 }

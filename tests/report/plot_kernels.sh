@@ -27,6 +27,13 @@ for k in $kernels; do
     case $k in multi-*) np=4 ;; esac
     timeout 300 "$P2PB_MPIEXEC" $P2PB_NPFLAG $np $P2PB_PREFLAGS "$bench" -k "$k" -s 0,1K,64K \
         --samples 6 -o "$k.jsonl" >/dev/null 2>"$k.run.err" || { fail "$k: p2pbench failed: $(head -3 "$k.run.err")"; continue; }
+    if [ "$k" = noise ]; then # a probe without messages: refused in one line, no file
+        expect_status 1 "$bin" plot "$k.jsonl" -o "$k.svg"
+        grep -q "nothing to plot: kernel noise has no measured size above 0 bytes that moves bytes" err.txt ||
+            fail "noise: $(cat err.txt)"
+        [ -e "$k.svg" ] && fail "noise: a file was left"
+        continue
+    fi
     expect_status 0 "$bin" plot "$k.jsonl" -o "$k.svg"
     [ -s err.txt ] && fail "$k: plot printed on stderr: $(head -3 err.txt)"
     [ -s "$k.svg" ] || { fail "$k: no svg"; continue; }

@@ -23,16 +23,20 @@ struct p2pb_report_ctx {
     char cur_variant[32];
     int cur_nranks;
     int section_open;
-    int title_done;      /* the open section's title line is printed */
-    char last_skip[160]; /* text: reason of the skipped rows just printed */
-    int header_done;     /* text: column header of the open section printed */
-    int cur_asym;        /* text: the open section has an asymmetry column */
-    size_t rows;         /* rows printed in total */
-    size_t prev_bytes;   /* size of the previous row */
-    size_t marked;       /* rows whose CI target was not met */
-    long eager_limit;    /* bytes; < 0 if unknown. Marked in text tables. */
-    int incomplete;      /* set before end(): the run aborted or was cut short
-                          * (imb: no "All processes entering MPI_Finalize") */
+    int title_done;                /* the open section's title line is printed */
+    char last_skip[160];           /* text: reason of the skipped rows just printed */
+    int header_done;               /* text: column header of the open section printed */
+    int cur_asym;                  /* text: the open section has an asymmetry column */
+    size_t rows;                   /* rows printed in total */
+    size_t prev_bytes;             /* size of the previous row */
+    size_t marked;                 /* rows whose CI target was not met */
+    size_t disturbed;              /* text: rows marked disturbed (p2pb_disturbed) */
+    size_t shifted;                /* text: rows whose level changed while measured */
+    struct p2pb_disturbance worst; /* text: the most disturbed of them */
+    char worst_what[128];          /* text: its kernel and size */
+    long eager_limit;              /* bytes; < 0 if unknown. Marked in text tables. */
+    int incomplete;                /* set before end(): the run aborted or was cut short
+                                    * (imb: no "All processes entering MPI_Finalize") */
 };
 
 struct p2pb_reporter {

@@ -100,6 +100,34 @@ static void print_noise(FILE *o, const struct p2pb_result *r)
             "", who, rate, med, p99, mx, 100.0 * n->lost_share, thr);
 }
 
+/* Count a disturbed row; keep the most disturbed one (most steal, then
+ * most involuntary context switches) for the note under the tables. */
+static void note_disturbed(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
+{
+    const struct p2pb_disturbance *d = &r->disturbance, *w = &ctx->worst;
+    if (!ctx->disturbed++ || d->steal_pct > w->steal_pct ||
+        (d->steal_pct == w->steal_pct && d->invol_ctxsw > w->invol_ctxsw)) {
+        ctx->worst = *d;
+        snprintf(ctx->worst_what, sizeof ctx->worst_what, "%s%s%s, %zu bytes", r->display_name,
+                 r->variant[0] ? " " : "", r->variant, r->bytes);
+    }
+}
+
+/* The note under the tables: how many rows were disturbed, and by what. */
+static void print_disturbed(const struct p2pb_report_ctx *ctx)
+{
+    const struct p2pb_disturbance *w = &ctx->worst;
+    char mig[32] = "unknown";
+    if (w->migrations >= 0)
+        snprintf(mig, sizeof mig, "%.0f", w->migrations);
+    fprintf(ctx->out,
+            "# nd: %zu row%s measured while a rank lost its CPU (steal >= 1%%, >= %d involuntary "
+            "context switches or a CPU migration during the samples); the most: %s, rank %d: "
+            "steal %.1f%%, %.0f involuntary context switches, %s migrations\n",
+            ctx->disturbed, ctx->disturbed == 1 ? "" : "s", P2PB_DISTURBED_CTXSW, ctx->worst_what,
+            w->worst_rank, w->steal_pct, w->invol_ctxsw, mig);
+}
+
 static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
 {
     FILE *o = ctx->out;
@@ -157,9 +185,14 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     p2pb_fmt_sig(mn, sizeof mn, r->t.min);
     p2pb_fmt_sig(bw, sizeof bw, r->mbytes_per_sec);
     char n[32];
-    snprintf(n, sizeof n, "%zu%s", r->samples, r->ci_target_met == 0 ? "*" : "");
+    int dist = p2pb_disturbed(&r->disturbance);
+    snprintf(n, sizeof n, "%zu%s%s%s", r->samples, r->ci_target_met == 0 ? "*" : "",
+             dist ? "d" : "", r->shift.flagged ? "s" : "");
+    ctx->shifted += r->shift.flagged != 0;
     if (r->ci_target_met == 0)
         ctx->marked++;
+    if (dist)
+        note_disturbed(ctx, r);
     fprintf(o, "%12zu %7s %7zu %14s %14s %14s %12s %12s %12s", r->bytes, n,
             r->iterations_per_sample, med, lo, hi, p99, mn, bw);
     if (ctx->cur_asym) {
@@ -179,6 +212,15 @@ static void text_end(struct p2pb_report_ctx *ctx)
                 "\n# n*: %zu row%s whose 95%% interval is wider than the CI target "
                 "(--ci-target; more --rounds or --time-per-size narrow it)\n",
                 ctx->marked, ctx->marked == 1 ? "" : "s");
+    if (ctx->disturbed)
+        print_disturbed(ctx);
+    if (ctx->shifted)
+        fprintf(ctx->out,
+                "# ns: %zu row%s whose level changed while measured (the first and last third of "
+                "its samples differ by >= %.0f%%, Mann-Whitney p < %g; \"shift\" in the results "
+                "file)\n",
+                ctx->shifted, ctx->shifted == 1 ? "" : "s", 100 * P2PB_SHIFT_MIN_REL,
+                P2PB_SHIFT_ALPHA);
     fflush(ctx->out);
 }
 
