@@ -328,7 +328,7 @@ static void print_help_text(FILE *f, const struct p2pb_optdef *d)
 void p2pb_options_usage(FILE *f)
 {
     fprintf(f, "Usage: mpirun -np N p2pbench [OPTION]... [KERNEL]...\n"
-               "       mpirun -np N p2pbench survey [-s LAT,BW] [--survey-...]   (every pair; "
+               "       mpirun -np N p2pbench survey [-s LAT,BW] [survey options below]   (every pair; "
                "docs/survey.md)\n"
                "MPI point-to-point benchmarks (PingPong, PingPing, Sendrecv, Exchange, ...)\n"
                "with per-size statistics and a JSON Lines results file.\n\nOptions:\n");
