@@ -41,6 +41,7 @@ readonly READY_TIMEOUT=10 # seconds to wait for links to come up
 PREFIX=${P2PB_TESTBED_PREFIX:-p2pb}
 STATE_DIR=${P2PB_TESTBED_STATE_DIR:-/run/p2pb-testbed}
 MTU=${P2PB_TESTBED_MTU:-}
+BURST=${P2PB_TESTBED_BURST:-}
 
 usage() {
     cat <<EOF
@@ -86,6 +87,10 @@ Environment:
   P2PB_TESTBED_STATE_DIR  where 'up' records N and profile (default /run/p2pb-testbed)
   P2PB_TESTBED_MTU        MTU of every link, 68..65535 (default: the kernel's, 1500);
                           tbf's bucket follows it
+  P2PB_TESTBED_BURST      tbf's bucket in bytes, 1000..1000000000 (default: a few
+                          packets, see tbf_burst); a large one lets the first
+                          bytes through at full speed, then the rate (a token
+                          bucket running dry, as on cloud VMs)
   MPIRUN                  mpirun to use (default mpirun)
 
 Examples:
@@ -109,6 +114,8 @@ check_prefix() {
         usage_error "P2PB_TESTBED_PREFIX must match [a-z][a-z0-9]{0,11}: '$PREFIX'"
     [[ -z $MTU ]] || { [[ $MTU =~ ^[0-9]{2,5}$ ]] && ((MTU >= 68 && MTU <= 65535)); } ||
         usage_error "P2PB_TESTBED_MTU must be a number 68..65535: '$MTU'"
+    [[ -z $BURST ]] || { [[ $BURST =~ ^[0-9]{4,10}$ ]] && ((BURST >= 1000 && BURST <= 1000000000)); } ||
+        usage_error "P2PB_TESTBED_BURST must be a number of bytes 1000..1000000000: '$BURST'"
 }
 
 check_prereqs() {
@@ -273,6 +280,10 @@ rate_bytes() {
 # keep 1 MiB near the rate and let at most 6 KB of a message pass unshaped.
 # The 64 KiB bucket used before let a whole 64 KiB message through: 23 MB/s.
 tbf_burst() {
+    if [[ -n $BURST ]]; then # P2PB_TESTBED_BURST: a bucket of the caller's
+        echo "$BURST"
+        return
+    fi
     local mtu hz=100 f
     mtu=$(ip netns exec "$1" cat "/sys/class/net/$2/mtu")
     read -r -a f </proc/net/psched 2>/dev/null || f=()

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# netns_shift.sh: a level change while a row is measured is flagged (#12).
+# Two network-namespace hosts (scripts/testbed/testbed.sh) on a link shaped
+# to 100 Mbit/s, PingPong 64 KiB in one round of 60 samples of 4 iterations:
+#   (a) with an 8 MB token bucket (P2PB_TESTBED_BURST: a bucket running dry,
+#       as on cloud VMs) the first 120 or so iterations pass at veth speed,
+#       then the rate: the row's "shift" is flagged, the last third slower;
+#   (b) with tbf's usual bucket (a few packets) every sample sees the rate:
+#       not flagged.
+# Usage: netns_shift.sh P2PBENCH_BIN OUTDIR
+# Exit 0 all passed, 1 a check failed, 2 usage, 77 skipped (not root, or ip,
+# unshare, tc, mpirun, python3 missing; with P2PB_REQUIRE_NETNS=1 that fails).
+set -euo pipefail
+
+# shellcheck disable=SC2034 # used by driver.sh
+DRIVER=netns_shift
+# shellcheck disable=SC2034
+REQUIRE_VAR=P2PB_REQUIRE_NETNS
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=SCRIPTDIR/../lib/driver.sh
+. "$HERE/../lib/driver.sh"
+TESTBED=$HERE/../../scripts/testbed/testbed.sh
+
+[[ $# -eq 2 ]] || {
+    echo "Usage: $0 P2PBENCH_BIN OUTDIR" >&2
+    exit 2
+}
+BIN=$1 OUTDIR=$2
+require_root
+require_commands ip unshare tc mpirun python3 timeout
+mkdir -p -- "$OUTDIR"
+OUTDIR=$(cd "$OUTDIR" && pwd)
+
+export P2PB_TESTBED_PREFIX=p2ps$$ # our own namespaces only
+cleanup() {
+    local rc=$?
+    trap - EXIT INT TERM HUP
+    if ip netns list 2>/dev/null | awk '{print $1}' | grep -qE "^${P2PB_TESTBED_PREFIX}-"; then
+        "$TESTBED" down >/dev/null 2>&1 || say "warning: could not tear down $P2PB_TESTBED_PREFIX"
+    fi
+    exit "$rc"
+}
+trap cleanup EXIT
+exit_on_signals
+
+# shift_of FILE: "flagged first_median last_median" of the 64 KiB row, or "none"
+shift_of() {
+    python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r.get("type") == "result" and r.get("bytes") == 65536 and r.get("status") == "ok":
+        s = r.get("shift")
+        print("none" if s is None else "%s %g %g" % (str(s["flagged"]).lower(),
+              s["first_median_usec"], s["last_median_usec"]))' "$1"
+}
+
+for case in burst plain; do
+    f=$OUTDIR/$case.jsonl
+    burst=''
+    [[ $case = burst ]] && burst=8000000
+    rc=0
+    P2PB_TESTBED_BURST=$burst "$TESTBED" run 2 --timeout 120 --profile shaped 100mbit -- \
+        "$BIN" pingpong --sizes 64K --rounds 1 --samples 60 --batch 4 --warmup 0 \
+        -o "$f" >"$OUTDIR/$case.log" 2>&1 || rc=$?
+    expect "$case: the run exits 0 (exit $rc)" test "$rc" -eq 0
+    v=$(shift_of "$f" 2>/dev/null) || v=''
+    say "$case: shift (flagged, first-third median, last-third median usec): ${v:-?}"
+    read -r flagged first last <<<"${v:-x 0 0}"
+    if [[ $case = burst ]]; then
+        expect "a: burst: the shift is flagged" test "$flagged" = true
+        expect "a: burst: the last third is slower" float_test "l > 1.5 * f" "l=$last" "f=$first"
+        expect "a: burst: the table marks the row 's'" grep -qE '^ +65536 +60[*d]*s ' "$OUTDIR/$case.log"
+    else
+        expect "b: plain shaped link: tested and not flagged" test "$flagged" = false
+    fi
+done
+summary
