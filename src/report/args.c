@@ -129,6 +129,21 @@ static enum p2pb_status set_force(struct p2pb_args *a, const char *v, char *err,
     return P2PB_OK;
 }
 
+/* A size limit in MiB (an integer in 1..1048576), stored in bytes. */
+static enum p2pb_status set_max_file_size(struct p2pb_args *a, const char *v, char *err,
+                                          size_t errlen)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (end == v || *end || errno || v[0] == '-' || x < 1 || x > 1048576)
+        return p2pb_fail(
+            P2PB_EUSAGE, err, errlen,
+            "invalid --max-file-size '%s' (MiB, an integer in 1..1048576)" P2PB_TRY_HELP, v);
+    a->max_file_bytes = (size_t)x << 20;
+    return P2PB_OK;
+}
+
 static enum p2pb_status set_help(struct p2pb_args *a, const char *v, char *err, size_t errlen)
 {
     (void)v;
@@ -177,6 +192,8 @@ static const struct opt opts[] = {
      "plot: kernel to draw (default: the first in the first file)"},
     {"gnuplot", 0, "PATH", P2PB_CMD_PLOT, set_gnuplot,
      "plot: gnuplot executable (default gnuplot, from PATH)"},
+    {"max-file-size", 0, "MIB", P2PB_CMD_ALL, set_max_file_size,
+     "refuse a results file or log larger than MIB MiB (default 256)"},
     {"help", 'h', NULL, P2PB_CMD_ALL, set_help, "show this help and exit"},
     {"version", 'V', NULL, P2PB_CMD_ALL, set_version, "show version and exit"},
 };
@@ -284,6 +301,7 @@ void p2pb_args_init(struct p2pb_args *a, int expand_dirs)
     memset(a, 0, sizeof *a);
     a->metric = -1;
     a->threshold = 0.05;
+    a->max_file_bytes = (size_t)256 << 20; /* --max-file-size 256 */
     a->expand_dirs = expand_dirs;
 }
 

@@ -71,10 +71,10 @@ static enum p2pb_status check_distinct_files(const struct p2pb_args *a, char *er
 static enum p2pb_status load_sides(const struct p2pb_args *a, struct p2pb_side *sa,
                                    struct p2pb_side *sb, char *err, size_t errlen)
 {
-    enum p2pb_status st =
-        p2pb_side_load(a->files[0], a->nfiles[0], sa, "A", stderr, err, p2pb_cmd_errlen(errlen));
+    enum p2pb_status st = p2pb_side_load(a->files[0], a->nfiles[0], sa, "A", stderr,
+                                         a->max_file_bytes, err, p2pb_cmd_errlen(errlen));
     if (st == P2PB_OK)
-        st = p2pb_side_load(a->files[1], a->nfiles[1], sb, "B", stderr, err,
+        st = p2pb_side_load(a->files[1], a->nfiles[1], sb, "B", stderr, a->max_file_bytes, err,
                             p2pb_cmd_errlen(errlen));
     if (st == P2PB_OK && strcmp(sa->name, sb->name) == 0) {
         snprintf(sa->name, sizeof sa->name, "A");

@@ -6,11 +6,13 @@
  * The numbers only: compare_print.c prints them.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "p2pbench/stats.h"
 #include "array.h"
+#include "row_index.h"
 #include "report.h"
 
 static int cmp_double(const void *x, const void *y)
@@ -33,20 +35,29 @@ struct keyset {
     size_t n, cap;
     char (*kernels)[32];
     size_t nkernels;
+    struct p2pb_row_index index; /* of k by (kernel, variant, bytes): linear in rows */
 };
 
-static long key_find(const struct keyset *s, const struct p2pb_result *r)
+/* Whether key pos of the keyset has the kernel, variant and bytes of a row. */
+struct key_sought {
+    const struct keyset *s;
+    const struct p2pb_result *r;
+};
+
+static int key_is(const void *ctx, size_t pos)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (s->k[i].bytes == r->bytes && strcmp(s->k[i].kernel, r->kernel) == 0 &&
-            strcmp(s->k[i].variant, r->variant) == 0)
-            return (long)i;
-    return -1;
+    const struct key_sought *q = ctx;
+    const struct key *k = &q->s->k[pos];
+    return k->bytes == q->r->bytes && strcmp(k->kernel, q->r->kernel) == 0 &&
+           strcmp(k->variant, q->r->variant) == 0;
 }
 
+/* Add the key of row r unless the keyset has it. Returns 0, or -1 when out of memory. */
 static int key_add(struct keyset *s, const struct p2pb_result *r)
 {
-    if (key_find(s, r) >= 0)
+    struct key_sought q = {s, r};
+    uint64_t h = p2pb_row_key_hash(r->kernel, r->variant, r->bytes);
+    if (p2pb_row_index_find(&s->index, h, key_is, &q) >= 0)
         return 0;
     size_t kp = s->nkernels;
     for (size_t i = 0; i < s->nkernels; i++)
@@ -70,6 +81,10 @@ static int key_add(struct keyset *s, const struct p2pb_result *r)
     snprintf(k->variant, sizeof k->variant, "%s", r->variant);
     k->bytes = r->bytes;
     k->kernel_pos = kp;
+    if (p2pb_row_index_insert(&s->index, h, s->n - 1) != 0) {
+        s->n--;
+        return -1;
+    }
     return 0;
 }
 
@@ -136,6 +151,7 @@ static enum p2pb_status collect_keys(const struct p2pb_side *a, const struct p2p
             for (size_t i = 0; i < sides[s]->files[f].nrows; i++)
                 if (key_add(ks, &sides[s]->files[f].rows[i]))
                     return P2PB_ENOMEM;
+    p2pb_row_index_free(&ks->index); /* its positions are stale once sorted */
     if (ks->n > 1) /* ks->k is NULL when no file has a row (qsort needs an array) */
         qsort(ks->k, ks->n, sizeof *ks->k, key_cmp);
     return P2PB_OK;
@@ -259,6 +275,7 @@ out:
     free(adj);
     free(ks.k);
     free(ks.kernels);
+    p2pb_row_index_free(&ks.index);
     if (st != P2PB_OK)
         p2pb_compare_free(out);
     return st;

@@ -388,6 +388,14 @@ errors)
     grep -q "unsupported schema" err.txt || fail "future schema message"
     expect_status 0 "$bin" show trunc.jsonl
     grep -q "warning: trunc.jsonl: no end record" err.txt || fail "truncated: warning"
+    # --max-file-size: a file above the limit is refused naming it and the limit
+    head -c 1100000 /dev/zero | tr '\0' ' ' >pad.txt
+    cat a/a-01.jsonl pad.txt >padded.jsonl
+    expect_status 1 "$bin" show --max-file-size 1 padded.jsonl
+    grep -q "padded.jsonl: larger than the limit of 1048576 bytes (1 MiB; --max-file-size)" err.txt || fail "size limit: $(cat err.txt)"
+    expect_status 1 "$bin" import --max-file-size 1 pad.txt -o .
+    grep -q "pad.txt: larger than the limit of 1048576 bytes" err.txt || fail "import size limit: $(cat err.txt)"
+    expect_status 2 "$bin" show --max-file-size 0 a/a-01.jsonl
     expect_status 2 "$bin"
     expect_status 2 "$bin" frobnicate
     expect_status 2 "$bin" show --format xml a/a-01.jsonl
