@@ -102,6 +102,15 @@ enum p2pb_status p2pb_args_only(const struct p2pb_args *a, unsigned cmd, const c
 enum p2pb_status p2pb_args_format(const struct p2pb_args *a, const struct p2pb_fmt_name *names,
                                   size_t n, enum p2pb_outfmt *out, char *err, size_t errlen);
 
+/*
+ * One launch counts once (compare, plot): the same file (by device and inode)
+ * given twice, on one side or on both, would fake replicates or draw one run
+ * as two sides. Returns P2PB_OK (also when there is no memory for the check,
+ * or for a path that cannot be stat'ed: its loader reports it) or P2PB_EUSAGE
+ * naming both paths.
+ */
+enum p2pb_status p2pb_args_distinct_files(const struct p2pb_args *a, char *err, size_t errlen);
+
 /* Free the file lists of a. */
 void p2pb_args_free(struct p2pb_args *a);
 

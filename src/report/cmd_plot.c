@@ -38,9 +38,10 @@ static enum p2pb_status check_args(const struct p2pb_args *a, char *err, size_t 
     if (a->nfiles[0] == 0)
         return p2pb_fail(P2PB_EUSAGE, err, errlen,
                          "plot needs at least one results file" P2PB_TRY_HELP);
-    return p2pb_args_only(
+    enum p2pb_status st = p2pb_args_only(
         a, P2PB_CMD_PLOT,
         "plot takes only RUN... [--vs RUN...] -o FILE [-k KERNEL] [--gnuplot PATH]", err, errlen);
+    return st == P2PB_OK ? p2pb_args_distinct_files(a, err, errlen) : st;
 }
 
 /* --vs: side A and side B, as compare names them. */

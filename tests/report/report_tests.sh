@@ -184,6 +184,8 @@ import)
     grep -q "seed-pmb-sendrecv-native-vs-domU.txt: warning: line 28: the latency table says millisec but its values are usec" import-messages.txt || fail "seed millisec warning"
     # seed memcpy: three sides, 16 chunk sizes each
     eq "$(rows seed-memcpy-baremetal-pvhvm-pv-pv.jsonl memcpy '')" 16 "memcpy pv rows"
+    grep -q '"kernel":"memcpy","display_name":"Memcpy"' seed-memcpy-baremetal-pvhvm-pv-pv.jsonl ||
+        fail "memcpy display name as the descriptor says (Memcpy)"
     near "$(csvval seed-memcpy-baremetal-pvhvm-pv-bare_metal.jsonl memcpy '' 4 t_median_usec)" 5827000 0.5 "memcpy bare metal 4 B (msec -> usec)"
     # hand-written logs in the IMB 3.2 and OSU 7 layouts (tests/data/synthetic/README.md)
     syn="$src/tests/data/synthetic"
@@ -353,6 +355,16 @@ errors)
     grep -q "prose.txt:1: no IMB, PMB, OSU" err.txt || fail "prose message"
     eq "$(wc -l <err.txt)" 1 "one error line"
     expect_status 1 "$bin" import nosuch.txt -o .
+    eq "$(cat err.txt)" "p2pbench-report: cannot open nosuch.txt: No such file or directory" "import of a missing file"
+    # a directory without results files is named as such (show, compare, plot)
+    mkdir -p emptydir
+    expect_status 1 "$bin" show emptydir
+    eq "$(cat err.txt)" "p2pbench-report: emptydir: no .jsonl results files" "show of an empty directory"
+    expect_status 1 "$bin" compare a --vs emptydir
+    eq "$(cat err.txt)" "p2pbench-report: emptydir: no .jsonl results files" "compare with an empty directory"
+    # one file on both sides of plot is refused as compare refuses it
+    expect_status 2 "$bin" plot a/a-01.jsonl --vs ./a/a-01.jsonl -o same.svg
+    grep -q "'./a/a-01.jsonl' is the same file as 'a/a-01.jsonl'" err.txt || fail "plot A --vs A: $(cat err.txt)"
     # rows the results-file reader would refuse end their table with a warning naming the line
     hdr='#----\n# Benchmarking PingPong\n#----\n       #bytes #repetitions      t[usec]   Mbytes/sec\n'
     for bad in '8 1000 -0.20 0.00' '8 1000 nan 0.00' '2 1000 1.00 2.00' '4096 1000 1.00 4096000000.00'; do

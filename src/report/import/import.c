@@ -159,7 +159,7 @@ static enum p2pb_status read_file(struct p2pb_imp_log *lg, size_t *len, char *er
 {
     FILE *fp = fopen(lg->path, "rb");
     if (!fp)
-        return p2pb_fail(P2PB_EIO, err, errlen, "%s:0: cannot open: %s", lg->path, strerror(errno));
+        return p2pb_fail(P2PB_EIO, err, errlen, "cannot open %s: %s", lg->path, strerror(errno));
     enum p2pb_status st = P2PB_OK;
     struct stat sb;
     if (lg->max_bytes && fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) &&
@@ -186,7 +186,7 @@ static enum p2pb_status read_file(struct p2pb_imp_log *lg, size_t *len, char *er
             return too_large(lg, fp, err, errlen);
     }
     if (ferror(fp))
-        st = p2pb_fail(P2PB_EIO, err, errlen, "%s:0: read error", lg->path);
+        st = p2pb_fail(P2PB_EIO, err, errlen, "cannot read %s: %s", lg->path, strerror(errno));
     else if (!lg->buf)
         st = p2pb_fail(P2PB_EFORMAT, err, errlen, "%s:1: empty file", lg->path);
     else
