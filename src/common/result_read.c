@@ -428,6 +428,7 @@ enum p2pb_status p2pb_results_read_max(const char *path, size_t max_bytes,
 {
     memset(out, 0, sizeof *out);
     snprintf(out->path, sizeof out->path, "%s", path);
+    p2pb_text_sanitize(out->path); /* for tables and notes: a file name may hold ESC too */
     FILE *fp = fopen(path, "r");
     if (!fp)
         return p2pb_fail(P2PB_EIO, err, errlen, "%s: cannot open: %s", path, strerror(errno));

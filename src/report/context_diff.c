@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "text.h"
 #include "array.h"
 
 /* Run-record keys that differ between any two launches by construction. */
@@ -254,7 +255,8 @@ static void one_sided_add(struct one_sided *o, const char *key)
 }
 
 /* Append line (malloc'd, may be NULL: no memory) to out, which owns it from
- * then on. Returns P2PB_OK or P2PB_ENOMEM (line freed). */
+ * then on, its control characters and bad UTF-8 as '?'. Returns P2PB_OK or P2PB_ENOMEM (line
+ * freed). */
 static enum p2pb_status add_line(struct p2pb_ctx_diff *out, char *line)
 {
     char **nl = line ? realloc(out->lines, (out->n + 1) * sizeof *nl) : NULL;
@@ -262,6 +264,7 @@ static enum p2pb_status add_line(struct p2pb_ctx_diff *out, char *line)
         free(line);
         return P2PB_ENOMEM;
     }
+    p2pb_text_sanitize(line); /* keys, values and host names from the files */
     out->lines = nl;
     out->lines[out->n++] = line;
     return P2PB_OK;
