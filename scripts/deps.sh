@@ -3,7 +3,8 @@
 # Install the Debian/Ubuntu packages p2pbench needs, if missing.
 #   scripts/deps.sh build   what building and running p2pbench needs
 #   scripts/deps.sh test    also what the whole test suite needs (MPICH,
-#                           gnuplot, NetPIPE, iproute2, Slurm, munge, python3)
+#                           gnuplot, NetPIPE, iproute2, Slurm, munge, python3,
+#                           clang with libFuzzer for the fuzz targets)
 # As root, missing packages are installed with apt-get; otherwise their
 # names are printed with the command to install them, and the script fails.
 set -euo pipefail
@@ -14,7 +15,7 @@ PROG=p2pbench
 build_pkgs=(build-essential cmake pkg-config git openmpi-bin libopenmpi-dev libhwloc-dev hwloc
             libcjson-dev)
 test_pkgs=(mpich libmpich-dev gnuplot-nox netpipe-openmpi iproute2 python3 procps
-           slurm-wlm munge util-linux)
+           slurm-wlm munge util-linux clang libclang-rt-dev)
 
 want=("${build_pkgs[@]}")
 case "${1:-build}" in
