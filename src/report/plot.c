@@ -39,24 +39,23 @@ static int ends_with(const char *s, const char *suf)
 }
 
 /* One launch: its within-launch 95% CI of the median as the band of size
- * bytes of kernel; *lo and *hi stay as they are when the row has no CI. */
+ * bytes of kernel (the first row of that size, as compare uses it; found
+ * through the file's index); *lo and *hi stay as they are when the row has no CI. */
 static void one_launch_band(const struct p2pb_side *s, enum p2pb_metric m, const char *kernel,
                             size_t bytes, double *lo, double *hi)
 {
-    for (size_t f = 0; f < s->nfiles; f++)
-        for (size_t j = 0; j < s->files[f].nrows; j++) {
-            const struct p2pb_result *x = &s->files[f].rows[j];
-            if (x->bytes != bytes || strcmp(x->kernel, kernel) || x->variant[0] || !x->t.ci_valid ||
-                x->status != P2PB_ROW_OK)
-                continue;
-            if (m == P2PB_METRIC_LATENCY) {
-                *lo = x->t.ci95_low;
-                *hi = x->t.ci95_high;
-            } else if (x->t.ci95_high > 0 && x->t.ci95_low > 0) {
-                *lo = x->bytes_factor * (double)x->bytes / x->t.ci95_high;
-                *hi = x->bytes_factor * (double)x->bytes / x->t.ci95_low;
-            }
+    for (size_t f = 0; f < s->nfiles; f++) {
+        const struct p2pb_result *x = p2pb_results_find(&s->files[f], kernel, "", bytes);
+        if (!x || !x->t.ci_valid || x->status != P2PB_ROW_OK)
+            continue;
+        if (m == P2PB_METRIC_LATENCY) {
+            *lo = x->t.ci95_low;
+            *hi = x->t.ci95_high;
+        } else if (x->t.ci95_high > 0 && x->t.ci95_low > 0) {
+            *lo = x->bytes_factor * (double)x->bytes / x->t.ci95_high;
+            *hi = x->bytes_factor * (double)x->bytes / x->t.ci95_low;
         }
+    }
 }
 
 /* Inline data block of one side and metric: bytes median low high, one line
