@@ -24,12 +24,46 @@ static const struct p2pb_fmt_name show_formats[] = {
 /* Reporter names by enum p2pb_outfmt. */
 static const char *const reporter_names[] = {"text", "markdown", "csv", "json", "imb"};
 
-/* One array of {path, complete, end_status, run, results} per file. */
+/* n bytes of txt to stdout with tabs more tabs after each newline: the
+ * text of a cJSON_Print'ed item placed that much deeper in a document. */
+static void print_shifted(const char *txt, size_t n, int tabs)
+{
+    static const char t[] = "\t\t\t\t\t\t\t\t";
+    while (n) {
+        const char *nl = memchr(txt, '\n', n);
+        size_t k = nl ? (size_t)(nl - txt) + 1 : n;
+        fwrite(txt, 1, k, stdout);
+        if (nl)
+            fwrite(t, 1, (size_t)tabs < sizeof t - 1 ? (size_t)tabs : sizeof t - 1, stdout);
+        txt += k;
+        n -= k;
+    }
+}
+
+/* The rows of d as the elements of an array at depth 3 of show's document,
+ * one cJSON object at a time. */
+static void print_rows_json(const struct p2pb_results_data *d)
+{
+    for (size_t i = 0, n = 0; i < d->nrows; i++) {
+        cJSON *r = p2pb_result_to_json(&d->rows[i]);
+        char *txt = r ? cJSON_Print(r) : NULL;
+        if (txt) {
+            fputs(n++ ? ", " : "", stdout);
+            print_shifted(txt, strlen(txt), 3);
+        }
+        cJSON_free(txt);
+        cJSON_Delete(r);
+    }
+}
+
+/*
+ * One array of {path, complete, end_status, run, results} per file, as
+ * cJSON_Print formats it, written file by file and row by row so that memory
+ * stays near the size of the rows read (not a document tree of every row).
+ */
 static void show_json(const struct p2pb_side *s)
 {
-    cJSON *root = cJSON_CreateArray();
-    if (!root)
-        return;
+    putchar('[');
     for (size_t f = 0; f < s->nfiles; f++) {
         const struct p2pb_results_data *d = &s->files[f];
         cJSON *o = cJSON_CreateObject();
@@ -37,20 +71,19 @@ static void show_json(const struct p2pb_side *s)
         cJSON_AddBoolToObject(o, "complete", d->complete);
         cJSON_AddStringToObject(o, "end_status", d->end_status);
         cJSON_AddItemToObject(o, "run", cJSON_Duplicate((const cJSON *)d->run, 1));
-        cJSON *rows = cJSON_AddArrayToObject(o, "results");
-        for (size_t i = 0; i < d->nrows; i++) {
-            cJSON *r = p2pb_result_to_json(&d->rows[i]);
-            if (r)
-                cJSON_AddItemToArray(rows, r);
+        cJSON_AddArrayToObject(o, "results"); /* last: "[]" at the end of the text */
+        char *txt = cJSON_Print(o);
+        const char *empty = txt ? strrchr(txt, '[') : NULL;
+        if (empty) {
+            fputs(f ? ", " : "", stdout);
+            print_shifted(txt, (size_t)(empty - txt) + 1, 1);
+            print_rows_json(d);
+            print_shifted(empty + 1, strlen(empty + 1), 1);
         }
-        cJSON_AddItemToArray(root, o);
-    }
-    char *txt = cJSON_Print(root);
-    if (txt) {
-        printf("%s\n", txt);
         cJSON_free(txt);
+        cJSON_Delete(o);
     }
-    cJSON_Delete(root);
+    puts("]");
 }
 
 /* Column name of file f in a side-by-side table: its label, else its path;
