@@ -144,11 +144,9 @@ static enum p2pb_status scan_imb_osu(struct p2pb_imp_log *lg, struct p2pb_imp_gr
 
 /* ---- reading the file ---- */
 
-/* Log lg, open as fp, is larger than lg->max_bytes: closes fp and says so,
- * naming the file and the limit. */
-static enum p2pb_status too_large(const struct p2pb_imp_log *lg, FILE *fp, char *err, size_t errlen)
+/* Log lg is larger than lg->max_bytes: say so, naming the file and the limit. */
+static enum p2pb_status too_large(const struct p2pb_imp_log *lg, char *err, size_t errlen)
 {
-    fclose(fp);
     return p2pb_fail(P2PB_EFORMAT, err, errlen,
                      "%s: larger than the limit of %zu bytes (%.0f MiB; --max-file-size)", lg->path,
                      lg->max_bytes, (double)lg->max_bytes / 1048576.0);
@@ -163,8 +161,10 @@ static enum p2pb_status read_file(struct p2pb_imp_log *lg, size_t *len, char *er
     enum p2pb_status st = P2PB_OK;
     struct stat sb;
     if (lg->max_bytes && fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) &&
-        (uintmax_t)sb.st_size > lg->max_bytes) /* refused before reading */
-        return too_large(lg, fp, err, errlen);
+        (uintmax_t)sb.st_size > lg->max_bytes) { /* refused before reading */
+        st = too_large(lg, err, errlen);
+        goto out;
+    }
     size_t cap = 0;
     char chunk[65536];
     size_t got;
@@ -182,8 +182,10 @@ static enum p2pb_status read_file(struct p2pb_imp_log *lg, size_t *len, char *er
         }
         memcpy(lg->buf + *len, chunk, got);
         *len += got;
-        if (lg->max_bytes && *len > lg->max_bytes)
-            return too_large(lg, fp, err, errlen);
+        if (lg->max_bytes && *len > lg->max_bytes) {
+            st = too_large(lg, err, errlen);
+            goto out;
+        }
     }
     if (ferror(fp))
         st = p2pb_fail(P2PB_EIO, err, errlen, "cannot read %s: %s", lg->path, strerror(errno));
