@@ -367,7 +367,7 @@ errors)
     grep -q "'./a/a-01.jsonl' is the same file as 'a/a-01.jsonl'" err.txt || fail "plot A --vs A: $(cat err.txt)"
     # rows the results-file reader would refuse end their table with a warning naming the line
     hdr='#----\n# Benchmarking PingPong\n#----\n       #bytes #repetitions      t[usec]   Mbytes/sec\n'
-    for bad in '8 1000 -0.20 0.00' '8 1000 nan 0.00' '2 1000 1.00 2.00' '4096 1000 1.00 4096000000.00'; do
+    for bad in '8 1000 -0.20 0.00' '8 1000 nan 0.00' '2 1000 1.00 2.00' '4096 1000 1.00 4096000000.00' '8 1e74 1.00 8.00'; do
         printf "$hdr"'            1         1000         1.00         1.00\n            4         1000         1.00         4.00\n%s\n' "$bad" >bad.txt
         expect_status 0 "$bin" import --force bad.txt -o .
         grep -q "bad.txt: warning: line 7: PingPong table (line 4) cut short: .*the 2 rows before it kept" err.txt \
