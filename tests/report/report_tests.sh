@@ -407,6 +407,9 @@ errors)
     grep -q "padded.jsonl: larger than the limit of 1048576 bytes (1 MiB; --max-file-size)" err.txt || fail "size limit: $(cat err.txt)"
     expect_status 1 "$bin" import --max-file-size 1 pad.txt -o .
     grep -q "pad.txt: larger than the limit of 1048576 bytes" err.txt || fail "import size limit: $(cat err.txt)"
+    # a device of zeros stops at the first block with a NUL byte (not after 256 MiB)
+    expect_status 1 "$bin" import /dev/zero -o .
+    eq "$(cat err.txt)" "p2pbench-report: /dev/zero:1: binary data (byte 0x00), not a text log" "import /dev/zero"
     expect_status 2 "$bin" show --max-file-size 0 a/a-01.jsonl
     expect_status 2 "$bin"
     expect_status 2 "$bin" frobnicate

@@ -182,6 +182,8 @@ static enum p2pb_status read_file(struct p2pb_imp_log *lg, size_t *len, char *er
         }
         memcpy(lg->buf + *len, chunk, got);
         *len += got;
+        if (memchr(chunk, 0, got)) /* binary: check_text names the line; read no more */
+            break;
         if (lg->max_bytes && *len > lg->max_bytes) {
             st = too_large(lg, err, errlen);
             goto out;
