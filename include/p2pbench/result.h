@@ -184,11 +184,14 @@ void p2pb_run_info_from_json(const void *cjson_obj, struct p2pb_run_info *ri);
 
 /*
  * A results file read back into memory.
+ *   path     the path it was read from, control characters as '?' (for messages)
  *   run      the run record (cJSON object, owned), NULL if missing
  *   rows     nrows result records
  *   complete 1 if an end record with status "complete" was read
  *   end_status "complete", "aborted", or "" when the end record is missing
  *   truncated_line 1 if the last line was cut off mid-write (ignored)
+ *   nrepeated, index  see below; index is a struct p2pb_row_index
+ *            (src/common/row_index.h), NULL in a struct not made by the reader
  */
 struct p2pb_results_data {
     char path[512];
