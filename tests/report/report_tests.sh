@@ -374,6 +374,12 @@ errors)
             || fail "bad row '$bad': $(cat err.txt)"
         eq "$(rows bad.jsonl pingpong '')" 2 "bad row '$bad': rows kept"
     done
+    # size/value column tables follow the same rules (fuzz_import found a negative value written)
+    printf 'Table 1: SendRecv latency (usec)\nMessage_Size(bytes) Experiment_1 Experiment_2\n1 2.0 3.0\n2 2.1 -3.1\n4 2.2 3.2\n' >cols.txt
+    expect_status 0 "$bin" import --force cols.txt -o .
+    grep -q "cols.txt: warning: line 4: Sendrecv table (line 2) cut short: Experiment_2 -3.1 is negative or not finite; the 1 row before it kept" err.txt ||
+        fail "column table negative value: $(cat err.txt)"
+    expect_status 0 "$bin" show cols-Experiment_2.jsonl
     printf '#----\n# Benchmarking Sendrecv\n#----\n  #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]   Mbytes/sec\n  1024  10  5.00  4.00  4.50  0.50\n' >minmax.txt
     expect_status 1 "$bin" import minmax.txt -o .
     grep -q "t_min 5, t_avg 4.5, t_max 4 out of order" err.txt || fail "t_min > t_max: $(cat err.txt)"
