@@ -5,7 +5,8 @@
 #   scripts/deps.sh test    also what the whole test suite needs (MPICH,
 #                           gnuplot, NetPIPE, iproute2, Slurm, munge, python3,
 #                           lintian, man-db, python3-jsonschema; chromium for the
-#                           html report's browser test)
+#                           html report's browser test; clang with libFuzzer for
+#                           the fuzz targets)
 # As root, missing packages are installed with apt-get; otherwise their
 # names are printed with the command to install them, and the script fails.
 set -euo pipefail
@@ -16,7 +17,8 @@ PROG=p2pbench
 build_pkgs=(build-essential cmake pkg-config git openmpi-bin libopenmpi-dev libhwloc-dev hwloc
             libcjson-dev)
 test_pkgs=(mpich libmpich-dev gnuplot-nox netpipe-openmpi iproute2 python3 procps
-           slurm-wlm munge util-linux lintian man-db python3-jsonschema chromium)
+           slurm-wlm munge util-linux lintian man-db python3-jsonschema chromium clang
+           libclang-rt-dev)
 
 want=("${build_pkgs[@]}")
 case "${1:-build}" in

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Second command of the README: install what is missing, then build and run
 # the whole test suite: against Open MPI (warnings are errors), against
-# MPICH, and under AddressSanitizer + UndefinedBehaviorSanitizer.
+# MPICH, and under AddressSanitizer + UndefinedBehaviorSanitizer; then the
+# fuzz targets of p2pbench-report for 25 s each (build-fuzz, clang+libFuzzer).
 #   scripts/test.sh          everything (what .ci/run does)
 #   scripts/test.sh --fast   Open MPI only, labels unit and mpi
 set -euo pipefail
@@ -59,6 +60,9 @@ run env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktra
     bash -c "$(declare -f build_and_test); root='$root' jobs=$jobs build_and_test asan -L unit"
 run env ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     bash -c "cd '$root/build-asan' && ctest --output-on-failure -L mpi"
+# libFuzzer targets (tests/fuzz/): only they are built in build-fuzz; without
+# clang's libFuzzer the configure step says so, and fails if P2PB_REQUIRE_FUZZ=1.
+run bash -c "cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j$jobs --target p2pb_fuzz_targets >/dev/null && cd '$root/build-fuzz' && ctest --output-on-failure -L fuzz"
 if [ $status = 0 ]; then echo "== all test runs passed"; else echo "== some test runs FAILED"; fi
 summary
 exit $status

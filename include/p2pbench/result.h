@@ -272,11 +272,14 @@ void p2pb_run_info_from_json(const void *cjson_obj, struct p2pb_run_info *ri);
 
 /*
  * A results file read back into memory.
+ *   path     the path it was read from, control characters as '?' (for messages)
  *   run      the run record (cJSON object, owned), NULL if missing
  *   rows     nrows result records
  *   complete 1 if an end record with status "complete" was read
  *   end_status "complete", "aborted", or "" when the end record is missing
  *   truncated_line 1 if the last line was cut off mid-write (ignored)
+ *   nrepeated, index  see below; index is a struct p2pb_row_index
+ *            (src/common/row_index.h), NULL in a struct not made by the reader
  */
 struct p2pb_results_data {
     char path[512];
@@ -287,15 +290,32 @@ struct p2pb_results_data {
     int complete;
     char end_status[32];
     int truncated_line;
+    size_t nrepeated; /* rows whose (kernel, variant, bytes) an earlier row has */
+    void *index;      /* the first row of each key, for p2pb_results_find */
 };
 
 /*
- * Read a results file. Refuses an unknown schema major version.
- * Returns P2PB_OK, P2PB_EIO (cannot open) or P2PB_EFORMAT (bad line: err
- * names the file and line number). On error *out is left empty.
+ * Read a results file. Refuses an unknown schema major version, a line longer
+ * than 16 MiB and, when max_bytes > 0, a file (or device, or pipe) of more
+ * than max_bytes bytes. Loading is linear in rows: the rows are indexed by
+ * (kernel, variant, bytes) as they are read (p2pb_results_find, nrepeated).
+ * Returns P2PB_OK, P2PB_EIO (cannot open or read), P2PB_ENOMEM (out of
+ * memory, said as such, never as a bad line) or P2PB_EFORMAT (bad line: err
+ * names the file and line number; too large: err names the file and the
+ * limit). On error *out is left empty.
  */
+enum p2pb_status p2pb_results_read_max(const char *path, size_t max_bytes,
+                                       struct p2pb_results_data *out, char *err, size_t errlen);
+/* p2pb_results_read_max without a file size limit (the line limit stays). */
 enum p2pb_status p2pb_results_read(const char *path, struct p2pb_results_data *out, char *err,
                                    size_t errlen);
+/*
+ * The first row of d with this kernel, variant and bytes, or NULL: O(1) on
+ * average through d->index (a linear search when d was not made by the
+ * reader and has no index).
+ */
+const struct p2pb_result *p2pb_results_find(const struct p2pb_results_data *d, const char *kernel,
+                                            const char *variant, size_t bytes);
 void p2pb_results_data_free(struct p2pb_results_data *d);
 
 #endif /* P2PBENCH_RESULT_H */

@@ -182,6 +182,21 @@ static enum p2pb_status set_min_off(struct p2pb_args *a, const char *v, char *er
     return set_real("min-off", v, 0, 0.99, &a->min_off, err, errlen);
 }
 
+/* A size limit in MiB (an integer in 1..1048576), stored in bytes. */
+static enum p2pb_status set_max_file_size(struct p2pb_args *a, const char *v, char *err,
+                                          size_t errlen)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (end == v || *end || errno || v[0] == '-' || x < 1 || x > 1048576)
+        return p2pb_fail(
+            P2PB_EUSAGE, err, errlen,
+            "invalid --max-file-size '%s' (MiB, an integer in 1..1048576)" P2PB_TRY_HELP, v);
+    a->max_file_bytes = (size_t)x << 20;
+    return P2PB_OK;
+}
+
 static enum p2pb_status set_help(struct p2pb_args *a, const char *v, char *err, size_t errlen)
 {
     (void)v;
@@ -232,6 +247,8 @@ static const struct opt opts[] = {
      "plot: kernel to draw (default: the first in the first file)"},
     {"gnuplot", 0, "PATH", P2PB_CMD_PLOT | P2PB_CMD_SURVEY, set_gnuplot,
      "plot, survey: gnuplot executable (default gnuplot, from PATH)"},
+    {"max-file-size", 0, "MIB", P2PB_CMD_ALL, set_max_file_size,
+     "refuse a results file or log larger than MIB MiB (default 256)"},
     {"heatmap", 0, "FILE", P2PB_CMD_SURVEY, set_heatmap,
      "survey: latency and bandwidth heatmaps (.png or .svg) via gnuplot"},
     {"fail-on-slow", 0, NULL, P2PB_CMD_SURVEY, set_fail_on_slow,
@@ -299,15 +316,17 @@ static int cmp_str(const void *x, const void *y)
 }
 
 /* Add path to the current side, or, with expand_dirs, the *.jsonl files of a
- * directory in name order. Returns P2PB_OK or P2PB_ENOMEM. */
-static enum p2pb_status add_path(struct p2pb_args *a, const char *path)
+ * directory in name order. Returns P2PB_OK, P2PB_ENOMEM, or P2PB_EIO for a
+ * directory without such files ("DIR: no .jsonl results files"). */
+static enum p2pb_status add_path(struct p2pb_args *a, const char *path, char *err, size_t errlen)
 {
     struct stat sb;
-    if (!a->expand_dirs || stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return push_file(a, path);
-    DIR *d = opendir(path);
+    DIR *d = NULL;
+    if (a->expand_dirs && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        d = opendir(path); /* NULL: the path is reported when read */
     if (!d)
-        return push_file(a, path); /* reported when read */
+        return push_file(a, path) == P2PB_OK ? P2PB_OK
+                                             : p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
     size_t first = a->nfiles[a->side];
     struct dirent *e;
     enum p2pb_status st = P2PB_OK;
@@ -320,18 +339,19 @@ static enum p2pb_status add_path(struct p2pb_args *a, const char *path)
         }
     }
     closedir(d);
-    if (st == P2PB_OK && a->nfiles[a->side] > first) /* an empty directory: no array yet */
-        qsort(a->files[a->side] + first, a->nfiles[a->side] - first, sizeof(char *), cmp_str);
-    return st;
+    if (st != P2PB_OK)
+        return p2pb_fail(st, err, errlen, "out of memory");
+    if (a->nfiles[a->side] == first)
+        return p2pb_fail(P2PB_EIO, err, errlen, "%s: no .jsonl results files", path);
+    qsort(a->files[a->side] + first, a->nfiles[a->side] - first, sizeof(char *), cmp_str);
+    return P2PB_OK;
 }
 
 /* Act on one result c of getopt_long. */
 static enum p2pb_status take(int c, char **argv, struct p2pb_args *a, char *err, size_t errlen)
 {
     if (c == 1)
-        return add_path(a, optarg) == P2PB_OK
-                   ? P2PB_OK
-                   : p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
+        return add_path(a, optarg, err, errlen);
     if (c == ':')
         return p2pb_fail(P2PB_EUSAGE, err, errlen, "option '%s' needs a value" P2PB_TRY_HELP,
                          argv[optind - 1]);
@@ -350,6 +370,7 @@ void p2pb_args_init(struct p2pb_args *a, int expand_dirs)
     a->threshold = 0.05;
     a->mad_k = P2PB_OUTLIER_K;
     a->min_off = P2PB_OUTLIER_MIN_OFF;
+    a->max_file_bytes = (size_t)256 << 20; /* --max-file-size 256 */
     a->expand_dirs = expand_dirs;
 }
 
@@ -425,6 +446,35 @@ void p2pb_args_free(struct p2pb_args *a)
         a->files[s] = NULL;
         a->nfiles[s] = 0;
     }
+}
+
+/* Path i of the files of both sides, side A first. */
+static const char *path_at(const struct p2pb_args *a, size_t i)
+{
+    return i < a->nfiles[0] ? a->files[0][i] : a->files[1][i - a->nfiles[0]];
+}
+
+enum p2pb_status p2pb_args_distinct_files(const struct p2pb_args *a, char *err, size_t errlen)
+{
+    size_t n = a->nfiles[0] + a->nfiles[1];
+    struct stat *st = calloc(n ? n : 1, sizeof *st);
+    if (!st)
+        return P2PB_OK;
+    enum p2pb_status rc = P2PB_OK;
+    for (size_t i = 0; i < n && rc == P2PB_OK; i++) {
+        if (stat(path_at(a, i), &st[i]) != 0)
+            continue; /* p2pb_side_load reports it */
+        for (size_t j = 0; j < i; j++)
+            if (st[j].st_ino == st[i].st_ino && st[j].st_dev == st[i].st_dev && st[i].st_ino) {
+                rc = p2pb_fail(P2PB_EUSAGE, err, errlen,
+                               "'%s' is the same file as '%s': each launch may be "
+                               "given once" P2PB_TRY_HELP,
+                               path_at(a, i), path_at(a, j));
+                break;
+            }
+    }
+    free(st);
+    return rc;
 }
 
 void p2pb_args_print_options(FILE *o)

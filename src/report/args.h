@@ -50,26 +50,27 @@ enum p2pb_args_action {
 /* The options and files of one command line (p2pb_args_init, then
  * p2pb_args_parse; p2pb_args_free in any case). */
 struct p2pb_args {
-    const char *format;   /* -f FMT as given, NULL: text (p2pb_args_format) */
-    int metric;           /* -m: an enum p2pb_metric, -1 when not given */
-    double threshold;     /* -t PCT as a fraction (5% = 0.05, the default) */
-    int holm;             /* --holm, or --fail-on-regression */
-    int fail;             /* --fail-on-regression */
-    int allow_incomplete; /* --allow-incomplete: the gate passes incomplete files */
-    const char *output;   /* -o PATH, NULL when not given */
-    const char *kernel;   /* -k NAME, NULL when not given */
-    const char *gnuplot;  /* --gnuplot PATH, NULL when not given */
-    const char *title;    /* html --title TEXT, NULL when not given */
-    int force;            /* import --force: replace existing results files */
-    const char *heatmap;  /* survey --heatmap FILE, NULL when not given */
-    int fail_on_slow;     /* survey --fail-on-slow */
-    double mad_k;         /* survey --mad-k: scaled MADs of the rule (outlier.h) */
-    double min_off;       /* survey --min-off: least fraction off the median */
-    char **files[2];      /* side A (before --vs) and side B (after it), */
-    size_t nfiles[2];     /* nfiles[s] strdup'ed paths each, in order */
-    int side;             /* side the next file goes to: 1 after --vs */
-    int expand_dirs;      /* 1: a directory stands for its *.jsonl files */
-    unsigned given;       /* bit i: option i of the table was given */
+    const char *format;    /* -f FMT as given, NULL: text (p2pb_args_format) */
+    int metric;            /* -m: an enum p2pb_metric, -1 when not given */
+    double threshold;      /* -t PCT as a fraction (5% = 0.05, the default) */
+    int holm;              /* --holm, or --fail-on-regression */
+    int fail;              /* --fail-on-regression */
+    int allow_incomplete;  /* --allow-incomplete: the gate passes incomplete files */
+    const char *output;    /* -o PATH, NULL when not given */
+    const char *kernel;    /* -k NAME, NULL when not given */
+    const char *gnuplot;   /* --gnuplot PATH, NULL when not given */
+    const char *title;     /* html --title TEXT, NULL when not given */
+    int force;             /* import --force: replace existing results files */
+    size_t max_file_bytes; /* --max-file-size MIB in bytes (default 256 MiB) */
+    const char *heatmap;   /* survey --heatmap FILE, NULL when not given */
+    int fail_on_slow;      /* survey --fail-on-slow */
+    double mad_k;          /* survey --mad-k: scaled MADs of the rule (outlier.h) */
+    double min_off;        /* survey --min-off: least fraction off the median */
+    char **files[2];       /* side A (before --vs) and side B (after it), */
+    size_t nfiles[2];      /* nfiles[s] strdup'ed paths each, in order */
+    int side;              /* side the next file goes to: 1 after --vs */
+    int expand_dirs;       /* 1: a directory stands for its *.jsonl files */
+    unsigned given;        /* bit i: option i of the table was given */
     enum p2pb_args_action action;
 };
 
@@ -79,7 +80,8 @@ struct p2pb_fmt_name {
     enum p2pb_outfmt fmt;
 };
 
-/* Empty arguments: no option given, threshold 0.05. expand_dirs as above. */
+/* Empty arguments: no option given, threshold 0.05, files up to 256 MiB.
+ * expand_dirs as above. */
 void p2pb_args_init(struct p2pb_args *a, int expand_dirs);
 
 /*
@@ -107,6 +109,15 @@ enum p2pb_status p2pb_args_only(const struct p2pb_args *a, unsigned cmd, const c
  */
 enum p2pb_status p2pb_args_format(const struct p2pb_args *a, const struct p2pb_fmt_name *names,
                                   size_t n, enum p2pb_outfmt *out, char *err, size_t errlen);
+
+/*
+ * One launch counts once (compare, plot): the same file (by device and inode)
+ * given twice, on one side or on both, would fake replicates or draw one run
+ * as two sides. Returns P2PB_OK (also when there is no memory for the check,
+ * or for a path that cannot be stat'ed: its loader reports it) or P2PB_EUSAGE
+ * naming both paths.
+ */
+enum p2pb_status p2pb_args_distinct_files(const struct p2pb_args *a, char *err, size_t errlen);
 
 /* Free the file lists of a. */
 void p2pb_args_free(struct p2pb_args *a);

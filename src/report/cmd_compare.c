@@ -7,7 +7,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "args.h"
 
@@ -36,46 +35,14 @@ static enum p2pb_status check_args(const struct p2pb_args *a, enum p2pb_outfmt *
     return st;
 }
 
-/* Path i of the files of both sides, side A first. */
-static const char *path_at(const struct p2pb_args *a, size_t i)
-{
-    return i < a->nfiles[0] ? a->files[0][i] : a->files[1][i - a->nfiles[0]];
-}
-
-/* One launch counts once: the same file (by device and inode) given twice,
- * on one side or on both, would fake replicates. Returns P2PB_OK (also when
- * there is no memory for the check) or P2PB_EUSAGE naming both paths. */
-static enum p2pb_status check_distinct_files(const struct p2pb_args *a, char *err, size_t errlen)
-{
-    size_t n = a->nfiles[0] + a->nfiles[1];
-    struct stat *st = calloc(n ? n : 1, sizeof *st);
-    if (!st)
-        return P2PB_OK;
-    enum p2pb_status rc = P2PB_OK;
-    for (size_t i = 0; i < n && rc == P2PB_OK; i++) {
-        if (stat(path_at(a, i), &st[i]) != 0)
-            continue; /* p2pb_side_load reports it */
-        for (size_t j = 0; j < i; j++)
-            if (st[j].st_ino == st[i].st_ino && st[j].st_dev == st[i].st_dev && st[i].st_ino) {
-                rc = p2pb_fail(P2PB_EUSAGE, err, errlen,
-                               "'%s' is the same file as '%s': each launch may be "
-                               "given once" P2PB_TRY_HELP,
-                               path_at(a, i), path_at(a, j));
-                break;
-            }
-    }
-    free(st);
-    return rc;
-}
-
 /* Load both sides; sides of one name are called "A" and "B". */
 static enum p2pb_status load_sides(const struct p2pb_args *a, struct p2pb_side *sa,
                                    struct p2pb_side *sb, char *err, size_t errlen)
 {
-    enum p2pb_status st =
-        p2pb_side_load(a->files[0], a->nfiles[0], sa, "A", stderr, err, p2pb_cmd_errlen(errlen));
+    enum p2pb_status st = p2pb_side_load(a->files[0], a->nfiles[0], sa, "A", stderr,
+                                         a->max_file_bytes, err, p2pb_cmd_errlen(errlen));
     if (st == P2PB_OK)
-        st = p2pb_side_load(a->files[1], a->nfiles[1], sb, "B", stderr, err,
+        st = p2pb_side_load(a->files[1], a->nfiles[1], sb, "B", stderr, a->max_file_bytes, err,
                             p2pb_cmd_errlen(errlen));
     if (st == P2PB_OK && strcmp(sa->name, sb->name) == 0) {
         snprintf(sa->name, sizeof sa->name, "A");
@@ -171,7 +138,7 @@ enum p2pb_status p2pb_cmd_compare(struct p2pb_args *a, char *err, size_t errlen)
     if (st != P2PB_OK)
         return st;
     struct p2pb_side sa = {0}, sb = {0};
-    st = check_distinct_files(a, err, errlen);
+    st = p2pb_args_distinct_files(a, err, errlen);
     if (st == P2PB_OK)
         st = load_sides(a, &sa, &sb, err, errlen);
     if (st == P2PB_OK)

@@ -33,9 +33,9 @@ static enum p2pb_status load_sides(const struct p2pb_args *a, struct p2pb_side s
 {
     int two = a->nfiles[1] > 0;
     enum p2pb_status st = p2pb_side_load(a->files[0], a->nfiles[0], &s[0], two ? "A" : "runs",
-                                         stderr, err, p2pb_cmd_errlen(errlen));
+                                         stderr, a->max_file_bytes, err, p2pb_cmd_errlen(errlen));
     if (st == P2PB_OK && two)
-        st = p2pb_side_load(a->files[1], a->nfiles[1], &s[1], "B", stderr, err,
+        st = p2pb_side_load(a->files[1], a->nfiles[1], &s[1], "B", stderr, a->max_file_bytes, err,
                             p2pb_cmd_errlen(errlen));
     if (st == P2PB_OK && two && strcmp(s[0].name, s[1].name) == 0) {
         snprintf(s[0].name, sizeof s[0].name, "A");

@@ -7,7 +7,8 @@
 enum p2pb_status p2pb_cmd_import(struct p2pb_args *a, char *err, size_t errlen)
 {
     enum p2pb_status st = p2pb_args_only(
-        a, P2PB_CMD_IMPORT, "import takes only LOG..., -o DIR and --force", err, errlen);
+        a, P2PB_CMD_IMPORT, "import takes only LOG..., -o DIR, --force and --max-file-size", err,
+        errlen);
     if (st != P2PB_OK)
         return st;
     if (a->nfiles[0] == 0)
@@ -15,5 +16,5 @@ enum p2pb_status p2pb_cmd_import(struct p2pb_args *a, char *err, size_t errlen)
                          "import needs at least one log file" P2PB_TRY_HELP);
     /* P2PB_EIO, P2PB_EFORMAT, P2PB_ERANGE (too many outputs), P2PB_ENOMEM: all exit 1 */
     return p2pb_import_logs(a->files[0], a->nfiles[0], a->output ? a->output : ".", a->force,
-                            stderr, err, p2pb_cmd_errlen(errlen));
+                            a->max_file_bytes, stderr, err, p2pb_cmd_errlen(errlen));
 }

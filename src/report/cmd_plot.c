@@ -38,9 +38,10 @@ static enum p2pb_status check_args(const struct p2pb_args *a, char *err, size_t 
     if (a->nfiles[0] == 0)
         return p2pb_fail(P2PB_EUSAGE, err, errlen,
                          "plot needs at least one results file" P2PB_TRY_HELP);
-    return p2pb_args_only(
+    enum p2pb_status st = p2pb_args_only(
         a, P2PB_CMD_PLOT,
         "plot takes only RUN... [--vs RUN...] -o FILE [-k KERNEL] [--gnuplot PATH]", err, errlen);
+    return st == P2PB_OK ? p2pb_args_distinct_files(a, err, errlen) : st;
 }
 
 /* --vs: side A and side B, as compare names them. */
@@ -49,11 +50,11 @@ static enum p2pb_status load_two(const struct p2pb_args *a, struct plot_sides *p
 {
     ps->own = 1;
     ps->n = 2; /* p2pb_side_load leaves a side that failed ready to be freed */
-    enum p2pb_status st = p2pb_side_load(a->files[0], a->nfiles[0], &ps->sides[0], "A", stderr, err,
-                                         p2pb_cmd_errlen(errlen));
+    enum p2pb_status st = p2pb_side_load(a->files[0], a->nfiles[0], &ps->sides[0], "A", stderr,
+                                         a->max_file_bytes, err, p2pb_cmd_errlen(errlen));
     if (st == P2PB_OK)
-        st = p2pb_side_load(a->files[1], a->nfiles[1], &ps->sides[1], "B", stderr, err,
-                            p2pb_cmd_errlen(errlen));
+        st = p2pb_side_load(a->files[1], a->nfiles[1], &ps->sides[1], "B", stderr,
+                            a->max_file_bytes, err, p2pb_cmd_errlen(errlen));
     return st;
 }
 
@@ -78,8 +79,8 @@ static enum p2pb_status load_by_label(const struct p2pb_args *a, struct plot_sid
                                       size_t errlen)
 {
     struct p2pb_side *all = &ps->all;
-    enum p2pb_status st =
-        p2pb_side_load(a->files[0], a->nfiles[0], all, "", stderr, err, p2pb_cmd_errlen(errlen));
+    enum p2pb_status st = p2pb_side_load(a->files[0], a->nfiles[0], all, "", stderr,
+                                         a->max_file_bytes, err, p2pb_cmd_errlen(errlen));
     for (size_t f = 0; st == P2PB_OK && f < all->nfiles; f++) {
         const char *l = all->files[f].info.label;
         size_t s = 0;

@@ -6,11 +6,13 @@
  */
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "args.h"
 #include "output/output.h"
+#include "row_index.h"
 #include "text.h"
 
 /* The --format values of show, in the order of its error message. */
@@ -22,12 +24,46 @@ static const struct p2pb_fmt_name show_formats[] = {
 /* Reporter names by enum p2pb_outfmt. */
 static const char *const reporter_names[] = {"text", "markdown", "csv", "json", "imb"};
 
-/* One array of {path, complete, end_status, run, results} per file. */
+/* n bytes of txt to stdout with tabs more tabs after each newline: the
+ * text of a cJSON_Print'ed item placed that much deeper in a document. */
+static void print_shifted(const char *txt, size_t n, int tabs)
+{
+    static const char t[] = "\t\t\t\t\t\t\t\t";
+    while (n) {
+        const char *nl = memchr(txt, '\n', n);
+        size_t k = nl ? (size_t)(nl - txt) + 1 : n;
+        fwrite(txt, 1, k, stdout);
+        if (nl)
+            fwrite(t, 1, (size_t)tabs < sizeof t - 1 ? (size_t)tabs : sizeof t - 1, stdout);
+        txt += k;
+        n -= k;
+    }
+}
+
+/* The rows of d as the elements of an array at depth 3 of show's document,
+ * one cJSON object at a time. */
+static void print_rows_json(const struct p2pb_results_data *d)
+{
+    for (size_t i = 0, n = 0; i < d->nrows; i++) {
+        cJSON *r = p2pb_result_to_json(&d->rows[i]);
+        char *txt = r ? cJSON_Print(r) : NULL;
+        if (txt) {
+            fputs(n++ ? ", " : "", stdout);
+            print_shifted(txt, strlen(txt), 3);
+        }
+        cJSON_free(txt);
+        cJSON_Delete(r);
+    }
+}
+
+/*
+ * One array of {path, complete, end_status, run, results} per file, as
+ * cJSON_Print formats it, written file by file and row by row so that memory
+ * stays near the size of the rows read (not a document tree of every row).
+ */
 static void show_json(const struct p2pb_side *s)
 {
-    cJSON *root = cJSON_CreateArray();
-    if (!root)
-        return;
+    putchar('[');
     for (size_t f = 0; f < s->nfiles; f++) {
         const struct p2pb_results_data *d = &s->files[f];
         cJSON *o = cJSON_CreateObject();
@@ -35,20 +71,19 @@ static void show_json(const struct p2pb_side *s)
         cJSON_AddBoolToObject(o, "complete", d->complete);
         cJSON_AddStringToObject(o, "end_status", d->end_status);
         cJSON_AddItemToObject(o, "run", cJSON_Duplicate((const cJSON *)d->run, 1));
-        cJSON *rows = cJSON_AddArrayToObject(o, "results");
-        for (size_t i = 0; i < d->nrows; i++) {
-            cJSON *r = p2pb_result_to_json(&d->rows[i]);
-            if (r)
-                cJSON_AddItemToArray(rows, r);
+        cJSON_AddArrayToObject(o, "results"); /* last: "[]" at the end of the text */
+        char *txt = cJSON_Print(o);
+        const char *empty = txt ? strrchr(txt, '[') : NULL;
+        if (empty) {
+            fputs(f ? ", " : "", stdout);
+            print_shifted(txt, (size_t)(empty - txt) + 1, 1);
+            print_rows_json(d);
+            print_shifted(empty + 1, strlen(empty + 1), 1);
         }
-        cJSON_AddItemToArray(root, o);
-    }
-    char *txt = cJSON_Print(root);
-    if (txt) {
-        printf("%s\n", txt);
         cJSON_free(txt);
+        cJSON_Delete(o);
     }
-    cJSON_Delete(root);
+    puts("]");
 }
 
 /* Column name of file f in a side-by-side table: its label, else its path;
@@ -173,35 +208,80 @@ static void show_metric(const struct p2pb_side *s, enum p2pb_metric m, enum p2pb
     p2pb_compare_free(&t);
 }
 
-/* Same table of a reporter: kernel, variant and rank count. */
-static int same_table(const struct p2pb_result *x, const struct p2pb_result *y)
+/* The rows of a file, sought by table: kernel, variant and rank count. */
+struct table_key {
+    const struct p2pb_result *rows;
+    const size_t *first; /* first[t]: first row of table t */
+    const struct p2pb_result *r;
+};
+
+static int same_table(const void *ctx, size_t t)
 {
-    return strcmp(x->kernel, y->kernel) == 0 && strcmp(x->variant, y->variant) == 0 &&
-           x->nranks == y->nranks;
+    const struct table_key *k = ctx;
+    const struct p2pb_result *x = &k->rows[k->first[t]];
+    return strcmp(x->kernel, k->r->kernel) == 0 && strcmp(x->variant, k->r->variant) == 0 &&
+           x->nranks == k->r->nranks;
+}
+
+/* tab[i]: table number of row i of d, tables numbered in order of first
+ * appearance (a hash index: linear in rows); first[t]: the table's first row.
+ * Returns the number of tables, or 0 when out of memory. */
+static size_t number_tables(const struct p2pb_results_data *d, size_t *tab, size_t *first)
+{
+    struct p2pb_row_index x = {0};
+    size_t nt = 0;
+    struct table_key k = {d->rows, first, NULL};
+    for (size_t i = 0; i < d->nrows; i++) {
+        k.r = &d->rows[i];
+        uint64_t h = p2pb_row_key_hash(k.r->kernel, k.r->variant, (uint64_t)k.r->nranks);
+        long t = p2pb_row_index_find(&x, h, same_table, &k);
+        if (t < 0) {
+            if (p2pb_row_index_insert(&x, h, nt) != 0) {
+                p2pb_row_index_free(&x);
+                return 0;
+            }
+            first[nt] = i;
+            t = (long)nt++;
+        }
+        tab[i] = (size_t)t;
+    }
+    p2pb_row_index_free(&x);
+    return nt;
 }
 
 /*
  * Hand a file's rows to a reporter grouped by table, tables in order of first
  * appearance, sizes in file order: a kernel with several rows per size
- * (per pair + aggregate) writes them size by size. Without memory for the
- * bookkeeping, file order.
+ * (per pair + aggregate) writes them size by size. A stable counting sort by
+ * table number. Without memory for the bookkeeping, file order.
  */
 static void show_rows(const struct p2pb_reporter *rep, struct p2pb_report_ctx *ctx,
                       const struct p2pb_results_data *d)
 {
-    unsigned char *done = calloc(d->nrows ? d->nrows : 1, 1);
-    for (size_t i = 0; i < d->nrows; i++) {
-        if (done && done[i])
-            continue;
-        for (size_t j = i; j < d->nrows; j++) {
-            if (j != i && (!done || done[j] || !same_table(&d->rows[i], &d->rows[j])))
-                continue;
-            rep->row(ctx, &d->rows[j]);
-            if (done)
-                done[j] = 1;
-        }
+    size_t n = d->nrows ? d->nrows : 1;
+    size_t *tab = malloc(n * sizeof *tab), *first = malloc(n * sizeof *first);
+    size_t *order = malloc(n * sizeof *order), nt = 0;
+    if (tab && first && order && d->nrows)
+        nt = number_tables(d, tab, first);
+    if (!nt) {
+        for (size_t i = 0; i < d->nrows; i++)
+            rep->row(ctx, &d->rows[i]);
+    } else {
+        size_t *start = first; /* reused: first row of table t in order[] */
+        memset(start, 0, nt * sizeof *start);
+        for (size_t i = 0; i < d->nrows; i++)
+            if (tab[i] + 1 < nt)
+                start[tab[i] + 1]++;
+        for (size_t t = 1; t < nt; t++)
+            start[t] += start[t - 1];
+        for (size_t i = 0; i < d->nrows; i++)
+            order[start[tab[i]]++] = i;
+        for (size_t i = 0; i < d->nrows; i++)
+            rep->row(ctx, &d->rows[order[i]]);
     }
-    free(done);
+    free(tab);
+    free(first);
+    free(order);
 }
 
 /* The tables of every file through the reporter of fmt; csv has one header. */
@@ -259,7 +339,8 @@ enum p2pb_status p2pb_cmd_show(struct p2pb_args *a, char *err, size_t errlen)
     if (st != P2PB_OK)
         return st;
     struct p2pb_side s;
-    st = p2pb_side_load(a->files[0], a->nfiles[0], &s, "", stderr, err, p2pb_cmd_errlen(errlen));
+    st = p2pb_side_load(a->files[0], a->nfiles[0], &s, "", stderr, a->max_file_bytes, err,
+                        p2pb_cmd_errlen(errlen));
     if (st == P2PB_OK && a->metric >= 0 && (fmt == P2PB_OUT_IMB || fmt == P2PB_OUT_JSON))
         st = p2pb_fail(P2PB_EUSAGE, err, errlen,
                        "--metric works with text, markdown and csv" P2PB_TRY_HELP);

@@ -6,11 +6,13 @@
  * The numbers only: compare_print.c prints them.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "p2pbench/stats.h"
 #include "array.h"
+#include "row_index.h"
 #include "report.h"
 
 static int cmp_double(const void *x, const void *y)
@@ -25,42 +27,46 @@ struct key {
     char display_name[32];
     char variant[32];
     size_t bytes;
-    size_t kernel_pos;
+    size_t kernel_pos; /* position of the first key of its kernel: first-seen order */
 };
 
 struct keyset {
     struct key *k;
     size_t n, cap;
-    char (*kernels)[32];
-    size_t nkernels;
+    struct p2pb_row_index index;   /* of k by (kernel, variant, bytes): linear in rows */
+    struct p2pb_row_index kernels; /* the first key of each kernel, by kernel name */
 };
 
-static long key_find(const struct keyset *s, const struct p2pb_result *r)
+/* Whether key pos of the keyset has the kernel, variant and bytes of a row. */
+struct key_sought {
+    const struct keyset *s;
+    const struct p2pb_result *r;
+};
+
+static int key_is(const void *ctx, size_t pos)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (s->k[i].bytes == r->bytes && strcmp(s->k[i].kernel, r->kernel) == 0 &&
-            strcmp(s->k[i].variant, r->variant) == 0)
-            return (long)i;
-    return -1;
+    const struct key_sought *q = ctx;
+    const struct key *k = &q->s->k[pos];
+    return k->bytes == q->r->bytes && strcmp(k->kernel, q->r->kernel) == 0 &&
+           strcmp(k->variant, q->r->variant) == 0;
+}
+
+/* Add the key of row r unless the keyset has it. Returns 0, or -1 when out of memory. */
+/* Whether key pos of the keyset has the kernel of a row. */
+static int kernel_is(const void *ctx, size_t pos)
+{
+    const struct key_sought *q = ctx;
+    return strcmp(q->s->k[pos].kernel, q->r->kernel) == 0;
 }
 
 static int key_add(struct keyset *s, const struct p2pb_result *r)
 {
-    if (key_find(s, r) >= 0)
+    struct key_sought q = {s, r};
+    uint64_t h = p2pb_row_key_hash(r->kernel, r->variant, r->bytes);
+    if (p2pb_row_index_find(&s->index, h, key_is, &q) >= 0)
         return 0;
-    size_t kp = s->nkernels;
-    for (size_t i = 0; i < s->nkernels; i++)
-        if (strcmp(s->kernels[i], r->kernel) == 0) {
-            kp = i;
-            break;
-        }
-    if (kp == s->nkernels) {
-        char(*nk)[32] = realloc(s->kernels, (s->nkernels + 1) * sizeof *nk);
-        if (!nk)
-            return -1;
-        s->kernels = nk;
-        snprintf(s->kernels[s->nkernels++], 32, "%s", r->kernel);
-    }
+    uint64_t hk = p2pb_row_key_hash(r->kernel, "", 0);
+    long first = p2pb_row_index_find(&s->kernels, hk, kernel_is, &q);
     if (p2pb_array_grow(&s->k, &s->cap, s->n, sizeof *s->k) != 0)
         return -1;
     struct key *k = &s->k[s->n++];
@@ -69,7 +75,12 @@ static int key_add(struct keyset *s, const struct p2pb_result *r)
     snprintf(k->display_name, sizeof k->display_name, "%s", r->display_name);
     snprintf(k->variant, sizeof k->variant, "%s", r->variant);
     k->bytes = r->bytes;
-    k->kernel_pos = kp;
+    k->kernel_pos = first >= 0 ? (size_t)first : s->n - 1;
+    if (p2pb_row_index_insert(&s->index, h, s->n - 1) != 0 ||
+        (first < 0 && p2pb_row_index_insert(&s->kernels, hk, s->n - 1) != 0)) {
+        s->n--; /* out of memory: the build fails and frees s */
+        return -1;
+    }
     return 0;
 }
 
@@ -136,6 +147,8 @@ static enum p2pb_status collect_keys(const struct p2pb_side *a, const struct p2p
             for (size_t i = 0; i < sides[s]->files[f].nrows; i++)
                 if (key_add(ks, &sides[s]->files[f].rows[i]))
                     return P2PB_ENOMEM;
+    p2pb_row_index_free(&ks->index); /* their positions are stale once sorted */
+    p2pb_row_index_free(&ks->kernels);
     if (ks->n > 1) /* ks->k is NULL when no file has a row (qsort needs an array) */
         qsort(ks->k, ks->n, sizeof *ks->k, key_cmp);
     return P2PB_OK;
@@ -258,7 +271,8 @@ out:
     free(p);
     free(adj);
     free(ks.k);
-    free(ks.kernels);
+    p2pb_row_index_free(&ks.index);
+    p2pb_row_index_free(&ks.kernels);
     if (st != P2PB_OK)
         p2pb_compare_free(out);
     return st;

@@ -118,6 +118,19 @@ static const char *row_verdict(const struct p2pb_cmp_row *r)
     return p2pb_verdict_str(r->verdict);
 }
 
+/* s with '|' escaped for a markdown table cell, into buf (cut at len). */
+static const char *md_escape(char *buf, size_t len, const char *s)
+{
+    size_t k = 0;
+    for (; *s && k + 2 < len; s++) {
+        if (*s == '|')
+            buf[k++] = '\\';
+        buf[k++] = *s;
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
 static int same_section(const struct p2pb_cmp_row *x, const struct p2pb_cmp_row *y)
 {
     return strcmp(x->kernel, y->kernel) == 0 && strcmp(x->variant, y->variant) == 0;
@@ -134,13 +147,15 @@ static void print_table_text(FILE *o, int md, const struct p2pb_side *a, const s
             continue;
         if (!prev || !same_section(prev, r)) {
             if (md) {
+                char ea[2 * sizeof a->name], eb[2 * sizeof b->name];
+                md_escape(ea, sizeof ea, a->name);
+                md_escape(eb, sizeof eb, b->name);
                 fprintf(o, "\n### %s%s%s %s (%s)\n\n", r->display_name, r->variant[0] ? " " : "",
                         r->variant, metric_name(t->metric), metric_unit(t->metric));
                 fprintf(o,
                         "| bytes | size | %s [%s] | %s [%s] | ratio %s/%s [95%% CI] | p | "
                         "p_adj | verdict |\n",
-                        a->name, metric_unit(t->metric), b->name, metric_unit(t->metric), b->name,
-                        a->name);
+                        ea, metric_unit(t->metric), eb, metric_unit(t->metric), eb, ea);
                 fprintf(o, "|---:|---:|---:|---:|---:|---:|---:|:---|\n");
             } else {
                 fprintf(o, "\n# %s%s%s %s: %s, median of launch values [min..max]\n",

@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "report.h"
+#include "text.h"
 #include "array.h"
+#include "row_index.h"
 
 /* Run-record keys that differ between any two launches by construction. */
 static const char *const ctx_skip[] = {
@@ -31,11 +33,29 @@ struct kv {
 struct kvlist {
     struct kv *v;
     size_t n, cap;
+    struct p2pb_row_index index; /* the first pair of each key, by key: linear lookups */
 };
+
+/* row_index.h's callback: pair pos of the list ctx[0] has the key ctx[1]. */
+static int kv_has_key(const void *ctx, size_t pos)
+{
+    const void *const *c = ctx;
+    const struct kvlist *l = c[0];
+    return strcmp(l->v[pos].key, (const char *)c[1]) == 0;
+}
+
+/* Position of the first pair of l with key k, or -1. */
+static long kv_find(const struct kvlist *l, const char *k)
+{
+    const void *ctx[2] = {l, k};
+    return p2pb_row_index_find(&l->index, p2pb_row_key_hash(k, "", 0), kv_has_key, ctx);
+}
 
 static int kv_add(struct kvlist *l, const char *k, const char *v)
 {
     if (p2pb_array_grow(&l->v, &l->cap, l->n, sizeof *l->v) != 0)
+        return -1;
+    if (kv_find(l, k) < 0 && p2pb_row_index_insert(&l->index, p2pb_row_key_hash(k, "", 0), l->n))
         return -1;
     l->v[l->n].key = strdup(k);
     l->v[l->n].val = strdup(v);
@@ -55,6 +75,7 @@ static void kv_free(struct kvlist *l)
         free(l->v[i].val);
     }
     free(l->v);
+    p2pb_row_index_free(&l->index);
     memset(l, 0, sizeof *l);
 }
 
@@ -125,47 +146,35 @@ static char *side_values(struct kvlist *lists, size_t nfiles, const char *key)
         return NULL;
     out[0] = '\0';
     for (size_t f = 0; f < nfiles; f++) {
-        for (size_t i = 0; i < lists[f].n; i++) {
-            if (strcmp(lists[f].v[i].key, key) != 0)
-                continue;
-            const char *v = lists[f].v[i].val;
-            /* already listed? compare against ", "-separated entries */
-            int seen = 0;
-            for (size_t g = 0; g < f && !seen; g++)
-                for (size_t j = 0; j < lists[g].n; j++)
-                    if (strcmp(lists[g].v[j].key, key) == 0 && strcmp(lists[g].v[j].val, v) == 0) {
-                        seen = 1;
-                        break;
-                    }
-            if (seen)
-                break;
-            size_t need = len + strlen(v) + 3;
-            if (need > cap) {
-                cap = need * 2;
-                char *n = realloc(out, cap);
-                if (!n) {
-                    free(out);
-                    return NULL;
-                }
-                out = n;
-            }
-            len += (size_t)sprintf(out + len, "%s%s", len ? ", " : "", v);
-            break;
+        long i = kv_find(&lists[f], key);
+        if (i < 0)
+            continue;
+        const char *v = lists[f].v[i].val;
+        /* already listed by an earlier file? */
+        int seen = 0;
+        for (size_t g = 0; g < f && !seen; g++) {
+            long j = kv_find(&lists[g], key);
+            seen = j >= 0 && strcmp(lists[g].v[j].val, v) == 0;
         }
+        if (seen)
+            continue;
+        size_t need = len + strlen(v) + 3;
+        if (need > cap) {
+            cap = need * 2;
+            char *n = realloc(out, cap);
+            if (!n) {
+                free(out);
+                return NULL;
+            }
+            out = n;
+        }
+        len += (size_t)sprintf(out + len, "%s%s", len ? ", " : "", v);
     }
     if (!len) {
         free(out);
         return strdup("(not recorded)");
     }
     return out;
-}
-
-static int has_key(const struct kvlist *seen, const char *k)
-{
-    for (size_t i = 0; i < seen->n; i++)
-        if (strcmp(seen->v[i].key, k) == 0)
-            return 1;
-    return 0;
 }
 
 /* The flattened run records of both sides: lists[0..na-1] are the files of
@@ -202,7 +211,7 @@ static enum p2pb_status records_read(const struct p2pb_side *a, const struct p2p
     }
     for (size_t f = 0; f < rec->nf; f++)
         for (size_t i = 0; i < rec->lists[f].n; i++)
-            if (!has_key(&rec->keys, rec->lists[f].v[i].key) &&
+            if (kv_find(&rec->keys, rec->lists[f].v[i].key) < 0 &&
                 kv_add(&rec->keys, rec->lists[f].v[i].key, ""))
                 return P2PB_ENOMEM;
     return P2PB_OK;
@@ -254,7 +263,8 @@ static void one_sided_add(struct one_sided *o, const char *key)
 }
 
 /* Append line (malloc'd, may be NULL: no memory) to out, which owns it from
- * then on. Returns P2PB_OK or P2PB_ENOMEM (line freed). */
+ * then on, its control characters and bad UTF-8 as '?'. Returns P2PB_OK or P2PB_ENOMEM (line
+ * freed). */
 static enum p2pb_status add_line(struct p2pb_ctx_diff *out, char *line)
 {
     char **nl = line ? realloc(out->lines, (out->n + 1) * sizeof *nl) : NULL;
@@ -262,6 +272,7 @@ static enum p2pb_status add_line(struct p2pb_ctx_diff *out, char *line)
         free(line);
         return P2PB_ENOMEM;
     }
+    p2pb_text_sanitize(line); /* keys, values and host names from the files */
     out->lines = nl;
     out->lines[out->n++] = line;
     return P2PB_OK;

@@ -21,12 +21,8 @@ double p2pb_metric_value(const struct p2pb_result *r, enum p2pb_metric metric)
 double p2pb_file_value(const struct p2pb_results_data *d, const char *kernel, const char *variant,
                        size_t bytes, enum p2pb_metric metric)
 {
-    for (size_t i = 0; i < d->nrows; i++) {
-        const struct p2pb_result *r = &d->rows[i];
-        if (r->bytes == bytes && strcmp(r->kernel, kernel) == 0 && strcmp(r->variant, variant) == 0)
-            return p2pb_metric_value(r, metric);
-    }
-    return NAN;
+    const struct p2pb_result *r = p2pb_results_find(d, kernel, variant, bytes);
+    return r ? p2pb_metric_value(r, metric) : NAN;
 }
 
 const char *p2pb_incomplete_note(const struct p2pb_results_data *d, char *buf, size_t len)
@@ -45,25 +41,18 @@ const char *p2pb_incomplete_note(const struct p2pb_results_data *d, char *buf, s
 }
 
 enum p2pb_status p2pb_load_results(const char *path, struct p2pb_results_data *d, FILE *warn,
-                                   char *err, size_t errlen)
+                                   size_t max_bytes, char *err, size_t errlen)
 {
-    enum p2pb_status st = p2pb_results_read(path, d, err, errlen);
+    enum p2pb_status st = p2pb_results_read_max(path, max_bytes, d, err, errlen);
     if (st != P2PB_OK)
         return st;
     char note[128];
     if (warn && !d->complete)
         fprintf(warn, "warning: %s: %s\n", path, p2pb_incomplete_note(d, note, sizeof note));
-    /* a (kernel, variant, size) twice in one launch: compare uses the first */
-    size_t dups = 0;
-    for (size_t i = 0; i < d->nrows && warn; i++)
-        for (size_t j = 0; j < i; j++)
-            if (d->rows[j].bytes == d->rows[i].bytes &&
-                strcmp(d->rows[j].kernel, d->rows[i].kernel) == 0 &&
-                strcmp(d->rows[j].variant, d->rows[i].variant) == 0) {
-                dups++;
-                break;
-            }
-    if (dups)
+    /* a (kernel, variant, size) twice in one launch: compare uses the first (the
+     * reader counts them through its hash index: linear in rows) */
+    size_t dups = d->nrepeated;
+    if (dups && warn)
         fprintf(warn,
                 "warning: %s: %zu row%s repeat a kernel and size of an earlier row; compare "
                 "uses the first of each\n",
@@ -111,7 +100,8 @@ static void read_position(const void *run, struct p2pb_launch_pos *p)
 }
 
 enum p2pb_status p2pb_side_load(char *const *paths, size_t n, struct p2pb_side *s,
-                                const char *fallback, FILE *warn, char *err, size_t errlen)
+                                const char *fallback, FILE *warn, size_t max_bytes, char *err,
+                                size_t errlen)
 {
     memset(s, 0, sizeof *s);
     s->files = calloc(n ? n : 1, sizeof *s->files);
@@ -119,7 +109,8 @@ enum p2pb_status p2pb_side_load(char *const *paths, size_t n, struct p2pb_side *
     if (!s->files || !s->pos)
         return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
     for (size_t i = 0; i < n; i++) {
-        enum p2pb_status st = p2pb_load_results(paths[i], &s->files[i], warn, err, errlen);
+        enum p2pb_status st =
+            p2pb_load_results(paths[i], &s->files[i], warn, max_bytes, err, errlen);
         if (st != P2PB_OK)
             return st;
         read_position(s->files[i].run, &s->pos[i]);

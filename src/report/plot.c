@@ -53,22 +53,19 @@ static int drawable(const struct p2pb_result *r, const char *kernel)
 void p2pb_one_launch_band(const struct p2pb_side *s, enum p2pb_metric m, const char *kernel,
                           const char *variant, size_t bytes, double *lo, double *hi)
 {
-    for (size_t f = 0; f < s->nfiles; f++)
-        for (size_t j = 0; j < s->files[f].nrows; j++) {
-            const struct p2pb_result *x = &s->files[f].rows[j];
-            if (x->bytes != bytes || strcmp(x->kernel, kernel) || strcmp(x->variant, variant) ||
-                !x->t.ci_valid || x->status != P2PB_ROW_OK)
-                continue;
-            if (m == P2PB_METRIC_LATENCY) {
-                *lo = x->t.ci95_low;
-                *hi = x->t.ci95_high;
-            } else if (x->t.ci95_high > 0 && x->t.ci95_low > 0) {
-                double moved =
-                    x->fixed_bytes > 0 ? x->fixed_bytes : x->bytes_factor * (double)x->bytes;
-                *lo = moved / x->t.ci95_high;
-                *hi = moved / x->t.ci95_low;
-            }
+    for (size_t f = 0; f < s->nfiles; f++) { /* the first row of the key, as compare */
+        const struct p2pb_result *x = p2pb_results_find(&s->files[f], kernel, variant, bytes);
+        if (!x || !x->t.ci_valid || x->status != P2PB_ROW_OK)
+            continue;
+        if (m == P2PB_METRIC_LATENCY) {
+            *lo = x->t.ci95_low;
+            *hi = x->t.ci95_high;
+        } else if (x->t.ci95_high > 0 && x->t.ci95_low > 0) {
+            double moved = x->fixed_bytes > 0 ? x->fixed_bytes : x->bytes_factor * (double)x->bytes;
+            *lo = moved / x->t.ci95_high;
+            *hi = moved / x->t.ci95_low;
         }
+    }
 }
 
 /* Inline data block $dL_M of line L and metric M from the side's table t:

@@ -25,12 +25,13 @@ enum p2pb_outfmt { P2PB_OUT_TEXT, P2PB_OUT_MARKDOWN, P2PB_OUT_CSV, P2PB_OUT_JSON
 double p2pb_metric_value(const struct p2pb_result *r, enum p2pb_metric metric);
 
 /*
- * Read a results file for show/compare/plot. A file without an end record is
- * read as far as it goes with a warning on warn (file and row count).
- * Returns the status of p2pb_results_read.
+ * Read a results file for show/compare/plot, refusing one of more than
+ * max_bytes bytes (0: no limit; --max-file-size). A file without an end record
+ * is read as far as it goes with a warning on warn (file and row count), as are
+ * repeated keys. Returns the status of p2pb_results_read_max.
  */
 enum p2pb_status p2pb_load_results(const char *path, struct p2pb_results_data *d, FILE *warn,
-                                   char *err, size_t errlen);
+                                   size_t max_bytes, char *err, size_t errlen);
 
 /*
  * "What happened to it" of an incomplete file d (d->complete is 0), for the
@@ -69,13 +70,13 @@ void p2pb_side_name(struct p2pb_side *s, const char *fallback);
 
 /*
  * Load the n results files paths[0..n-1] into s (p2pb_load_results, warnings
- * to warn) and name it (p2pb_side_name). On failure s holds the files read so
- * far. p2pb_side_free in any case. Returns P2PB_OK, P2PB_ENOMEM or the status
- * of the first file that cannot be read (P2PB_EIO, P2PB_EFORMAT), its message
- * in err.
+ * to warn, files above max_bytes refused) and name it (p2pb_side_name). On failure s holds the
+ * files read so far. p2pb_side_free in any case. Returns P2PB_OK, P2PB_ENOMEM or the status of the
+ * first file that cannot be read (P2PB_EIO, P2PB_EFORMAT), its message in err.
  */
 enum p2pb_status p2pb_side_load(char *const *paths, size_t n, struct p2pb_side *s,
-                                const char *fallback, FILE *warn, char *err, size_t errlen);
+                                const char *fallback, FILE *warn, size_t max_bytes, char *err,
+                                size_t errlen);
 
 /* Free the files of s (which owns them) and zero it. */
 void p2pb_side_free(struct p2pb_side *s);
@@ -233,7 +234,8 @@ enum p2pb_status p2pb_html_report(const struct p2pb_side *sides, size_t nsides,
 
 /*
  * Import text logs (IMB/PMB/OSU, two-column comparison tables) into results
- * files in outdir, one per table group. Messages go to msg (notes, warnings).
+ * files in outdir, one per table group; a log of more than max_bytes bytes
+ * (--max-file-size) is refused. Messages go to msg (notes, warnings).
  * A log named twice is read once. Nothing is written if any input fails, if
  * no log has an importable table, or if an output file exists and force is 0;
  * err then holds "file:line: reason". A log whose tables were all skipped
@@ -241,6 +243,6 @@ enum p2pb_status p2pb_html_report(const struct p2pb_side *sides, size_t nsides,
  * P2PB_EFORMAT, P2PB_ENOMEM.
  */
 enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char *outdir, int force,
-                                  FILE *msg, char *err, size_t errlen);
+                                  size_t max_bytes, FILE *msg, char *err, size_t errlen);
 
 #endif /* P2PBENCH_REPORT_INTERNAL_H */

@@ -2,6 +2,8 @@
 /* Results file: write, read back, truncated files, schema versions. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "../lib/check.h"
@@ -172,15 +174,122 @@ static void bounds(void)
     p2pb_results_data_free(&d);
 }
 
+/* A file above the size limit is refused naming the file and the limit: a
+ * regular file before it is read, /dev/zero once the limit is passed. */
+static void size_limit(void)
+{
+    char path[256], err[512];
+    struct p2pb_results_data d;
+    snprintf(path, sizeof path, "%s/big.jsonl", dir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs("{\"type\":\"run\",\"schema\":\"p2pbench/1\"}\n", f); /* 37 bytes */
+    for (int i = 0; i < 100; i++)
+        fputs("{\"type\":\"comment\"}\n", f); /* 19 bytes each */
+    CHECK(ftell(f) == 37 + 1900);
+    fclose(f);
+    CHECK(p2pb_results_read_max(path, 1936, &d, err, sizeof err) == P2PB_EFORMAT);
+    CHECK_STR_CONTAINS(err, "big.jsonl: larger than the limit of 1936 bytes");
+    CHECK(d.nrows == 0 && d.run == NULL);
+    CHECK(p2pb_results_read_max(path, 1937, &d, err, sizeof err) == P2PB_OK);
+    p2pb_results_data_free(&d);
+    if (access("/dev/zero", R_OK) == 0) {
+        CHECK(p2pb_results_read_max("/dev/zero", 1 << 20, &d, err, sizeof err) == P2PB_EFORMAT);
+        CHECK_STR_CONTAINS(err, "/dev/zero: larger than the limit of 1048576 bytes (1 MiB");
+    }
+}
+
+/* Rows are indexed by (kernel, variant, bytes): the first of each key is
+ * found, the repeats counted (5 rows, 2 of them repeats). */
+static void index_and_repeats(void)
+{
+    char path[256], err[512];
+    struct p2pb_results_data d;
+    snprintf(path, sizeof path, "%s/rep.jsonl", dir);
+    const char *row = "{\"type\":\"result\",\"kernel\":\"%s\",\"variant\":\"%s\",\"bytes\":%d,"
+                      "\"status\":\"skipped\",\"note\":\"%d\"}\n";
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs("{\"type\":\"run\",\"schema\":\"p2pbench/1\"}\n", f);
+    fprintf(f, row, "pingpong", "", 8, 1);
+    fprintf(f, row, "pingpong", "0->1", 8, 2);
+    fprintf(f, row, "pingpong", "", 8, 3);
+    fprintf(f, row, "pingping", "", 8, 4);
+    fprintf(f, row, "pingpong", "0->1", 8, 5);
+    fclose(f);
+    CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_OK);
+    CHECK(d.nrows == 5 && d.nrepeated == 2);
+    const struct p2pb_result *r = p2pb_results_find(&d, "pingpong", "", 8);
+    CHECK(r && strcmp(r->note, "1") == 0);
+    r = p2pb_results_find(&d, "pingpong", "0->1", 8);
+    CHECK(r && strcmp(r->note, "2") == 0);
+    r = p2pb_results_find(&d, "pingping", "", 8);
+    CHECK(r && strcmp(r->note, "4") == 0);
+    CHECK(p2pb_results_find(&d, "pingpong", "", 16) == NULL);
+    CHECK(p2pb_results_find(&d, "pingpong", "1->0", 8) == NULL);
+    p2pb_results_data_free(&d);
+}
+
+/* Out of memory is said as such, never as a bad line: a 12 MB string in a
+ * line read under an address-space limit that leaves room for the line's
+ * buffer but not for cJSON's copy of the string. Not under AddressSanitizer
+ * (its shadow memory needs the address space). */
+static void out_of_memory(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    printf("skip: out_of_memory under AddressSanitizer\n");
+#else
+    char path[256], err[512];
+    struct p2pb_results_data d;
+    snprintf(path, sizeof path, "%s/oom.jsonl", dir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs("{\"type\":\"run\",\"schema\":\"p2pbench/1\"}\n{\"type\":\"x\",\"pad\":\"", f);
+    for (size_t i = 0; i < (size_t)12 << 20; i++)
+        fputc('x', f);
+    fputs("\"}\n", f);
+    fclose(f);
+    long pages = 0, page = sysconf(_SC_PAGESIZE);
+    FILE *st = fopen("/proc/self/statm", "r");
+    if (!st || fscanf(st, "%ld", &pages) != 1 || page <= 0) {
+        printf("skip: out_of_memory without /proc/self/statm\n");
+        if (st)
+            fclose(st);
+        return;
+    }
+    fclose(st);
+    struct rlimit old, lim;
+    CHECK(getrlimit(RLIMIT_AS, &old) == 0);
+    lim = old;
+    lim.rlim_cur = (rlim_t)pages * (rlim_t)page + ((rlim_t)22 << 20); /* line 16 MiB + 6 */
+    CHECK(setrlimit(RLIMIT_AS, &lim) == 0);
+    enum p2pb_status rc = p2pb_results_read(path, &d, err, sizeof err);
+    CHECK(setrlimit(RLIMIT_AS, &old) == 0);
+    CHECK(rc == P2PB_ENOMEM);
+    if (rc != P2PB_ENOMEM)
+        printf("status %d: %s\n", (int)rc, rc == P2PB_OK ? "read" : err);
+    CHECK_STR_CONTAINS(err, "oom.jsonl:2: out of memory");
+#endif
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
         perror("mkdtemp");
         return 1;
     }
+    out_of_memory(); /* first: before other tests leave freed memory in the heap */
     roundtrip();
     bad_files();
     bounds();
+    size_limit();
+    index_and_repeats();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

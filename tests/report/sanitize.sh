@@ -3,7 +3,9 @@
 # Text from a results file never reaches a terminal or a table raw: a label
 # holding ESC, a newline, '|', ',' and '"' (tests/data/labels/evil-label.jsonl)
 # is shown with '?' for control characters, '|' escaped in markdown cells and
-# proper quoting in csv.
+# proper quoting in csv; in show and in compare, whose header lines, side
+# names, file names and host-context differences (a host name with ESC) are
+# sanitised too.
 #   sanitize.sh P2PBENCH-REPORT SOURCE-DIR
 set -u
 bin=$1
@@ -13,20 +15,43 @@ check() { # name, command output file, fixed string expected
     if grep -qF -- "$3" "$2"; then echo "PASS: $1"; else echo "FAIL: $1: no '$3' in:"; cat "$2"; fails=$((fails + 1)); fi
 }
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+dir=$(mktemp -d)
+trap 'rm -f "$out"; rm -rf "$dir"' EXIT
+esc=$(printf '\033')
+# no_esc NAME: the output holds no ESC byte
+no_esc() {
+    if tr -d '\n' <"$out" | grep -q "$esc"; then
+        echo "FAIL: $1: ESC reached the output"
+        fails=$((fails + 1))
+    else
+        echo "PASS: $1: no ESC in the output"
+    fi
+}
 "$bin" show "$f" >"$out" 2>&1
 check "text header" "$out" '| label evil?[31m|a,"b"?X |'
-if tr -d '\n' <"$out" | grep -q "$(printf '\033')"; then
-    echo "FAIL: ESC reached the output"
-    fails=$((fails + 1))
-else
-    echo "PASS: no ESC in the output"
-fi
+no_esc "show text"
 "$bin" show -m latency -f markdown "$f" >"$out" 2>&1
 check "markdown cell" "$out" '| evil?[31m\|a,"b"?X |'
 "$bin" show -m latency -f csv "$f" >"$out" 2>&1
 check "csv header" "$out" 'metric,kernel,variant,bytes,"evil?[31m|a,""b""?X"'
 "$bin" show -f csv "$f" >"$out" 2>&1
 check "csv label column" "$out" 'p2pbench/1,"evil?[31m|a,""b""?X",memcpy'
-echo "$((5 - fails)) passed, $fails failed"
+# compare: side B is the same run with a plain label and a host name holding ESC
+# and '|', in a file whose name holds ESC
+b="$dir/b${esc}[1m.jsonl"
+sed -e 's/"label": ".*", "start_utc"/"label": "plain", "start_utc"/' \
+    -e 's/"host": "vm"/"host": "v\\u001b[2Jm|x"/g' "$f" >"$b"
+"$bin" compare "$f" --vs "$b" >"$out" 2>&1
+no_esc "compare text"
+check "compare text header" "$out" '# p2pbench-report compare: evil?[31m|a,"b"?X vs plain'
+check "compare text file name" "$out" "# B = plain: 1 launch: $dir/b?[1m.jsonl"
+check "compare text host context" "$out" 'v?[2Jm|x'
+"$bin" compare -f markdown "$f" --vs "$b" >"$out" 2>&1
+no_esc "compare markdown"
+check "compare markdown header cells" "$out" '| bytes | size | evil?[31m\|a,"b"?X [usec] | plain [usec] | ratio plain/evil?[31m\|a,"b"?X [95% CI] |'
+"$bin" compare -f csv "$f" --vs "$b" >"$out" 2>&1
+check "compare csv side_a" "$out" 'latency,usec,"evil?[31m|a,""b""?X",plain,memcpy,rank 0,1024'
+"$bin" compare -f json "$f" --vs "$b" >"$out" 2>&1
+no_esc "compare json"
+echo "$((14 - fails)) passed, $fails failed"
 [ "$fails" = 0 ]

@@ -15,15 +15,6 @@
 #include "p2pbench/kernel.h"
 
 /*
- * Display names that differ today and are kept by the restructuring (the
- * imported files carry them): {kernel, importer's display}. Listed so that
- * the difference is seen; a fix makes this test fail until its line goes.
- */
-static const char *const known_display_differences[][2] = {
-    {"memcpy", "memcpy"}, /* seed memcpy tables; the descriptor says "Memcpy" */
-};
-
-/*
  * The descriptor's bytes per iteration as a multiple of X: returns 1 and sets
  * *per_x when it is a fixed multiple; 0 when the bytes do not scale with X
  * alone (a run-time window: uniband, biband; a fixed buffer: memcpy). The one
@@ -44,26 +35,9 @@ static const struct p2pb_kernel *kernel_named(const char *name)
     return k && strcmp(k->name, name) == 0 ? k : NULL;
 }
 
-static int listed_difference(const struct p2pb_imp_kind *e)
-{
-    size_t n = sizeof known_display_differences / sizeof known_display_differences[0];
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(known_display_differences[i][0], e->kernel) == 0 &&
-            strcmp(known_display_differences[i][1], e->display) == 0)
-            return 1;
-    return 0;
-}
-
 static void check_display(const struct p2pb_imp_kind *e, const struct p2pb_kernel *k)
 {
     int same = strcmp(k->display_name, e->display) == 0;
-    if (listed_difference(e)) {
-        if (same)
-            fprintf(stderr, "%s: display names agree now: drop it from known_display_differences\n",
-                    e->kernel);
-        CHECK(!same);
-        return;
-    }
     if (!same)
         fprintf(stderr, "%s: importer display \"%s\", descriptor \"%s\"\n", e->kernel, e->display,
                 k->display_name);

@@ -116,16 +116,43 @@ static int coltab_row(const struct coltab *c, const char *ln, size_t *b, double 
     return ok;
 }
 
-/* Read the rows of c from line *j on; *j ends at the first line after the table. */
-static enum p2pb_status coltab_read_rows(const struct p2pb_imp_log *lg, struct coltab *c, size_t *j,
+/* Why row (b, vals) cannot follow the rows of c (the results-file reader's
+ * rules: sizes ascend, values finite and not negative), in why; 0 if it can. */
+static int coltab_bad_row(const struct coltab *c, size_t b, const double *vals, char *why,
+                          size_t whylen)
+{
+    if (c->nrows && b <= c->bytes[c->nrows - 1]) {
+        snprintf(why, whylen, "message size %zu after %zu: sizes must ascend", b,
+                 c->bytes[c->nrows - 1]);
+        return 1;
+    }
+    for (size_t k = 0; k + 1 < c->ncols; k++)
+        if (!isfinite(vals[k]) || vals[k] < 0) {
+            snprintf(why, whylen, "%s %g is negative or not finite", c->names[k + 1], vals[k]);
+            return 1;
+        }
+    return 0;
+}
+
+/* Read the rows of c from line *j on; *j ends at the first line after the
+ * table. A row the reader would refuse ends the table with a cut-short note. */
+static enum p2pb_status coltab_read_rows(struct p2pb_imp_log *lg, struct coltab *c, size_t *j,
                                          char *err, size_t errlen)
 {
     size_t cap = 0, nv = c->ncols - 1;
     for (; *j < lg->nlines; (*j)++) {
         size_t b;
         double vals[COLS_MAX];
+        char why[160];
         if (!coltab_row(c, lg->lines[*j], &b, vals))
             break;
+        if (coltab_bad_row(c, b, vals, why, sizeof why)) {
+            p2pb_imp_note(lg, NULL,
+                          "warning: line %zu: %s table (line %ld) cut short: %s; the %zu row%s "
+                          "before it kept",
+                          *j + 1, c->display, c->line, why, c->nrows, c->nrows == 1 ? "" : "s");
+            break;
+        }
         if (c->nrows == cap) {
             cap = cap ? 2 * cap : 32;
             size_t *nb = realloc(c->bytes, cap * sizeof *nb);
@@ -145,7 +172,7 @@ static enum p2pb_status coltab_read_rows(const struct p2pb_imp_log *lg, struct c
 }
 
 /* Every size/value table of lg (at most COLS_MAX) into set. */
-static enum p2pb_status cols_find(const struct p2pb_imp_log *lg, struct colset *set, char *err,
+static enum p2pb_status cols_find(struct p2pb_imp_log *lg, struct colset *set, char *err,
                                   size_t errlen)
 {
     for (size_t i = 0; i < lg->nlines && set->ntabs < COLS_MAX; i++) {

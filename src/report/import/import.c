@@ -13,6 +13,7 @@
  * OSU tables is read as size/value column tables (columns.c).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -143,13 +144,27 @@ static enum p2pb_status scan_imb_osu(struct p2pb_imp_log *lg, struct p2pb_imp_gr
 
 /* ---- reading the file ---- */
 
+/* Log lg is larger than lg->max_bytes: say so, naming the file and the limit. */
+static enum p2pb_status too_large(const struct p2pb_imp_log *lg, char *err, size_t errlen)
+{
+    return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                     "%s: larger than the limit of %zu bytes (%.0f MiB; --max-file-size)", lg->path,
+                     lg->max_bytes, (double)lg->max_bytes / 1048576.0);
+}
+
 /* The whole file into lg->buf (NUL-terminated); *len: its size in bytes. */
 static enum p2pb_status read_file(struct p2pb_imp_log *lg, size_t *len, char *err, size_t errlen)
 {
     FILE *fp = fopen(lg->path, "rb");
     if (!fp)
-        return p2pb_fail(P2PB_EIO, err, errlen, "%s:0: cannot open: %s", lg->path, strerror(errno));
+        return p2pb_fail(P2PB_EIO, err, errlen, "cannot open %s: %s", lg->path, strerror(errno));
     enum p2pb_status st = P2PB_OK;
+    struct stat sb;
+    if (lg->max_bytes && fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) &&
+        (uintmax_t)sb.st_size > lg->max_bytes) { /* refused before reading */
+        st = too_large(lg, err, errlen);
+        goto out;
+    }
     size_t cap = 0;
     char chunk[65536];
     size_t got;
@@ -167,14 +182,15 @@ static enum p2pb_status read_file(struct p2pb_imp_log *lg, size_t *len, char *er
         }
         memcpy(lg->buf + *len, chunk, got);
         *len += got;
-        if (*len > (size_t)256 << 20) {
-            st = p2pb_fail(P2PB_EFORMAT, err, errlen,
-                           "%s:0: larger than 256 MiB, not a benchmark log", lg->path);
+        if (memchr(chunk, 0, got)) /* binary: check_text names the line; read no more */
+            break;
+        if (lg->max_bytes && *len > lg->max_bytes) {
+            st = too_large(lg, err, errlen);
             goto out;
         }
     }
     if (ferror(fp))
-        st = p2pb_fail(P2PB_EIO, err, errlen, "%s:0: read error", lg->path);
+        st = p2pb_fail(P2PB_EIO, err, errlen, "cannot read %s: %s", lg->path, strerror(errno));
     else if (!lg->buf)
         st = p2pb_fail(P2PB_EFORMAT, err, errlen, "%s:1: empty file", lg->path);
     else
@@ -345,11 +361,12 @@ static int named_before(char *const *paths, size_t i)
 /* Every log parsed (nothing written); logs[i].path = paths[i]. A log named
  * twice is read once (the later names are left with no groups). */
 static enum p2pb_status parse_all(struct p2pb_imp_log *logs, char *const *paths, size_t npaths,
-                                  FILE *msg, char *err, size_t errlen)
+                                  size_t max_bytes, FILE *msg, char *err, size_t errlen)
 {
     for (size_t i = 0; i < npaths; i++) {
         logs[i].path = paths[i];
         logs[i].msg = msg;
+        logs[i].max_bytes = max_bytes;
         struct stat ps;
         if (stat(paths[i], &ps) == 0 && S_ISDIR(ps.st_mode))
             return p2pb_fail(P2PB_EIO, err, errlen, "%s: is a directory (import reads text logs)",
@@ -549,7 +566,7 @@ static enum p2pb_status check_importable(const struct p2pb_imp_log *logs, size_t
 }
 
 enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char *outdir, int force,
-                                  FILE *msg, char *err, size_t errlen)
+                                  size_t max_bytes, FILE *msg, char *err, size_t errlen)
 {
     enum p2pb_status st = ensure_outdir(outdir, err, errlen);
     if (st != P2PB_OK)
@@ -559,7 +576,7 @@ enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char 
         return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
     struct outset o;
     memset(&o, 0, sizeof o);
-    st = parse_all(logs, paths, npaths, msg, err, errlen);
+    st = parse_all(logs, paths, npaths, max_bytes, msg, err, errlen);
     if (st == P2PB_OK)
         st = check_importable(logs, npaths, msg, err, errlen);
     if (st != P2PB_OK)

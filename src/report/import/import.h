@@ -157,6 +157,7 @@ struct p2pb_imp_log {
     struct p2pb_imp_group *groups;
     size_t ngroups;
     FILE *msg;         /* notes and warnings, "path: text" lines; may be NULL */
+    size_t max_bytes;  /* a larger log is refused (--max-file-size; 0: no limit) */
     char nothing[600]; /* tables found but all skipped: what was found ("" otherwise) */
 };
 

@@ -64,7 +64,7 @@ const size_t p2pb_imp_n_osu_kinds = sizeof p2pb_imp_osu_kinds / sizeof p2pb_imp_
 
 /* Seed memcpy tables: a fixed buffer per loop, so bytes_factor is not used
  * (columns.c computes the rate from the buffer). */
-const struct p2pb_imp_kind p2pb_imp_seed_memcpy = {"memcpy", "memcpy", "memcpy", 1, 1, 0};
+const struct p2pb_imp_kind p2pb_imp_seed_memcpy = {"memcpy", "memcpy", "Memcpy", 1, 1, 0};
 
 const struct p2pb_imp_kind *p2pb_imp_imb_kind(const char *name, int own)
 {

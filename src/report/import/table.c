@@ -191,6 +191,8 @@ int p2pb_imp_row_ok(const struct p2pb_imp_table *t, const struct p2pb_imp_row *r
         snprintf(why, whylen, "%s %g is negative or not finite", bad, v);
     else if (!isnan(r->reps) && r->reps < 1)
         snprintf(why, whylen, "repetitions %g below 1", r->reps);
+    else if (!isnan(r->reps) && r->reps > 9007199254740992.0) /* the reader's limit, 2^53 */
+        snprintf(why, whylen, "repetitions %g above 2^53", r->reps);
     else if (r->tmin > r->tmax + 0.005 || r->tavg > r->tmax + 0.005 || r->tmin > r->tavg + 0.005)
         snprintf(why, whylen, "t_min %g, t_avg %g, t_max %g out of order", r->tmin, r->tavg,
                  r->tmax);
