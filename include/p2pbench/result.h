@@ -71,11 +71,13 @@ struct p2pb_noise {
  * only when valid.
  */
 struct p2pb_disturbance {
-    int valid;          /* 1 when measured */
-    double steal_pct;   /* steal ticks / all ticks of the rank's CPUs, percent */
-    double invol_ctxsw; /* involuntary context switches of the rank */
-    double migrations;  /* CPU migrations of the rank; -1 unknown */
-    int worst_rank;     /* the rank these came from (disturbance.h); -1 none */
+    int valid;           /* 1 when measured */
+    double steal_pct;    /* steal ticks / all ticks of the rank's CPUs, percent */
+    double invol_ctxsw;  /* involuntary context switches of the rank */
+    double migrations;   /* CPU migrations of the rank; -1 unknown */
+    double cpu_lost_pct; /* share of the samples' wall time the rank was off its
+                          * CPU, percent, when it had involuntary switches */
+    int worst_rank;      /* the rank these came from (disturbance.h); -1 none */
 };
 
 /*
@@ -244,14 +246,14 @@ void p2pb_disturbance_to_json(const struct p2pb_disturbance *d, void *cjson_obj)
 enum p2pb_status p2pb_disturbance_from_json(const void *cjson_obj, struct p2pb_disturbance *d,
                                             char *err, size_t errlen);
 
-/* A row counts as disturbed from this many involuntary context switches of
- * one rank during its samples (docs/host-context.md, "Disturbance"). */
-#define P2PB_DISTURBED_CTXSW 2
+/* A row counts as disturbed when a rank was off its CPU for at least this
+ * share of its samples' wall time, percent (docs/host-context.md). */
+#define P2PB_DISTURBED_LOST_PCT 5.0
 
 /* 1 when d was measured and a rank lost its CPU during the samples: steal
- * of at least 1% of its CPUs' time, at least P2PB_DISTURBED_CTXSW
- * involuntary context switches, or a CPU migration; else 0.
- * src/common/result_extras.c. */
+ * of at least 1% of its CPUs' time, at least P2PB_DISTURBED_LOST_PCT of the
+ * wall time off its CPU after involuntary context switches, or a CPU
+ * migration; else 0. src/common/result_extras.c. */
 int p2pb_disturbed(const struct p2pb_disturbance *d);
 
 /* The row's "shift" object {"first_median_usec", "last_median_usec",

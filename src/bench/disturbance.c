@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/resource.h>
 
 void p2pb_disturb_init(struct p2pb_disturb *d, const char *procfs)
@@ -79,6 +80,8 @@ void p2pb_disturb_add(struct p2pb_disturb *d, const struct p2pb_disturb_snap *a,
     d->steal_ticks += b->steal_ticks - a->steal_ticks;
     d->total_ticks += b->total_ticks - a->total_ticks;
     d->invol_ctxsw += b->invol_ctxsw - a->invol_ctxsw;
+    d->cpu_ns += b->cpu_ns - a->cpu_ns;
+    d->wall_ns += b->wall_ns - a->wall_ns;
     if (a->migrations < 0 || b->migrations < 0 || (d->pairs > 0 && d->migrations < 0))
         d->migrations = -1;
     else
@@ -95,7 +98,14 @@ static void snapshot(const struct p2pb_disturb *d, struct p2pb_disturb_snap *s)
     snprintf(path, sizeof path, "%s/self/sched", d->procfs);
     s->migrations = p2pb_disturb_read_migrations(path);
     struct rusage ru;
-    s->invol_ctxsw = getrusage(RUSAGE_SELF, &ru) == 0 ? (double)ru.ru_nivcsw : 0;
+    int ok = getrusage(RUSAGE_SELF, &ru) == 0;
+    s->invol_ctxsw = ok ? (double)ru.ru_nivcsw : 0;
+    s->cpu_ns = ok ? 1e9 * (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                         1e3 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec)
+                   : 0;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    s->wall_ns = 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
 }
 
 void p2pb_disturb_begin(struct p2pb_disturb *d)
@@ -122,6 +132,10 @@ void p2pb_disturb_result(const struct p2pb_disturb *d, int rank, struct p2pb_dis
     out->valid = 1;
     out->steal_pct = d->total_ticks > 0 ? 100.0 * d->steal_ticks / d->total_ticks : 0.0;
     out->invol_ctxsw = d->invol_ctxsw;
+    /* off the CPU while it wanted it: counted only when the kernel took the
+     * CPU away (a rank that sleeps in a blocking call by itself loses none) */
+    double lost = d->wall_ns > 0 ? 100.0 * (1.0 - d->cpu_ns / d->wall_ns) : 0.0;
+    out->cpu_lost_pct = d->invol_ctxsw > 0 && lost > 0 ? lost : 0.0;
     out->migrations = d->pairs ? d->migrations : 0;
     out->worst_rank = rank;
 }
@@ -134,20 +148,23 @@ enum p2pb_status p2pb_disturb_reduce(MPI_Comm comm, int active, const struct p2p
     struct {
         double v;
         int rank;
-    } in[3], res[3];
-    const double vals[3] = {mine->steal_pct, mine->invol_ctxsw, mine->migrations};
-    for (int i = 0; i < 3; i++) {
+    } in[4], res[4];
+    const double vals[4] = {mine->steal_pct, mine->invol_ctxsw, mine->migrations,
+                            mine->cpu_lost_pct};
+    for (int i = 0; i < 4; i++) {
         in[i].v = active ? vals[i] : -2.0; /* below "unknown" (-1): never chosen */
         in[i].rank = rank;
     }
-    if (MPI_Allreduce(in, res, 3, MPI_DOUBLE_INT, MPI_MAXLOC, comm) != MPI_SUCCESS)
+    if (MPI_Allreduce(in, res, 4, MPI_DOUBLE_INT, MPI_MAXLOC, comm) != MPI_SUCCESS)
         return P2PB_EMPI;
     memset(out, 0, sizeof *out);
     out->valid = 1;
     out->steal_pct = res[0].v > 0 ? res[0].v : 0;
     out->invol_ctxsw = res[1].v > 0 ? res[1].v : 0;
     out->migrations = res[2].v >= 0 ? res[2].v : -1;
+    out->cpu_lost_pct = res[3].v > 0 ? res[3].v : 0;
     out->worst_rank = res[0].v > 0   ? res[0].rank
+                      : res[3].v > 0 ? res[3].rank
                       : res[1].v > 0 ? res[1].rank
                       : res[2].v > 0 ? res[2].rank
                                      : -1;

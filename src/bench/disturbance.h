@@ -8,8 +8,10 @@
  *
  * Sources (Linux, proc(5)): /proc/stat "cpuN" lines, fields in USER_HZ ticks
  * user nice system idle iowait irq softirq steal ...; getrusage(RUSAGE_SELF)
- * ru_nivcsw; /proc/self/sched "se.nr_migrations" (kernels with
- * CONFIG_SCHED_DEBUG; otherwise migrations are unknown, -1).
+ * ru_nivcsw, ru_utime + ru_stime against CLOCK_MONOTONIC (the share of
+ * the wall time the rank was off its CPU); /proc/self/sched
+ * "se.nr_migrations" (kernels with CONFIG_SCHED_DEBUG; otherwise migrations
+ * are unknown, -1).
  */
 #ifndef P2PBENCH_DISTURBANCE_H
 #define P2PBENCH_DISTURBANCE_H
@@ -29,6 +31,8 @@ struct p2pb_disturb_snap {
     double total_ticks; /* sum of the first 8 fields (guest time is inside user) */
     double invol_ctxsw; /* ru_nivcsw */
     double migrations;  /* se.nr_migrations; -1 unknown */
+    double cpu_ns;      /* ru_utime + ru_stime, ns */
+    double wall_ns;     /* CLOCK_MONOTONIC, ns */
 };
 
 /* Accumulator over begin/end pairs. Initialise with p2pb_disturb_init. */
@@ -37,6 +41,7 @@ struct p2pb_disturb {
     unsigned char cpus[P2PB_DISTURB_MAXCPU]; /* 1 = a CPU of this rank */
     double steal_ticks, total_ticks;         /* sums of end - begin */
     double invol_ctxsw, migrations;          /* sums; migrations -1 unknown */
+    double cpu_ns, wall_ns;                  /* sums: CPU time and wall time, ns */
     int pairs;                               /* finished begin/end pairs */
     int open;                                /* 1 between begin and end */
     struct p2pb_disturb_snap at_begin;

@@ -101,12 +101,12 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
         .def = -1, POLICY_FIELD(warmup),
         .help = "warm-up iterations per size (default {def}; 2 with --fixed-imb)"),
     OPT(O_TIME_PER_SIZE, "time-per-size", 0, P2PB_OPT_SECONDS, "SEC", .min = 1e-6, .max = 86400,
-        .def_text = "0.005", .def = 0.005, POLICY_FIELD(time_per_size),
+        .def_text = "0.002", .def = 0.002, POLICY_FIELD(time_per_size),
         .help = "adaptive: time budget per size in seconds, all rounds together (default {def})"),
     OPT(O_CI_TARGET, "ci-target", 0, P2PB_OPT_FRACTION, "FRAC", .min = 1e-6, .max = 1.0,
-        .def_text = "0.01", .def = 0.01, POLICY_FIELD(ci_target),
-        .help = "adaptive: end a round when the 95% CI half-width of its median <= FRAC x median "
-                "(default {def})"),
+        .def_text = "0.1", .def = 0.1, POLICY_FIELD(ci_target),
+        .help = "adaptive: end a round when the 95% CI half-width of its median <= FRAC x median; "
+                "rows whose printed interval is wider are marked n* (default {def})"),
     OPT(O_ROUNDS, "rounds", 0, P2PB_OPT_COUNT, "R", .min = 1, .max = P2PB_MAX_ROUNDS,
         .def_text = "5", .def = 5, POLICY_FIELD(rounds),
         .help = "rounds over each kernel's sizes, shuffled, buffers reallocated each round; the "

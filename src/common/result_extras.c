@@ -65,8 +65,8 @@ enum p2pb_status p2pb_noise_from_json(const void *obj, struct p2pb_noise *n, cha
 
 int p2pb_disturbed(const struct p2pb_disturbance *d)
 {
-    return d->valid &&
-           (d->steal_pct >= 1.0 || d->invol_ctxsw >= P2PB_DISTURBED_CTXSW || d->migrations >= 1);
+    return d->valid && (d->steal_pct >= 1.0 || d->cpu_lost_pct >= P2PB_DISTURBED_LOST_PCT ||
+                        d->migrations >= 1);
 }
 
 void p2pb_disturbance_to_json(const struct p2pb_disturbance *d, void *obj)
@@ -76,6 +76,7 @@ void p2pb_disturbance_to_json(const struct p2pb_disturbance *d, void *obj)
     cJSON *o = cJSON_AddObjectToObject(obj, "disturbance");
     cJSON_AddNumberToObject(o, "steal_pct", isfinite(d->steal_pct) ? d->steal_pct : 0.0);
     cJSON_AddNumberToObject(o, "invol_ctxsw", d->invol_ctxsw);
+    cJSON_AddNumberToObject(o, "cpu_lost_pct", isfinite(d->cpu_lost_pct) ? d->cpu_lost_pct : 0.0);
     if (d->migrations >= 0)
         cJSON_AddNumberToObject(o, "migrations", d->migrations);
     else
@@ -113,6 +114,8 @@ enum p2pb_status p2pb_disturbance_from_json(const void *obj, struct p2pb_disturb
                              need[i]);
     if (nonneg(o, "migrations", &d->migrations) != 0)
         d->migrations = -1;
+    if (nonneg(o, "cpu_lost_pct", &d->cpu_lost_pct) != 0)
+        d->cpu_lost_pct = 0; /* absent in files before it was recorded */
     const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "worst_rank");
     d->worst_rank = cJSON_IsNumber(w) ? w->valueint : -1;
     d->valid = 1;

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # Disturbance per row (#12): with a busy loop pinned to the CPU of rank 1
 # (ranks bound to cores 0 and 1), rank 1 loses its CPU during the samples:
-# the rows record involuntary context switches with rank 1 as the worst rank
-# and the text table marks them "d"; without the loop fewer rows are marked.
+# the rows record involuntary context switches and about half the samples'
+# time off the CPU, rank 1 as the worst rank, and the text table marks them
+# "d"; without the loop (almost) no row is marked.
 # Usage: disturbed.sh MPIENV P2PBENCH OUTDIR
 # shellcheck disable=SC2015,SC2086
 set -uo pipefail
@@ -21,7 +22,7 @@ trap cleanup EXIT
 exit_on_signals
 run() { # run NAME: pingpong over 8 sizes, ranks bound to cores 0 and 1
     timeout 300 "$P2PB_MPIEXEC" $P2PB_NPFLAG 2 $P2PB_PREFLAGS -bind-to core "$bin" pingpong -s 1..128 \
-        --time-per-size 0.05 -o "$outdir/$1.jsonl" >"$outdir/$1.out" 2>"$outdir/$1.err"
+        --samples 400 -o "$outdir/$1.jsonl" >"$outdir/$1.out" 2>"$outdir/$1.err"
 }
 # rows FILE: "marked worst1" counts over the result rows
 rows() {
@@ -37,7 +38,7 @@ for line in open(sys.argv[1]):
     if d is None:
         continue
     mig = d["migrations"] if d["migrations"] is not None else 0
-    if d["steal_pct"] >= 1 or d["invol_ctxsw"] >= 2 or mig >= 1:
+    if d["steal_pct"] >= 1 or d.get("cpu_lost_pct", 0) >= 5 or mig >= 1:
         marked += 1
     worst1 += d["worst_rank"] == 1 and d["invol_ctxsw"] > 0
 print(marked, worst1, n)
@@ -55,7 +56,7 @@ echo "quiet: $qmarked of $qn rows disturbed; busy loop on rank 1's CPU: $bmarked
 [ "$bn" = 8 ] && [ "$qn" = 8 ] && pass || fail "want 8 rows per run, got $qn and $bn"
 [ "$bmarked" -ge 6 ] && pass || fail "busy: only $bmarked of $bn rows disturbed"
 [ "$bworst1" -ge 6 ] && pass || fail "busy: rank 1 the worst rank in only $bworst1 rows"
-[ "$qmarked" -lt "$bmarked" ] && pass || fail "quiet run as disturbed as the busy one ($qmarked)"
+[ "$qmarked" -le 2 ] && [ "$qmarked" -lt "$bmarked" ] && pass || fail "quiet run: $qmarked rows disturbed"
 [ "$(grep -c '^ *[0-9]* *[0-9]*\**d ' "$outdir/busy.out")" = "$bmarked" ] && pass \
     || fail "busy: the table does not mark the $bmarked disturbed rows with d"
 grep -q "^# nd: $bmarked rows measured while a rank lost its CPU" "$outdir/busy.out" && pass \

@@ -129,8 +129,11 @@ static void test_busy_neighbour(void)
     sched_setaffinity(0, sizeof old, &old);
     p2pb_disturb_result(&d, 1, &r);
     CHECK(child > 0 && r.invol_ctxsw > 0);
-    fprintf(stderr, "busy neighbour on CPU %d: %.0f involuntary context switches, steal %.2f%%\n",
-            cpu, r.invol_ctxsw, r.steal_pct);
+    CHECK(r.cpu_lost_pct > 20); /* about half the wall time went to the neighbour */
+    fprintf(stderr,
+            "busy neighbour on CPU %d: %.0f involuntary context switches, off the CPU %.1f%%, "
+            "steal %.2f%%\n",
+            cpu, r.invol_ctxsw, r.cpu_lost_pct, r.steal_pct);
 }
 
 /* The "disturbance" object: written only when valid, null migrations when
@@ -192,11 +195,12 @@ static void test_shift_json_and_rule(void)
     CHECK(p2pb_shift_from_json(o, &back, err, sizeof err) == P2PB_EFORMAT);
     CHECK_STR_CONTAINS(err, "shift.flagged");
     cJSON_Delete(o);
-    struct p2pb_disturbance d = {.valid = 1, .invol_ctxsw = 1, .migrations = 0, .worst_rank = 0};
-    CHECK(!p2pb_disturbed(&d)); /* one switch: not disturbed */
-    d.invol_ctxsw = P2PB_DISTURBED_CTXSW;
+    struct p2pb_disturbance d = {.valid = 1, .invol_ctxsw = 9, .migrations = 0, .worst_rank = 0};
+    d.cpu_lost_pct = 4.9; /* switches, but little time off the CPU: not disturbed */
+    CHECK(!p2pb_disturbed(&d));
+    d.cpu_lost_pct = P2PB_DISTURBED_LOST_PCT;
     CHECK(p2pb_disturbed(&d));
-    d.invol_ctxsw = 0;
+    d.cpu_lost_pct = 0;
     d.migrations = -1; /* unknown: not counted */
     CHECK(!p2pb_disturbed(&d));
     d.migrations = 1;

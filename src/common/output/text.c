@@ -101,12 +101,12 @@ static void print_noise(FILE *o, const struct p2pb_result *r)
 }
 
 /* Count a disturbed row; keep the most disturbed one (most steal, then
- * most involuntary context switches) for the note under the tables. */
+ * most CPU time lost) for the note under the tables. */
 static void note_disturbed(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
 {
     const struct p2pb_disturbance *d = &r->disturbance, *w = &ctx->worst;
     if (!ctx->disturbed++ || d->steal_pct > w->steal_pct ||
-        (d->steal_pct == w->steal_pct && d->invol_ctxsw > w->invol_ctxsw)) {
+        (d->steal_pct == w->steal_pct && d->cpu_lost_pct > w->cpu_lost_pct)) {
         ctx->worst = *d;
         snprintf(ctx->worst_what, sizeof ctx->worst_what, "%s%s%s, %zu bytes", r->display_name,
                  r->variant[0] ? " " : "", r->variant, r->bytes);
@@ -121,11 +121,12 @@ static void print_disturbed(const struct p2pb_report_ctx *ctx)
     if (w->migrations >= 0)
         snprintf(mig, sizeof mig, "%.0f", w->migrations);
     fprintf(ctx->out,
-            "# nd: %zu row%s measured while a rank lost its CPU (steal >= 1%%, >= %d involuntary "
-            "context switches or a CPU migration during the samples); the most: %s, rank %d: "
-            "steal %.1f%%, %.0f involuntary context switches, %s migrations\n",
-            ctx->disturbed, ctx->disturbed == 1 ? "" : "s", P2PB_DISTURBED_CTXSW, ctx->worst_what,
-            w->worst_rank, w->steal_pct, w->invol_ctxsw, mig);
+            "# nd: %zu row%s measured while a rank lost its CPU (steal >= 1%%, off its CPU >= "
+            "%.0f%% of the samples' time after involuntary context switches, or a CPU "
+            "migration); the most: %s, rank %d: steal %.1f%%, off its CPU %.1f%%, %.0f "
+            "involuntary context switches, %s migrations\n",
+            ctx->disturbed, ctx->disturbed == 1 ? "" : "s", P2PB_DISTURBED_LOST_PCT,
+            ctx->worst_what, w->worst_rank, w->steal_pct, w->cpu_lost_pct, w->invol_ctxsw, mig);
 }
 
 static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
