@@ -15,6 +15,10 @@
 #                     the launches' times (p2pbench: t_usec.median; IMB: t[usec] of
 #                     PingPong/PingPing, t_max of Sendrecv/Exchange; NetPIPE: time)
 #   spread ratio    = p2pbench's / the peer's                           (aim <= 0.4)
+#   with IMB also PingPong's t at 8 B and 4 MiB, medians of the launches, and
+#   their ratio (aim 0.98 .. 1.02: the harness adds nothing), for p2pbench's
+#   median and for its IMB-style t (t_avg_usec: the mean over every timed
+#   iteration, IMB's definition)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=SCRIPTDIR/../lib/common.sh
@@ -24,7 +28,7 @@ while getopts "n:b:h" opt; do
     case $opt in
     n) rounds=$OPTARG ;;
     b) build=$OPTARG ;;
-    h) sed -n '3,18p' "$0"; exit 0 ;;
+    h) sed -n '3,22p' "$0"; exit 0 ;;
     *) usage_error "unknown option" ;;
     esac
 done
@@ -74,6 +78,7 @@ def p2pb(path):
         o = json.loads(line)
         if o.get("type") == "result" and o.get("status") == "ok":
             rows[(o["display_name"], o["bytes"])] = o["t_usec"]["median"]
+            rows[("imb:" + o["display_name"], o["bytes"])] = o.get("t_avg_usec")
     return rows
 def imb(path):
     rows, kernel, col = {}, None, None
@@ -95,6 +100,8 @@ def netpipe(path):  # NPopenmpi -o: bytes, Mbit/s, seconds one way per line
 def median_cv(runs):
     cvs = []
     for key in runs[0]:
+        if key[0].startswith("imb:"):
+            continue
         v = [r[key] for r in runs if key in r]
         if len(v) >= 2 and statistics.mean(v) > 0:
             cvs.append(statistics.stdev(v) / statistics.mean(v))
@@ -117,4 +124,12 @@ print("wall-time ratio           %.2f  (aim <= 1.25)%s" % (wp / wq, "" if peer =
       "; NetPIPE runs its own, longer size schedule: not like for like"))
 print("spread (median CV)        p2pbench %.2f%% over %d rows, peer %.2f%% over %d rows" % (100 * cp, np_, 100 * cq, nq))
 print("spread ratio              %.2f  (aim <= 0.4)" % (cp / cq if cq > 0 else float("nan")))
+if peer == "imb":  # the harness adds nothing: PingPong at 8 B and 4 MiB, medians of the launches
+    for b in (8, 4194304):
+        k = ("PingPong", b)
+        mp = statistics.median(r[k] for r in mine if k in r)
+        mq = statistics.median(r[k] for r in theirs if k in r)
+        ma = statistics.median(r[("imb:PingPong", b)] for r in mine if ("imb:PingPong", b) in r)
+        print("PingPong %7d B t[usec]  p2pbench median %.4g, IMB's mean-based t from the same run %.4g; "
+              "IMB %.4g; ratios %.3f, %.3f  (aim 0.98 .. 1.02)" % (b, mp, ma, mq, mp / mq, ma / mq))
 PY
