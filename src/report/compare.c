@@ -109,6 +109,21 @@ static size_t side_values(const struct p2pb_side *s, const struct key *k, enum p
     return n;
 }
 
+/* Launches of side s whose row of key k was disturbed (*dist) or shifted
+ * while measured (*shift): their first row of the key, as side_values. */
+static void side_marks(const struct p2pb_side *s, const struct key *k, size_t *dist, size_t *shift)
+{
+    *dist = *shift = 0;
+    for (size_t f = 0; f < s->nfiles; f++) {
+        const struct p2pb_result *x =
+            p2pb_results_find(&s->files[f], k->kernel, k->variant, k->bytes);
+        if (x && x->status == P2PB_ROW_OK) {
+            *dist += p2pb_disturbed(&x->disturbance) != 0;
+            *shift += x->shift.flagged != 0;
+        }
+    }
+}
+
 /* Median, range and 95% CI of the median (order statistics, Le Boudec; needs
  * n >= 6, else NAN) of v[0..n-1]; sorts v. */
 static void summarize(double *v, size_t n, double *med, double *mn, double *mx, double ci[2])
@@ -169,6 +184,8 @@ static int fill_row(struct p2pb_cmp_row *r, const struct key *k, const struct p2
     r->bytes = k->bytes;
     r->na = side_values(a, k, metric, va);
     r->nb = side_values(b, k, metric, vb);
+    side_marks(a, k, &r->dist_a, &r->shift_a);
+    side_marks(b, k, &r->dist_b, &r->shift_b);
     r->verdict = P2PB_VERDICT_NONE;
     r->u = r->p = r->p_adj = NAN;
     r->hl.ratio = NAN;

@@ -119,6 +119,21 @@ static const char *row_verdict(const struct p2pb_cmp_row *r)
 }
 
 /* s with '|' escaped for a markdown table cell, into buf (cut at len). */
+/* The verdict, then what disturbed the launches of the row, when anything
+ * did: "; disturbed A 2/10, B 0/10; shift A 1/10" (docs/host-context.md). */
+static const char *verdict_marks(char *buf, size_t len, const struct p2pb_cmp_row *r,
+                                 const struct p2pb_side *a, const struct p2pb_side *b)
+{
+    int n = snprintf(buf, len, "%s", row_verdict(r));
+    if ((r->dist_a || r->dist_b) && n >= 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, "; disturbed A %zu/%zu, B %zu/%zu", r->dist_a,
+                      a->nfiles, r->dist_b, b->nfiles);
+    if ((r->shift_a || r->shift_b) && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "; shift A %zu/%zu, B %zu/%zu", r->shift_a, a->nfiles,
+                 r->shift_b, b->nfiles);
+    return buf;
+}
+
 static const char *md_escape(char *buf, size_t len, const char *s)
 {
     size_t k = 0;
@@ -140,7 +155,7 @@ static void print_table_text(FILE *o, int md, const struct p2pb_side *a, const s
                              const struct p2pb_cmp_table *t, int dec)
 {
     const struct p2pb_cmp_row *prev = NULL;
-    char sz[16], ca[64], cb[64], cr[128], cp[16], cq[16];
+    char sz[16], ca[64], cb[64], cr[128], cp[16], cq[16], vd[160];
     for (size_t i = 0; i < t->nrows; i++) {
         const struct p2pb_cmp_row *r = &t->rows[i];
         if (r->only)
@@ -180,10 +195,10 @@ static void print_table_text(FILE *o, int md, const struct p2pb_side *a, const s
         fmt_p(cq, sizeof cq, one ? NAN : r->p_adj);
         if (md)
             fprintf(o, "| %zu | %s | %s | %s | %s | %s | %s | %s |\n", r->bytes, sz, ca, cb, cr, cp,
-                    cq, row_verdict(r));
+                    cq, verdict_marks(vd, sizeof vd, r, a, b));
         else
             fprintf(o, "%12zu %6s %28s %28s %26s %8s %8s  %s\n", r->bytes, sz, ca, cb, cr, cp, cq,
-                    row_verdict(r));
+                    verdict_marks(vd, sizeof vd, r, a, b));
     }
 }
 
@@ -236,6 +251,28 @@ static void print_files(FILE *o, const char *pfx, const char *tag, const struct 
     fprintf(o, "%s\n", imported ? " (imported logs: one averaged value per size, no CI)" : "");
 }
 
+/* One line counting the (launch, row) pairs disturbed or shifted per side,
+ * over the rows of t (latency and throughput share their launches' rows). */
+static void print_marks_summary(FILE *o, const char *pfx, const struct p2pb_cmp_table *t)
+{
+    size_t da = 0, db = 0, sa = 0, sb = 0, na = 0, nb = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        da += t->rows[i].dist_a;
+        db += t->rows[i].dist_b;
+        sa += t->rows[i].shift_a;
+        sb += t->rows[i].shift_b;
+        na += t->rows[i].na;
+        nb += t->rows[i].nb;
+    }
+    if (da + db + sa + sb == 0)
+        return;
+    fprintf(o,
+            "%sdisturbed while measured (steal, time off the CPU, migrations; "
+            "docs/host-context.md): A %zu of %zu launch rows, B %zu of %zu; level shifted "
+            "while measured: A %zu, B %zu (the verdict column names the rows)\n",
+            pfx, da, na, db, nb, sa, sb);
+}
+
 static void print_text(FILE *o, int md, const struct p2pb_cmp_print *opt, const struct p2pb_side *a,
                        const struct p2pb_side *b, const struct p2pb_cmp_table *lat,
                        const struct p2pb_cmp_table *thr, const struct p2pb_ctx_diff *diff)
@@ -285,6 +322,7 @@ static void print_text(FILE *o, int md, const struct p2pb_cmp_print *opt, const 
                     tabs[i]->launches_needed, opt->holm ? " or compare fewer sizes" : "");
     print_only_rows(o, md, a, b, lat);
     print_only_rows(o, md, a, b, thr);
+    print_marks_summary(o, pfx, lat);
     if (md)
         fprintf(o, "\n#### Host context differences besides the label\n\n");
     else
@@ -421,6 +459,12 @@ static void print_json(FILE *o, const struct p2pb_cmp_print *opt, const struct p
             cJSON_AddBoolToObject(j, "worse", r->worse);
             if (r->only)
                 cJSON_AddStringToObject(j, "only", r->only);
+            if (r->dist_a || r->dist_b || r->shift_a || r->shift_b) {
+                cJSON_AddNumberToObject(j, "disturbed_a", (double)r->dist_a);
+                cJSON_AddNumberToObject(j, "disturbed_b", (double)r->dist_b);
+                cJSON_AddNumberToObject(j, "shifted_a", (double)r->shift_a);
+                cJSON_AddNumberToObject(j, "shifted_b", (double)r->shift_b);
+            }
             if (r->pos_n) {
                 cJSON_AddNumberToObject(j, "position_rounds", (double)r->pos_n);
                 cJSON_AddNumberToObject(j, "position_second_worse", (double)r->pos_worse);

@@ -104,6 +104,9 @@ struct p2pb_cmp_row {
      * adjusted p (as p_adj); NAN when no round is known */
     size_t pos_n, pos_worse;
     double pos_p, pos_p_adj;
+    /* launches of each side whose row was measured while disturbed
+     * (p2pb_disturbed) and whose level shifted while measured (shift.flagged) */
+    size_t dist_a, dist_b, shift_a, shift_b;
 };
 
 struct p2pb_cmp_table {

@@ -707,6 +707,27 @@ order)
     expect_status 0 "$bin" compare ba plain --vs bb
     grep -q "^# warning: 2 of 14 launches record no campaign position" out.txt || fail "unknown positions"
     ;;
+marks)
+    # rows measured while disturbed or while their level shifted: named in
+    # compare's verdict column, counted once under the tables, in json too
+    gen a a native 6 1.0
+    gen b b domU 6 1.0 2
+    sed 's/"kernel":"pingpong","display_name":"PingPong","bytes":1024,\(.*\)}$/"kernel":"pingpong","display_name":"PingPong","bytes":1024,\1,"disturbance":{"steal_pct":0,"invol_ctxsw":9,"cpu_lost_pct":48.5,"migrations":0,"worst_rank":1},"shift":{"first_median_usec":1,"last_median_usec":2,"rel_shift":1,"p":0.0001,"flagged":true}}/' \
+        b/b-02.jsonl >b/b-02.marked && mv b/b-02.marked b/b-02.jsonl
+    grep -q '"cpu_lost_pct":48.5' b/b-02.jsonl || fatal "marks: the test could not mark a row"
+    expect_status 0 "$bin" compare a --vs b
+    eq "$(grep -c '; disturbed A 0/6, B 1/6; shift A 0/6, B 1/6$' out.txt)" 2 "marked rows (latency, throughput at 1K)"
+    grep -q "^# disturbed while measured (steal, time off the CPU, migrations; docs/host-context.md): A 0 of [0-9]* launch rows, B 1 of [0-9]*; level shifted while measured: A 0, B 1" out.txt ||
+        fail "marks: no count under the tables"
+    expect_status 0 "$bin" compare a --vs b -f json
+    python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+m = [r for r in d["rows"] if r.get("disturbed_b")]
+sys.exit(0 if len(m) == 2 and all(r["bytes"] == 1024 and r["shifted_b"] == 1 for r in m) else 1)' out.txt ||
+        fail "marks: json rows"
+    expect_status 0 "$bin" show b/b-02.jsonl
+    grep -qE '^ +1024 +[0-9]+\*?ds ' out.txt || fail "marks: show does not mark the row 'ds'"
+    ;;
 incomplete)
     gen a a native 6 1.0
     gen b b domU 6 1.0 2
