@@ -32,6 +32,19 @@ struct plot_job {
 /* Write the whole gnuplot script of job (terminal, data, both panels) to o. */
 void p2pb_plot_script(FILE *o, const struct plot_job *job);
 
+/* Writes a gnuplot script for ctx to o. */
+typedef void (*p2pb_gnuplot_script_fn)(FILE *o, const void *ctx);
+
+/*
+ * Run gnuplot prog (fork/exec, no shell) with script(ctx) on its stdin and
+ * its stderr kept in a temporary file (never shown raw). Success: exit 0
+ * and a non-empty file at image. Else P2PB_EIO with one line naming prog
+ * and name (the file the user asked for), plus gnuplot's first error line,
+ * sanitised. plot_run.c
+ */
+enum p2pb_status p2pb_gnuplot_run(const char *prog, p2pb_gnuplot_script_fn script, const void *ctx,
+                                  const char *image, const char *name, char *err, size_t errlen);
+
 /*
  * Run gnuplot prog with the script of job on its stdin, its stderr captured
  * (never passed through), and check that job->tmp then holds a non-empty

@@ -36,14 +36,14 @@ __attribute__((noreturn)) static void exec_gnuplot(const char *prog, int pfd[2],
 
 /* Write the script into the pipe's write end fd (closed on return); a
  * gnuplot that exits early must not kill us with SIGPIPE. */
-static void send_script(int fd, const struct plot_job *job)
+static void send_script(int fd, p2pb_gnuplot_script_fn script, const void *ctx)
 {
     void (*old)(int) = signal(SIGPIPE, SIG_IGN);
     FILE *o = fdopen(fd, "w");
     if (!o) {
         close(fd);
     } else {
-        p2pb_plot_script(o, job);
+        script(o, ctx);
         fclose(o);
     }
     signal(SIGPIPE, old);
@@ -73,8 +73,8 @@ static void first_error(FILE *e, char *buf, size_t len)
 }
 
 /* The verdict on a finished gnuplot: exit status, then the image. */
-static enum p2pb_status judge(const char *prog, int status, FILE *e, const struct plot_job *job,
-                              char *err, size_t errlen)
+static enum p2pb_status judge(const char *prog, int status, FILE *e, const char *image,
+                              const char *name, char *err, size_t errlen)
 {
     char said[240];
     first_error(e, said, sizeof said);
@@ -84,17 +84,17 @@ static enum p2pb_status judge(const char *prog, int status, FILE *e, const struc
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         return p2pb_fail(P2PB_EIO, err, errlen, "gnuplot ('%s') failed (%s %d) writing '%s'%s%s",
                          prog, WIFEXITED(status) ? "exit" : "signal",
-                         WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), job->out,
+                         WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), name,
                          said[0] ? "\ngnuplot: " : "", said);
-    if (stat(job->tmp, &st) != 0 || st.st_size == 0)
+    if (stat(image, &st) != 0 || st.st_size == 0)
         return p2pb_fail(P2PB_EIO, err, errlen,
-                         "gnuplot ('%s') exited 0 but wrote no image for '%s'%s%s", prog, job->out,
+                         "gnuplot ('%s') exited 0 but wrote no image for '%s'%s%s", prog, name,
                          said[0] ? "\ngnuplot: " : "", said);
     return P2PB_OK;
 }
 
-enum p2pb_status p2pb_plot_run(const char *prog, const struct plot_job *job, char *err,
-                               size_t errlen)
+enum p2pb_status p2pb_gnuplot_run(const char *prog, p2pb_gnuplot_script_fn script, const void *ctx,
+                                  const char *image, const char *name, char *err, size_t errlen)
 {
     int pfd[2];
     FILE *e = tmpfile();
@@ -115,11 +115,23 @@ enum p2pb_status p2pb_plot_run(const char *prog, const struct plot_job *job, cha
     if (pid == 0)
         exec_gnuplot(prog, pfd, fileno(e));
     close(pfd[0]);
-    send_script(pfd[1], job);
+    send_script(pfd[1], script, ctx);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    enum p2pb_status st = judge(prog, status, e, job, err, errlen);
+    enum p2pb_status st = judge(prog, status, e, image, name, err, errlen);
     fclose(e);
     return st;
+}
+
+/* p2pb_plot_script as a p2pb_gnuplot_script_fn. */
+static void plot_script(FILE *o, const void *job)
+{
+    p2pb_plot_script(o, job);
+}
+
+enum p2pb_status p2pb_plot_run(const char *prog, const struct plot_job *job, char *err,
+                               size_t errlen)
+{
+    return p2pb_gnuplot_run(prog, plot_script, job, job->tmp, job->out, err, errlen);
 }

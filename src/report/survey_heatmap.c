@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "plot.h"
 #include "survey.h"
 
 /* At most this many tic labels per axis; above it every k-th node is named. */
@@ -137,49 +138,18 @@ static void write_script(FILE *o, const struct p2pb_survey_matrix *m,
     fprintf(o, "unset multiplot\n");
 }
 
-/* Run prog with the script on its stdin; P2PB_EIO when it fails. */
-static enum p2pb_status run_gnuplot(const char *prog, const struct p2pb_survey_matrix *m,
-                                    const struct p2pb_survey_verdict *v, const char *out, int svg,
-                                    char *err, size_t errlen)
+/* What the heatmap script needs (p2pb_gnuplot_run's ctx). */
+struct heatmap_job {
+    const struct p2pb_survey_matrix *m;
+    const struct p2pb_survey_verdict *v;
+    const char *out;
+    int svg;
+};
+
+static void heatmap_script(FILE *o, const void *ctx)
 {
-    int pfd[2];
-    if (pipe(pfd) != 0)
-        return p2pb_fail(P2PB_EIO, err, errlen, "pipe: %s", strerror(errno));
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(pfd[0]);
-        close(pfd[1]);
-        return p2pb_fail(P2PB_EIO, err, errlen, "fork: %s", strerror(errno));
-    }
-    if (pid == 0) {
-        dup2(pfd[0], STDIN_FILENO);
-        close(pfd[0]);
-        close(pfd[1]);
-        char *const argv[] = {(char *)prog, NULL};
-        execvp(prog, argv);
-        fprintf(stderr, "p2pbench-report: cannot run '%s': %s\n", prog, strerror(errno));
-        _exit(127);
-    }
-    close(pfd[0]);
-    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-    FILE *o = fdopen(pfd[1], "w");
-    if (o) {
-        write_script(o, m, v, out, svg);
-        fclose(o);
-    } else
-        close(pfd[1]);
-    signal(SIGPIPE, old);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return p2pb_fail(P2PB_EIO, err, errlen, "gnuplot ('%s') failed (exit %d) writing '%s'",
-                         prog, WIFEXITED(status) ? WEXITSTATUS(status) : -1, out);
-    struct stat sb;
-    if (stat(out, &sb) != 0 || sb.st_size == 0)
-        return p2pb_fail(P2PB_EIO, err, errlen, "gnuplot wrote no heatmap '%s'", out);
-    return P2PB_OK;
+    const struct heatmap_job *j = ctx;
+    write_script(o, j->m, j->v, j->out, j->svg);
 }
 
 enum p2pb_status p2pb_survey_heatmap(const struct p2pb_survey_matrix *m,
@@ -197,5 +167,6 @@ enum p2pb_status p2pb_survey_heatmap(const struct p2pb_survey_matrix *m,
         return p2pb_fail(P2PB_EIO, err, errlen, "cannot write heatmap '%s': %s", out,
                          strerror(errno));
     fclose(probe);
-    return run_gnuplot(prog ? prog : "gnuplot", m, v, out, svg, err, errlen);
+    struct heatmap_job job = {m, v, out, svg};
+    return p2pb_gnuplot_run(prog ? prog : "gnuplot", heatmap_script, &job, out, out, err, errlen);
 }
