@@ -251,6 +251,11 @@ size_t p2pb_floor_rebatch(size_t k, double dur_ns, double target_ns, size_t max_
  */
 void p2pb_watchdog_init(MPI_Comm comm, double seconds, uint64_t t0_ns);
 
+/* A size begins (step P2PB_WAIT_SIZE, phase setup) for (k, bytes): the
+ * timer restarts and a timeout names them; seconds is --timeout when
+ * p2pb_watchdog_init was not called (tests). */
+void p2pb_watchdog_size(const struct p2pb_kernel *k, size_t bytes, double seconds);
+
 /* Rank 0: the results file the handler appends the end record to (NULL:
  * none, e.g. while it is being closed). */
 void p2pb_watchdog_results(struct p2pb_results_file *rf);

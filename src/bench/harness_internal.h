@@ -216,9 +216,6 @@ enum p2pb_status p2pb_check_payloads(struct p2pb_measure *r, char *err, size_t e
 
 /* ---- watchdog.c ---- */
 
-/* A size begins (step P2PB_WAIT_SIZE, phase setup) for (k, bytes);
- * seconds is --timeout when p2pb_watchdog_init was not called (tests). */
-void p2pb_watchdog_size(const struct p2pb_kernel *k, size_t bytes, double seconds);
 
 /* The next phase of the size begins (the timer keeps running). */
 void p2pb_watchdog_phase(enum p2pb_phase phase);

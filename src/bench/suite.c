@@ -172,6 +172,7 @@ static int start_unit(struct suite *s, const struct plan *p, size_t u)
         return 0;
     }
     run->err[0] = '\0';
+    p2pb_watchdog_size(k, bytes, run->opt->policy.timeout); /* setup: named if it hangs */
     enum p2pb_status st = p2pb_size_begin(run->comm, k, bytes, (int)(u / p->nsizes),
                                           &run->opt->policy, &run->ti, &s->rows[u * s->cap], s->cap,
                                           &s->nrows[u], &s->sr[u], run->err, sizeof run->err);

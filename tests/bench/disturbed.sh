@@ -44,6 +44,7 @@ for line in open(sys.argv[1]):
 print(marked, worst1, n)
 PY
 }
+load=$(cut -d' ' -f1 /proc/loadavg) # other work on the machine disturbs the "quiet" run too
 run quiet && pass || fail "quiet run: exit $?"
 read -r qmarked _ qn < <(rows "$outdir/quiet.jsonl")
 taskset -c 1 sh -c 'while :; do :; done' &
@@ -56,8 +57,12 @@ echo "quiet: $qmarked of $qn rows disturbed; busy loop on rank 1's CPU: $bmarked
 [ "$bn" = 8 ] && [ "$qn" = 8 ] && pass || fail "want 8 rows per run, got $qn and $bn"
 [ "$bmarked" -ge 6 ] && pass || fail "busy: only $bmarked of $bn rows disturbed"
 [ "$bworst1" -ge 6 ] && pass || fail "busy: rank 1 the worst rank in only $bworst1 rows"
-[ "$qmarked" -le 2 ] && [ "$qmarked" -lt "$bmarked" ] && pass || fail "quiet run: $qmarked rows disturbed"
-[ "$(grep -c '^ *[0-9]* *[0-9]*\**d ' "$outdir/busy.out")" = "$bmarked" ] && pass \
+if awk -v l="$load" 'BEGIN { exit !(l < 1.0) }'; then
+    [ "$qmarked" -le 2 ] && pass || fail "quiet run: $qmarked rows disturbed (load average $load)"
+else # the rows are right to say so: something else ran on the CPUs
+    echo "quiet run not judged: load average $load before it (other work on the CPUs)"
+fi
+[ "$(grep -cE '^ *[0-9]+ +[0-9]+\*?ds? ' "$outdir/busy.out")" = "$bmarked" ] && pass \
     || fail "busy: the table does not mark the $bmarked disturbed rows with d"
 grep -q "^# nd: $bmarked rows measured while a rank lost its CPU" "$outdir/busy.out" && pass \
     || fail "busy: no note under the tables"

@@ -56,18 +56,29 @@ for line in open(sys.argv[1]):
               s["first_median_usec"], s["last_median_usec"]))' "$1"
 }
 
-for case in burst plain; do
-    f=$OUTDIR/$case.jsonl
-    burst=''
-    [[ $case = burst ]] && burst=8000000
+# run_case CASE: one run; sets rc, flagged, first, last
+run_case() {
+    local f=$OUTDIR/$1.jsonl burst='' v
+    [[ $1 = burst ]] && burst=8000000
     rc=0
     P2PB_TESTBED_BURST=$burst "$TESTBED" run 2 --timeout 120 --profile shaped 100mbit -- \
         "$BIN" pingpong --sizes 64K --rounds 1 --samples 60 --batch 4 --warmup 0 \
-        -o "$f" >"$OUTDIR/$case.log" 2>&1 || rc=$?
-    expect "$case: the run exits 0 (exit $rc)" test "$rc" -eq 0
+        -o "$f" >"$OUTDIR/$1.log" 2>&1 || rc=$?
     v=$(shift_of "$f" 2>/dev/null) || v=''
-    say "$case: shift (flagged, first-third median, last-third median usec): ${v:-?}"
+    say "$1: shift (flagged, first-third median, last-third median usec): ${v:-?}"
     read -r flagged first last <<<"${v:-x 0 0}"
+}
+# As the other netns tests: one second attempt (a loaded machine can slow the
+# first samples of the plain link too)
+for case in burst plain; do
+    for attempt in 1 2; do
+        run_case "$case"
+        want=true
+        [[ $case = plain ]] && want=false
+        [[ $rc -eq 0 && $flagged = "$want" ]] && break
+        say "attempt $attempt: load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
+    done
+    expect "$case: the run exits 0 (exit $rc)" test "$rc" -eq 0
     if [[ $case = burst ]]; then
         expect "a: burst: the shift is flagged" test "$flagged" = true
         expect "a: burst: the last third is slower" float_test "l > 1.5 * f" "l=$last" "f=$first"

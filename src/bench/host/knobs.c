@@ -89,19 +89,18 @@ static cJSON *mitigations_json(const struct p2pb_host_source *s)
         char rel[400], text[512];
         const char *name = names[i]->d_name;
         snprintf(rel, sizeof rel, "/devices/system/cpu/vulnerabilities/%s", name);
-        int bad = p2pb_host_read_line(s->sysfs, rel, text, sizeof text) != 0;
-        free(names[i]);
-        if (bad)
-            continue;
-        cJSON_AddStringToObject(files, name, text);
-        const char *c = p2pb_mitigation_class(text);
-        mit += strcmp(c, "mitigated") == 0;
-        na += strcmp(c, "not affected") == 0;
-        other += strcmp(c, "other") == 0;
-        if (strcmp(c, "vulnerable") == 0) {
-            vuln++;
-            cJSON_AddItemToArray(vul, cJSON_CreateString(name));
+        if (p2pb_host_read_line(s->sysfs, rel, text, sizeof text) == 0) {
+            cJSON_AddStringToObject(files, name, text);
+            const char *c = p2pb_mitigation_class(text);
+            mit += strcmp(c, "mitigated") == 0;
+            na += strcmp(c, "not affected") == 0;
+            other += strcmp(c, "other") == 0;
+            if (strcmp(c, "vulnerable") == 0) {
+                vuln++;
+                cJSON_AddItemToArray(vul, cJSON_CreateString(name));
+            }
         }
+        free(names[i]); /* name points into it: freed once it is copied */
     }
     free(names);
     char sum[160];
