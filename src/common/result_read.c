@@ -7,6 +7,7 @@
 #include "p2pbench/result.h"
 #include "array.h"
 #include "row_index.h"
+#include "input.h"
 #include "text.h"
 
 #include <cjson/cJSON.h>
@@ -445,12 +446,12 @@ enum p2pb_status p2pb_results_read_max(const char *path, size_t max_bytes,
     memset(out, 0, sizeof *out);
     snprintf(out->path, sizeof out->path, "%s", path);
     p2pb_text_sanitize(out->path); /* for tables and notes: a file name may hold ESC too */
-    FILE *fp = fopen(path, "r");
+    enum p2pb_status st;
+    FILE *fp = p2pb_open_input(path, &st, err, errlen);
     if (!fp)
-        return p2pb_fail(P2PB_EIO, err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return st;
     struct reader rd = {.path = path, .out = out, .max_bytes = max_bytes};
     struct stat sb;
-    enum p2pb_status st = P2PB_OK;
     if (max_bytes && fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) &&
         (uintmax_t)sb.st_size > max_bytes) /* a regular file: refused before reading */
         st = too_large(&rd, err, errlen);

@@ -362,7 +362,15 @@ errors)
     grep -q "prose.txt:1: no IMB, PMB, OSU" err.txt || fail "prose message"
     eq "$(wc -l <err.txt)" 1 "one error line"
     expect_status 1 "$bin" import nosuch.txt -o .
-    eq "$(cat err.txt)" "p2pbench-report: cannot open nosuch.txt: No such file or directory" "import of a missing file"
+    eq "$(cat err.txt)" "p2pbench-report: nosuch.txt: cannot open: No such file or directory" "import of a missing file"
+    # a FIFO would block forever (open waits for a writer): refused at once
+    mkfifo fifo.jsonl
+    for c in show import; do
+        expect_status 1 timeout 10 "$bin" $c fifo.jsonl
+        eq "$(cat err.txt)" "p2pbench-report: fifo.jsonl: a FIFO: not read (it can block forever); give a regular file" "$c of a FIFO"
+    done
+    expect_status 1 timeout 10 "$bin" compare fifo.jsonl --vs a/a-01.jsonl
+    rm -f fifo.jsonl
     # a directory without results files is named as such (show, compare, plot)
     mkdir -p emptydir
     expect_status 1 "$bin" show emptydir

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "import.h"
+#include "input.h"
 #include "report.h"
 
 /* ---- crash markers ---- */
@@ -155,10 +156,10 @@ static enum p2pb_status too_large(const struct p2pb_imp_log *lg, char *err, size
 /* The whole file into lg->buf (NUL-terminated); *len: its size in bytes. */
 static enum p2pb_status read_file(struct p2pb_imp_log *lg, size_t *len, char *err, size_t errlen)
 {
-    FILE *fp = fopen(lg->path, "rb");
+    enum p2pb_status st;
+    FILE *fp = p2pb_open_input(lg->path, &st, err, errlen);
     if (!fp)
-        return p2pb_fail(P2PB_EIO, err, errlen, "cannot open %s: %s", lg->path, strerror(errno));
-    enum p2pb_status st = P2PB_OK;
+        return st;
     struct stat sb;
     if (lg->max_bytes && fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) &&
         (uintmax_t)sb.st_size > lg->max_bytes) { /* refused before reading */

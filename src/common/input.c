@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/* Opening a file to read without blocking on it. See input.h. */
+#define _GNU_SOURCE
+#include "input.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "text.h"
+
+/* What a file of mode m is, when it is not one we read; NULL when we do. */
+static const char *refused_kind(mode_t m)
+{
+    if (S_ISFIFO(m))
+        return "a FIFO";
+    if (S_ISSOCK(m))
+        return "a socket";
+    if (S_ISDIR(m))
+        return "a directory";
+    return NULL;
+}
+
+FILE *p2pb_open_input(const char *path, enum p2pb_status *st, char *err, size_t errlen)
+{
+    char shown[512];
+    snprintf(shown, sizeof shown, "%s", path);
+    p2pb_text_sanitize(shown);
+    struct stat sb;
+    const char *kind = stat(path, &sb) == 0 ? refused_kind(sb.st_mode) : NULL;
+    /* O_NONBLOCK: a FIFO that appears between stat and open still cannot block */
+    int fd = kind ? -1 : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (!kind && fd >= 0 && fstat(fd, &sb) == 0)
+        kind = refused_kind(sb.st_mode);
+    FILE *fp = NULL;
+    if (kind)
+        *st = p2pb_fail(P2PB_EIO, err, errlen,
+                        "%s: %s: not read (it can block forever); give a regular file", shown,
+                        kind);
+    else if (fd < 0)
+        *st = p2pb_fail(P2PB_EIO, err, errlen, "%s: cannot open: %s", shown, strerror(errno));
+    else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 ||
+             !(fp = fdopen(fd, "r")))
+        *st = p2pb_fail(P2PB_EIO, err, errlen, "%s: cannot open: %s", shown, strerror(errno));
+    else
+        *st = P2PB_OK;
+    if (!fp && fd >= 0)
+        close(fd);
+    return fp;
+}
