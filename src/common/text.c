@@ -3,6 +3,23 @@
 
 #include <string.h>
 
+/* 1 for the well-formed sequence p of len bytes when it encodes a control
+ * that moves or hides text on a terminal: C1 controls U+0080-U+009F (NEL
+ * among them), the line and paragraph separators U+2028/U+2029 and the
+ * bidirectional marks and overrides U+200E/U+200F, U+202A-U+202E,
+ * U+2066-U+2069 (Unicode 15, ch. 23.2; "Trojan Source", Boucher & Anderson
+ * 2021). */
+static int invisible_control(const unsigned char *p, int len)
+{
+    if (len == 2)
+        return p[0] == 0xc2 && p[1] <= 0x9f;
+    if (len != 3 || p[0] != 0xe2)
+        return 0;
+    if (p[1] == 0x80)
+        return p[2] == 0x8e || p[2] == 0x8f || (p[2] >= 0xa8 && p[2] <= 0xae);
+    return p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9;
+}
+
 /* Length of the well-formed UTF-8 sequence at p (1..4 bytes; 1 for printable
  * ASCII), or 0 for a control character, a stray or overlong lead byte, or a
  * missing continuation byte (RFC 3629). */
@@ -20,7 +37,7 @@ static int utf8_len(const unsigned char *p)
     for (int i = 1; i < len; i++)
         if ((p[i] & 0xc0) != 0x80)
             return 0;
-    return len;
+    return invisible_control(p, len) ? 0 : len;
 }
 
 int p2pb_text_is_clean(const char *s)

@@ -15,8 +15,9 @@
 int p2pb_text_is_clean(const char *s);
 
 /*
- * In place: replace control characters and bytes that are not valid UTF-8
- * by '?', one '?' per bad byte, so text from the command line or environment
+ * In place: replace control characters (C0, DEL, C1, the line separators
+ * and the bidirectional marks and overrides: text.c) and bytes that are not
+ * valid UTF-8 by '?', one '?' per bad byte, so text from the command line or environment
  * can go into JSON and one-line messages. The length of s does not change.
  */
 void p2pb_text_sanitize(char *s);
