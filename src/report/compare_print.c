@@ -134,10 +134,21 @@ static const char *verdict_marks(char *buf, size_t len, const struct p2pb_cmp_ro
     return buf;
 }
 
+/* s for a markdown cell or heading: '|' escaped, '<', '>', '&' as HTML
+ * entities (text from files must not become markup); cut to fit len. */
 static const char *md_escape(char *buf, size_t len, const char *s)
 {
     size_t k = 0;
-    for (; *s && k + 2 < len; s++) {
+    for (; *s; s++) {
+        const char *e = *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '&' ? "&amp;" : NULL;
+        size_t need = e ? strlen(e) : (*s == '|' ? 2 : 1);
+        if (k + need + 1 > len)
+            break;
+        if (e) {
+            memcpy(buf + k, e, need);
+            k += need;
+            continue;
+        }
         if (*s == '|')
             buf[k++] = '\\';
         buf[k++] = *s;
@@ -162,11 +173,13 @@ static void print_table_text(FILE *o, int md, const struct p2pb_side *a, const s
             continue;
         if (!prev || !same_section(prev, r)) {
             if (md) {
-                char ea[2 * sizeof a->name], eb[2 * sizeof b->name];
+                char ea[5 * sizeof a->name], eb[5 * sizeof b->name];
+                char en[5 * sizeof r->display_name], ev[5 * sizeof r->variant];
                 md_escape(ea, sizeof ea, a->name);
                 md_escape(eb, sizeof eb, b->name);
-                fprintf(o, "\n### %s%s%s %s (%s)\n\n", r->display_name, r->variant[0] ? " " : "",
-                        r->variant, metric_name(t->metric), metric_unit(t->metric));
+                fprintf(o, "\n### %s%s%s %s (%s)\n\n", md_escape(en, sizeof en, r->display_name),
+                        r->variant[0] ? " " : "", md_escape(ev, sizeof ev, r->variant),
+                        metric_name(t->metric), metric_unit(t->metric));
                 fprintf(o,
                         "| bytes | size | %s [%s] | %s [%s] | ratio %s/%s [95%% CI] | p | "
                         "p_adj | verdict |\n",

@@ -53,5 +53,14 @@ check "compare markdown header cells" "$out" '| bytes | size | evil?[31m\|a,"b"?
 check "compare csv side_a" "$out" 'latency,usec,"evil?[31m|a,""b""?X",plain,memcpy,rank 0,1024'
 "$bin" compare -f json "$f" --vs "$b" >"$out" 2>&1
 no_esc "compare json"
-echo "$((14 - fails)) passed, $fails failed"
+# markup from a file stays text in markdown (label, MPI library, headings);
+# a right-to-left override (U+202E) becomes '?'s
+h="$dir/html.jsonl"
+sed -e 's/"label": ".*", "start_utc"/"label": "<b>x<\/b>\&", "start_utc"/' \
+    -e 's/"mpi_library": "[^"]*"/"mpi_library": "<script>y<\/script> \\u202e"/' "$f" >"$h"
+"$bin" show -f markdown "$h" >"$out" 2>&1
+check "markdown heading escapes markup" "$out" '## p2pbench 0.1.0: &lt;b&gt;x&lt;/b&gt;&amp;, '
+check "markdown MPI line escapes markup" "$out" 'MPI: &lt;script&gt;y&lt;/script&gt; ???'
+if grep -q '<b>\|<script>' "$out"; then echo "FAIL: raw markup in show -f markdown"; fails=$((fails + 1)); else echo "PASS: no raw markup"; fi
+echo "$((17 - fails)) passed, $fails failed"
 [ "$fails" = 0 ]

@@ -10,10 +10,16 @@ static void md_begin(struct p2pb_report_ctx *ctx)
     const struct p2pb_run_info *ri = ctx->run;
     if (!ri)
         return;
-    fprintf(ctx->out, "## p2pbench %s%s%s, %d ranks, %s\n\n", ri->version, ri->label[0] ? ": " : "",
-            ri->label, ri->nranks, ri->start_utc);
-    if (ri->mpi_library[0])
-        fprintf(ctx->out, "MPI: %s\n\n", ri->mpi_library);
+    fprintf(ctx->out, "## p2pbench %s%s", ri->version, ri->label[0] ? ": " : "");
+    p2pb_md_field(ctx->out, ri->label);
+    fprintf(ctx->out, ", %d ranks, ", ri->nranks);
+    p2pb_md_field(ctx->out, ri->start_utc);
+    fprintf(ctx->out, "\n\n");
+    if (ri->mpi_library[0]) {
+        fprintf(ctx->out, "MPI: ");
+        p2pb_md_field(ctx->out, ri->mpi_library);
+        fprintf(ctx->out, "\n\n");
+    }
     fprintf(ctx->out, "t = time per iteration (median of samples), usec; MB/s = 10^6 bytes/s.\n");
 }
 
@@ -22,21 +28,27 @@ static void md_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     FILE *o = ctx->out;
     int new_section = p2pb_report_new_section(ctx, r);
     if (new_section) {
+        fprintf(o, "\n### ");
+        p2pb_md_field(o, r->display_name);
+        fprintf(o, "%s", r->variant[0] ? " " : "");
+        p2pb_md_field(o, r->variant);
         if (r->status == P2PB_ROW_SKIPPED) {
-            fprintf(o, "\n### %s%s%s (%d ranks)\n\nSkipped: %s\n", r->display_name,
-                    r->variant[0] ? " " : "", r->variant, r->nranks, r->note);
+            fprintf(o, " (%d ranks)\n\nSkipped: ", r->nranks);
+            p2pb_md_field(o, r->note);
+            fprintf(o, "\n");
             return;
         }
-        fprintf(o, "\n### %s%s%s (%d of %d ranks)\n\n", r->display_name, r->variant[0] ? " " : "",
-                r->variant, r->active_ranks, r->nranks);
+        fprintf(o, " (%d of %d ranks)\n\n", r->active_ranks, r->nranks);
         fprintf(o, "| bytes | n | t median [usec] | 95%% CI [usec] | p99 [usec] | MB/s |\n"
                    "|------:|--:|----------------:|:-------------:|-----------:|-----:|\n");
     }
     if (r->status == P2PB_ROW_SKIPPED)
         return;
     if (r->status != P2PB_ROW_OK) {
-        fprintf(o, "| %zu | | %s%s%s | | | |\n", r->bytes, p2pb_row_status_str(r->status),
-                r->note[0] ? ": " : "", r->note);
+        fprintf(o, "| %zu | | %s%s", r->bytes, p2pb_row_status_str(r->status),
+                r->note[0] ? ": " : "");
+        p2pb_md_field(o, r->note);
+        fprintf(o, " | | | |\n");
         return;
     }
     char med[32], lo[32], hi[32], p99[32], bw[32];
@@ -68,8 +80,16 @@ const struct p2pb_reporter p2pb_reporter_markdown = {
 void p2pb_md_field(FILE *o, const char *s)
 {
     for (; *s; s++) {
-        if (*s == '|')
-            fputc('\\', o);
-        fputc(*s, o);
+        if (*s == '<')
+            fputs("&lt;", o);
+        else if (*s == '>')
+            fputs("&gt;", o);
+        else if (*s == '&')
+            fputs("&amp;", o);
+        else {
+            if (*s == '|')
+                fputc('\\', o);
+            fputc(*s, o);
+        }
     }
 }

@@ -68,7 +68,9 @@ char *p2pb_fmt_sig(char *buf, size_t len, double v);
 /* Write s as one CSV field (RFC 4180: quoted when it holds , " CR or LF). */
 void p2pb_csv_field(FILE *o, const char *s);
 
-/* Write s as the text of one markdown table cell: each '|' preceded by a backslash. */
+/* Write s as markdown text (a table cell or a heading): each '|' preceded by
+ * a backslash, '<', '>' and '&' as HTML entities (text from files never
+ * becomes markup). */
 void p2pb_md_field(FILE *o, const char *s);
 
 /*
