@@ -63,13 +63,18 @@ static size_t count_worse(const struct p2pb_cmp_table *t)
  * --fail-on-regression: P2PB_EVERIFY when a row changed for the worse, the
  * count on stderr either way. A gate that cannot fail (the smallest reachable
  * p_adj of a table is >= 0.05) must not pass silently: P2PB_EUSAGE then,
- * unless a row is worse already.
+ * unless a row is worse already. Nothing compared (no row with numbers on
+ * both sides): P2PB_EVERIFY.
  */
 static enum p2pb_status regression_gate(const struct p2pb_args *a, const struct p2pb_cmp_table *lat,
                                         const struct p2pb_cmp_table *thr, char *err, size_t errlen)
 {
     if (!a->fail)
         return P2PB_OK;
+    if (!lat->ntested && !thr->ntested) /* a gate that compared nothing cannot pass */
+        return p2pb_fail(P2PB_EVERIFY, err, errlen,
+                         "error: --fail-on-regression: no (kernel, size) has numbers on both "
+                         "sides: nothing was compared");
     size_t worse = count_worse(lat) + count_worse(thr);
     const struct p2pb_cmp_table *blind = NULL;
     if (lat->ntested && lat->best_p_adj >= 0.05)

@@ -82,6 +82,12 @@ synthetic)
     expect_status 0 "$bin" compare a --vs fast --fail-on-regression
     eq "$(grep -c 'changed (better)' out.txt)" 14 "20% faster: changed (better) rows"
     expect_status 0 "$bin" compare a --vs same --fail-on-regression
+    # nothing in common (another kernel on side B): the gate cannot pass
+    sed 's/"kernel":"pingpong"/"kernel":"pingping"/; s/"kernel":"sendrecv"/"kernel":"exchange"/' \
+        a/a-01.jsonl >other.jsonl
+    expect_status 1 "$bin" compare a/a-01.jsonl --vs other.jsonl --fail-on-regression
+    grep -q "error: --fail-on-regression: no (kernel, size) has numbers on both sides: nothing was compared" err.txt ||
+        fail "nothing compared: $(cat err.txt)"
     # 3 launches per side: ratio shown, no verdict
     expect_status 2 "$bin" compare three3 --vs slow3 --fail-on-regression
     grep -q "error: --fail-on-regression cannot detect a regression" err.txt \
