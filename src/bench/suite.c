@@ -258,11 +258,13 @@ static void emit_direction(struct suite *s, const struct plan *p, int dir)
         size_t u = (size_t)dir * p->nsizes + si;
         for (size_t i = 0; i < s->nrows[u]; i++) {
             const struct p2pb_result *r = &s->rows[u * s->cap + i];
-            if (run->rf &&
+            /* after a failed write, no more: one message, and the end
+             * record names the row that could not be written */
+            if (run->rf && s->status != P2PB_EIO &&
                 p2pb_results_write_result(run->rf, r, run->err, sizeof run->err) != P2PB_OK) {
                 fprintf(stderr, "p2pbench: error: %s\n", run->err);
-                if (s->status == P2PB_OK)
-                    s->status = P2PB_EIO;
+                p2pb_watchdog_size(p->k, r->bytes, run->opt->policy.timeout);
+                s->status = P2PB_EIO;
             }
             if (!p->hold)
                 run->opt->reporter->row(&s->rctx, r);

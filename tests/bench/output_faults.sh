@@ -93,6 +93,8 @@ if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && mkdir -p "$outdir/mnt"
         [ $rc = 1 ] && pass || fail "tmpfs: exit $rc, want 1"
         grep -qF "# run FAILED: results file $outdir/mnt/r.jsonl could not be written" \
             "$outdir/tmpfs.out" && pass || fail "tmpfs: the closing line does not say the run failed"
+        n=$(grep -c "p2pbench: error: cannot write results file" "$outdir/tmpfs.err")
+        [ "$n" = 1 ] && pass || fail "tmpfs: the write error was reported $n times, want once"
         # the end record itself may not fit: then the file just lacks it
         if tail -n 1 "$outdir/mnt.jsonl" | grep -q '"type":"end"'; then
             "$schema" "$doc" "$outdir/mnt.jsonl" reason='"write_error"' ranks='[0]' && pass \
