@@ -38,6 +38,23 @@ void p2pb_noise_to_json(const struct p2pb_noise *n, void *obj)
     cJSON_AddNumberToObject(o, "worst_rank", n->worst_rank);
 }
 
+/* A rank field of o: -1 when absent; P2PB_EFORMAT unless an integer in
+ * -1 .. 2^31 - 1 (the largest MPI rank). */
+static enum p2pb_status get_rank(const cJSON *o, const char *obj, int *rank, char *err,
+                                 size_t errlen)
+{
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "worst_rank");
+    *rank = -1;
+    if (!w)
+        return P2PB_OK;
+    if (!cJSON_IsNumber(w) || w->valuedouble < -1 || w->valuedouble > 2147483647.0 ||
+        w->valuedouble != floor(w->valuedouble))
+        return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                         "field \"%s.worst_rank\" is not a rank (-1 .. 2147483647)", obj);
+    *rank = (int)w->valuedouble;
+    return P2PB_OK;
+}
+
 enum p2pb_status p2pb_noise_from_json(const void *obj, struct p2pb_noise *n, char *err,
                                       size_t errlen)
 {
@@ -57,10 +74,13 @@ enum p2pb_status p2pb_noise_from_json(const void *obj, struct p2pb_noise *n, cha
                              noise_names[i]);
         *f[i] = v->valuedouble;
     }
-    const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "worst_rank");
-    n->worst_rank = cJSON_IsNumber(w) ? w->valueint : -1;
-    n->valid = 1;
-    return P2PB_OK;
+    if (n->lost_share > 1)
+        return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                         "field \"noise.lost_share\" is %g, above 1 (a share of the time)",
+                         n->lost_share);
+    enum p2pb_status st = get_rank(o, "noise", &n->worst_rank, err, errlen);
+    n->valid = st == P2PB_OK;
+    return st;
 }
 
 int p2pb_disturbed(const struct p2pb_disturbance *d)
@@ -116,10 +136,13 @@ enum p2pb_status p2pb_disturbance_from_json(const void *obj, struct p2pb_disturb
         d->migrations = -1;
     if (nonneg(o, "cpu_lost_pct", &d->cpu_lost_pct) != 0)
         d->cpu_lost_pct = 0; /* absent in files before it was recorded */
-    const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "worst_rank");
-    d->worst_rank = cJSON_IsNumber(w) ? w->valueint : -1;
-    d->valid = 1;
-    return P2PB_OK;
+    if (d->steal_pct > 100 || d->cpu_lost_pct > 100)
+        return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                         "field \"disturbance.%s\" is above 100 (a percentage)",
+                         d->steal_pct > 100 ? "steal_pct" : "cpu_lost_pct");
+    enum p2pb_status st = get_rank(o, "disturbance", &d->worst_rank, err, errlen);
+    d->valid = st == P2PB_OK;
+    return st;
 }
 
 void p2pb_shift_to_json(const struct p2pb_shift *s, void *obj)
@@ -150,6 +173,9 @@ enum p2pb_status p2pb_shift_from_json(const void *obj, struct p2pb_shift *s, cha
                              names[i]);
         *dst[i] = x->valuedouble;
     }
+    if (s->first_median < 0 || s->last_median < 0 || !(s->p >= 0 && s->p <= 1))
+        return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                         "shift: medians must not be negative and p must be in 0..1");
     const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, "flagged");
     if (!cJSON_IsBool(f))
         return p2pb_fail(P2PB_EFORMAT, err, errlen, "shift.flagged missing or not true/false");

@@ -50,16 +50,23 @@ static void get_str(const cJSON *o, const char *name, char *dst, size_t len)
     }
 }
 
-/* "round_medians_usec" (at most P2PB_MAX_ROUNDS numbers) into r. */
-static void get_rounds(const cJSON *o, struct p2pb_result *r)
+/* "round_medians_usec" (at most P2PB_MAX_ROUNDS numbers, all > 0) into r;
+ * absent: no rounds. Returns 0, or -1 when it is not such a list. */
+static int get_rounds(const cJSON *o, struct p2pb_result *r)
 {
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "round_medians_usec"), *v;
+    if (!m)
+        return 0;
+    if (!cJSON_IsArray(m))
+        return -1;
     cJSON_ArrayForEach(v, m)
     {
-        if (!cJSON_IsNumber(v) || r->rounds >= P2PB_MAX_ROUNDS)
-            break;
-        r->round_medians[r->rounds++] = v->valuedouble;
+        if (!cJSON_IsNumber(v) || !(v->valuedouble > 0) || !isfinite(v->valuedouble))
+            return -1;
+        if (r->rounds < P2PB_MAX_ROUNDS)
+            r->round_medians[r->rounds++] = v->valuedouble;
     }
+    return 0;
 }
 
 enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, char *err,
@@ -161,7 +168,9 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
         get_str(asym, "vs", r->asym_ref, sizeof r->asym_ref);
         r->asymmetry = get_num(asym, "ratio", NAN);
     }
-    get_rounds(o, r);
+    if (get_rounds(o, r) != 0)
+        return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                         "field \"round_medians_usec\" is not a list of positive numbers");
     enum p2pb_status st = p2pb_noise_from_json(o, &r->noise, err, errlen);
     if (st == P2PB_OK)
         st = p2pb_disturbance_from_json(o, &r->disturbance, err, errlen);

@@ -195,6 +195,20 @@ static void test_shift_json_and_rule(void)
     CHECK(p2pb_shift_from_json(o, &back, err, sizeof err) == P2PB_EFORMAT);
     CHECK_STR_CONTAINS(err, "shift.flagged");
     cJSON_Delete(o);
+    /* values out of their range are refused, not shown */
+    o = cJSON_Parse("{\"shift\":{\"first_median_usec\":1,\"last_median_usec\":2,"
+                    "\"rel_shift\":1,\"p\":-1,\"flagged\":true}}");
+    CHECK(p2pb_shift_from_json(o, &back, err, sizeof err) == P2PB_EFORMAT);
+    cJSON_Delete(o);
+    struct p2pb_disturbance dd;
+    o = cJSON_Parse("{\"disturbance\":{\"steal_pct\":500,\"invol_ctxsw\":1}}");
+    CHECK(p2pb_disturbance_from_json(o, &dd, err, sizeof err) == P2PB_EFORMAT);
+    CHECK_STR_CONTAINS(err, "disturbance.steal_pct");
+    cJSON_Delete(o);
+    o = cJSON_Parse("{\"disturbance\":{\"steal_pct\":5,\"invol_ctxsw\":1,\"worst_rank\":1e300}}");
+    CHECK(p2pb_disturbance_from_json(o, &dd, err, sizeof err) == P2PB_EFORMAT);
+    CHECK_STR_CONTAINS(err, "disturbance.worst_rank");
+    cJSON_Delete(o);
     struct p2pb_disturbance d = {.valid = 1, .invol_ctxsw = 9, .migrations = 0, .worst_rank = 0};
     d.cpu_lost_pct = 4.9; /* switches, but little time off the CPU: not disturbed */
     CHECK(!p2pb_disturbed(&d));
