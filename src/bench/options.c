@@ -140,7 +140,8 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
     OPT(O_PROGRESS, "progress", 0, P2PB_OPT_ENUM, "auto|always|never", .def_text = "auto", .def = 0,
         OPTIONS_FIELD(progress), .choices = progress_names,
         .help = "a progress line on stderr (kernel, round, size, elapsed, sizes left); auto: "
-                "when stderr is a terminal and the run is past 2 s (default {def})"),
+                "when rank 0's stderr is a terminal (not under mpirun: use always) and the run "
+                "is past 2 s (default {def})"),
     OPT(O_TCP_IF, "tcp-if", 0, P2PB_OPT_STRING, "NAME", .def_text = "the interface MPI uses",
         .apply = apply_tcp_if,
         .help = "tcp-pingpong, tcp-uniband: network interface to use (default: {def})"),
