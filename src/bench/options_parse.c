@@ -211,6 +211,29 @@ static enum p2pb_status check_conflicts(const struct p2pb_optparse *ps)
 
 /* --samples, --fixed-imb, --min-samples, --max-samples: one policy
  * (their conflicts are refused before, by check_conflicts). */
+/* Every round draws at least P2PB_ROUND_MIN_SAMPLES samples (a median of
+ * at least 3): with --samples N or --max-samples N below that many per
+ * round, the default --rounds becomes N / 3 (at least 1; the run record
+ * says what ran); a --rounds given on the command line is refused. */
+static enum p2pb_status fit_rounds(struct p2pb_optparse *ps)
+{
+    struct p2pb_policy *pol = &ps->o->policy;
+    size_t cap = pol->mode == P2PB_POLICY_FIXED      ? pol->samples
+                 : pol->mode == P2PB_POLICY_ADAPTIVE ? pol->max_samples
+                                                     : 0; /* --fixed-imb: IMB's table */
+    const char *name = pol->mode == P2PB_POLICY_FIXED ? "samples" : "max-samples";
+    if (!cap || cap >= P2PB_ROUND_MIN_SAMPLES * pol->rounds)
+        return P2PB_OK;
+    if (ps->given[O_ROUNDS])
+        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
+                         "--rounds %zu needs at least %zu samples per size (%d per round); --%s "
+                         "%zu gives fewer",
+                         pol->rounds, P2PB_ROUND_MIN_SAMPLES * pol->rounds,
+                         P2PB_ROUND_MIN_SAMPLES, name, cap);
+    pol->rounds = cap / P2PB_ROUND_MIN_SAMPLES ? cap / P2PB_ROUND_MIN_SAMPLES : 1;
+    return P2PB_OK;
+}
+
 static enum p2pb_status finish_policy(struct p2pb_optparse *ps)
 {
     struct p2pb_policy *pol = &ps->o->policy;
@@ -227,7 +250,7 @@ static enum p2pb_status finish_policy(struct p2pb_optparse *ps)
         pol->mode = P2PB_POLICY_FIXED;
     if (ps->given[O_FIXED_IMB])
         pol->mode = P2PB_POLICY_FIXED_IMB;
-    return P2PB_OK;
+    return fit_rounds(ps);
 }
 
 static int cmp_size(const void *a, const void *b)
