@@ -151,7 +151,7 @@ static void write_panel(FILE *o, const struct plot_job *job, int m)
     fprintf(o, "\nset ylabel '%s'\nplot ", m == 0 ? "t [usec]" : "MB/s (1 MB = 10^6 B)");
     for (size_t l = 0; l < job->nlines; l++) {
         fprintf(o,
-                "%s$d%zu_%d using 1:3:4 with filledcurves fs transparent solid 0.2 "
+                "%s$d%zu_%d using 1:3:4 noautoscale with filledcurves fs transparent solid 0.2 "
                 "lc %zu notitle, $d%zu_%d using 1:2 with linespoints lc %zu pt %zu title ",
                 l ? ", " : "", l, m, l + 1, l, m, l + 1, l % 13 + 1);
         line_title(job, &job->lines[l], title, sizeof title);
