@@ -61,7 +61,8 @@ static void read_run(const cJSON *run, struct p2pb_survey_matrix *m)
 }
 
 /* A result row with "pair" into r; 0 when it is not a survey row, -1 when
- * its survey fields are malformed. */
+ * its survey fields are malformed, -2 when a measured row has a time or
+ * bandwidth that is not positive. */
 static int read_row(const cJSON *o, struct srow *r)
 {
     const cJSON *pair = cJSON_GetObjectItemCaseSensitive(o, "pair");
@@ -95,6 +96,11 @@ static int read_row(const cJSON *o, struct srow *r)
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "t_usec");
     r->median = t ? get_number(t, "median", NAN) : NAN;
     r->mbs = get_number(o, "mbytes_per_sec", NAN);
+    char status[16];
+    get_text(o, "status", status, sizeof status);
+    /* the verdicts work on logarithms: a measured row needs positive numbers */
+    if (strcmp(status, "ok") == 0 && (!(r->median > 0) || (!r->latency && !(r->mbs > 0))))
+        return -2;
     return 1;
 }
 
@@ -120,8 +126,15 @@ static enum p2pb_status read_line_json(const char *line, struct reading *rd,
             st = p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
         else {
             int k = read_row(o, &rd->rows[rd->n]);
-            if (k < 0)
-                st = p2pb_fail(P2PB_EFORMAT, err, errlen, "%s:%zu: malformed survey row", path, ln);
+            if (k == -2)
+                st = p2pb_fail(P2PB_EFORMAT, err, errlen,
+                               "%s:%zu: survey row without a positive time or bandwidth (a "
+                               "measured row cannot have 0)",
+                               path, ln);
+            else if (k < 0)
+                st = p2pb_fail(P2PB_EFORMAT, err, errlen,
+                               "%s:%zu: malformed survey row (pair, hosts, metric or direction)",
+                               path, ln);
             rd->n += k > 0;
         }
     }

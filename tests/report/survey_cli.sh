@@ -65,4 +65,10 @@ grep -q "none.jsonl: no survey rows" err.txt && pass "no survey rows: exit 1" ||
 printf '{"type":"result","pair":[3,1],"hosts":["a","b"]}\n' >badpair.jsonl
 expect_status 1 "$bin" survey badpair.jsonl
 grep -q "badpair.jsonl:1: malformed survey row" err.txt && pass "bad pair: exit 1" || fail "badpair"
+# a measured bandwidth of 0 MB/s: refused (the verdicts take logarithms), no 'nan'
+grep -m1 '"metric": *"bandwidth"' ok.jsonl | sed 's/"mbytes_per_sec": *[0-9.e+-]*/"mbytes_per_sec": 0/' >zero-row.jsonl
+{ head -1 ok.jsonl; cat zero-row.jsonl; } >zero.jsonl
+expect_status 1 "$bin" survey zero.jsonl
+grep -q "zero.jsonl:2: survey row without a positive time or bandwidth" err.txt && pass "0 MB/s refused" || fail "zero: $(cat err.txt)"
+grep -q nan out.txt && fail "zero: nan printed"
 summary
