@@ -303,6 +303,7 @@ size_t p2pb_watchdog_blamed(const int **ranks)
  *                  batch (a preempted batch: k would be far too small)
  * Used by tests/bench/faults.sh. Nothing outside this fence injects faults. */
 
+#ifdef P2PB_TEST_SEAMS
 /* Longest stall, in seconds of sleep(1). */
 #define P2PB_FAULT_STALL_S 3600
 
@@ -341,6 +342,8 @@ static void corrupt_received(struct p2pb_kernel_ctx *c)
         c->rbuf[c->bytes / 2] ^= 0xff;
 }
 
+#endif /* P2PB_TEST_SEAMS */
+
 const struct p2pb_test_seams *p2pb_test_seams(void)
 {
     static struct p2pb_test_seams seams; /* all NULL: normal runs */
@@ -348,6 +351,9 @@ const struct p2pb_test_seams *p2pb_test_seams(void)
     if (loaded)
         return &seams;
     loaded = 1;
+#ifndef P2PB_TEST_SEAMS /* a build without the seam (the release preset) ignores it */
+    return &seams;
+#else
     const char *s = getenv("P2PB_TEST_FAULT");
     if (!s)
         return &seams;
@@ -361,5 +367,6 @@ const struct p2pb_test_seams *p2pb_test_seams(void)
     } else if (sscanf(s, "slowcal:%d", &fault.rank) == 1)
         seams.calib_batch = slow_calibration;
     return &seams;
+#endif
 }
 /* ==== end of test seams ================================================= */
