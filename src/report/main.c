@@ -9,6 +9,7 @@
 
 #include "args.h"
 #include "roff.h"
+#include "text.h"
 #include "version.h"
 
 /* One command: its name, what runs it, whether a directory argument stands
@@ -188,6 +189,20 @@ static int exit_code(enum p2pb_status st)
     return st == P2PB_EUSAGE ? 2 : 1;
 }
 
+/* The one error line (and the lines it deliberately holds, e.g. gnuplot's
+ * first error): each line sanitised, since messages quote file names and
+ * file contents (text.c). */
+static void print_error(char *err)
+{
+    for (char *line = err, *nl; line; line = nl) {
+        nl = strchr(line, '\n');
+        if (nl)
+            *nl++ = '\0';
+        p2pb_text_sanitize(line);
+        fprintf(stderr, "%s%s\n", line == err ? "p2pbench-report: " : "", line);
+    }
+}
+
 int main(int argc, char **argv)
 {
     /* room for any one argument (Linux takes up to 128 KiB each) in a
@@ -195,6 +210,6 @@ int main(int argc, char **argv)
     static char err[(128 + 16) * 1024];
     enum p2pb_status st = dispatch(argc, argv, err, sizeof err);
     if (st != P2PB_OK && err[0])
-        fprintf(stderr, "p2pbench-report: %s\n", err);
+        print_error(err);
     return exit_code(st);
 }

@@ -62,5 +62,14 @@ sed -e 's/"label": ".*", "start_utc"/"label": "<b>x<\/b>\&", "start_utc"/' \
 check "markdown heading escapes markup" "$out" '## p2pbench 0.1.0: &lt;b&gt;x&lt;/b&gt;&amp;, '
 check "markdown MPI line escapes markup" "$out" 'MPI: &lt;script&gt;y&lt;/script&gt; ???'
 if grep -q '<b>\|<script>' "$out"; then echo "FAIL: raw markup in show -f markdown"; fails=$((fails + 1)); else echo "PASS: no raw markup"; fi
-echo "$((17 - fails)) passed, $fails failed"
+# import of a log whose name holds a newline and ESC: messages sanitised, the
+# written file's name and label without control characters
+evil="$dir/nl
+name${esc}[31m.txt"
+cp "$2/tests/data/cases/case02.txt" "$evil"
+"$bin" import "$evil" -o "$dir/imp" >"$out" 2>&1
+no_esc "import messages"
+check "import wrote line" "$out" "nl?name?[31m.txt: wrote $dir/imp/nl_name_[31m.jsonl"
+[ -f "$dir/imp/nl_name_[31m.jsonl" ] && echo "PASS: import file name" || { echo "FAIL: import file name: $(ls "$dir/imp")"; fails=$((fails + 1)); }
+echo "$((20 - fails)) passed, $fails failed"
 [ "$fails" = 0 ]

@@ -21,6 +21,7 @@
 
 #include "import.h"
 #include "input.h"
+#include "text.h"
 #include "report.h"
 
 /* ---- crash markers ---- */
@@ -297,6 +298,22 @@ static void base_name(const char *path, char *out, size_t len)
     char *dot = strrchr(out, '.');
     if (dot && dot != out)
         *dot = '\0';
+    /* it names the output file and the label: no control characters in
+     * either ('_'), and valid UTF-8 ('?' for the rest, text.c) */
+    for (char *c = out; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '_';
+    p2pb_text_sanitize(out);
+}
+
+/* path as it may be printed: control characters as '?' (text.c); the
+ * result is valid until the next call. */
+static const char *shown_path(const char *path)
+{
+    static char buf[1024];
+    snprintf(buf, sizeof buf, "%s", path);
+    p2pb_text_sanitize(buf);
+    return buf;
 }
 
 static void log_free(struct p2pb_imp_log *lg)
@@ -374,7 +391,8 @@ static enum p2pb_status parse_all(struct p2pb_imp_log *logs, char *const *paths,
                              paths[i]);
         if (named_before(paths, i)) {
             if (msg)
-                fprintf(msg, "%s: note: named more than once; imported once\n", paths[i]);
+                fprintf(msg, "%s: note: named more than once; imported once\n",
+                        shown_path(paths[i]));
             continue;
         }
         enum p2pb_status st = parse_log(&logs[i], err, errlen);
@@ -485,8 +503,9 @@ static enum p2pb_status write_one(struct outset *o, struct p2pb_imp_log *lg,
     size_t rows = 0;
     for (size_t t = 0; t < g->ntabs; t++)
         rows += g->tabs[t].nrows;
-    char line[4600];
-    snprintf(line, sizeof line, "%s: wrote %s (%s, label %s, %zu table%s, %zu rows)\n", lg->path,
+    char line[6200];
+    snprintf(line, sizeof line, "%s: wrote %s (%s, label %s, %zu table%s, %zu rows)\n",
+             shown_path(lg->path), /* a log's name may hold anything: not raw on a terminal */
              path, g->source, g->label, g->ntabs, g->ntabs == 1 ? "" : "s", rows);
     o->note[o->n - 1] = strdup(line);
     return P2PB_OK;
@@ -562,7 +581,7 @@ static enum p2pb_status check_importable(const struct p2pb_imp_log *logs, size_t
     for (size_t i = 0; i < nlogs && msg; i++)
         if (logs[i].nothing[0])
             fprintf(msg, "%s: warning: nothing importable (%s); no file written for it\n",
-                    logs[i].path, logs[i].nothing);
+                    shown_path(logs[i].path), logs[i].nothing);
     return P2PB_OK;
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "import.h"
+#include "text.h"
 #include "version.h"
 
 /* ---- model ---- */
@@ -26,8 +27,13 @@ void p2pb_imp_note(struct p2pb_imp_log *lg, struct p2pb_imp_group *g, const char
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    if (lg->msg)
-        fprintf(lg->msg, "%s: %s\n", lg->path, buf);
+    p2pb_text_sanitize(buf); /* it may quote the log's own text */
+    if (lg->msg) {
+        char shown[1024];
+        snprintf(shown, sizeof shown, "%s", lg->path);
+        p2pb_text_sanitize(shown);
+        fprintf(lg->msg, "%s: %s\n", shown, buf);
+    }
     if (g && g->notes)
         cJSON_AddItemToArray(g->notes, cJSON_CreateString(buf));
 }
