@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Opening a file to read without blocking on it. See input.h. */
+/* Input files opened without blocking; temporary output files. See input.h. */
 #define _GNU_SOURCE
 #include "input.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -36,17 +37,36 @@ FILE *p2pb_open_input(const char *path, enum p2pb_status *st, char *err, size_t 
         kind = refused_kind(sb.st_mode);
     FILE *fp = NULL;
     if (kind)
-        *st = p2pb_fail(P2PB_EIO, err, errlen,
-                        "%s: %s: not read (it can block forever); give a regular file", shown,
-                        kind);
+        *st =
+            p2pb_fail(P2PB_EIO, err, errlen,
+                      "%s: %s: not read (it can block forever); give a regular file", shown, kind);
     else if (fd < 0)
         *st = p2pb_fail(P2PB_EIO, err, errlen, "%s: cannot open: %s", shown, strerror(errno));
-    else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 ||
-             !(fp = fdopen(fd, "r")))
+    else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 || !(fp = fdopen(fd, "r")))
         *st = p2pb_fail(P2PB_EIO, err, errlen, "%s: cannot open: %s", shown, strerror(errno));
     else
         *st = P2PB_OK;
     if (!fp && fd >= 0)
         close(fd);
     return fp;
+}
+
+int p2pb_tmp_beside(const char *out, const char *what, char *tmp, size_t len, enum p2pb_status *st,
+                    char *err, size_t errlen)
+{
+    if ((size_t)snprintf(tmp, len, "%s.XXXXXX", out) >= len) {
+        *st = p2pb_fail(P2PB_EUSAGE, err, errlen, "%soutput name is too long", what);
+        return -1;
+    }
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        *st =
+            p2pb_fail(P2PB_EIO, err, errlen, "cannot write %s'%s': %s", what, out, strerror(errno));
+        return -1;
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    *st = P2PB_OK;
+    return fd;
 }

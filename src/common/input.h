@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * input.h - opening a file given on the command line for reading, without
- * blocking on it: a FIFO (or a socket, a directory) is refused at once,
- * since opening or reading it can wait forever for a writer.
+ * input.h - the files of the report tool: opening a file given on the
+ * command line for reading without blocking on it (a FIFO, a socket or a
+ * directory is refused at once, since opening or reading it can wait
+ * forever for a writer), and the temporary file an output is written to
+ * before it is renamed into place.
  */
 #ifndef P2PBENCH_INPUT_H
 #define P2PBENCH_INPUT_H
@@ -20,5 +22,16 @@
  * forever); give a regular file"). The path in err is sanitised.
  */
 FILE *p2pb_open_input(const char *path, enum p2pb_status *st, char *err, size_t errlen);
+
+/*
+ * Create the temporary file beside out ("OUT.XXXXXX" into tmp, len bytes)
+ * with the mode a plain file gets (0666 & ~umask; mkstemp makes 0600), so
+ * that a finished output can be renamed over out and a failed one leaves
+ * nothing. Returns its descriptor, or -1 with *st = P2PB_EUSAGE (name too
+ * long) or P2PB_EIO and one line in err, "cannot write WHAT'OUT': reason"
+ * (what: "" or e.g. "plot ").
+ */
+int p2pb_tmp_beside(const char *out, const char *what, char *tmp, size_t len, enum p2pb_status *st,
+                    char *err, size_t errlen);
 
 #endif

@@ -95,33 +95,27 @@ static int key_cmp(const void *x, const void *y)
     return (a->bytes > b->bytes) - (a->bytes < b->bytes);
 }
 
-/* Launch values of key k on side s (finite only) into v; returns count. */
+/* Launch values of key k on side s (finite only) into v; returns count.
+ * One lookup per launch (its first row of the key), which also counts the
+ * launches whose row was disturbed (*dist) or shifted (*shift) while
+ * measured. */
 static size_t side_values(const struct p2pb_side *s, const struct key *k, enum p2pb_metric m,
-                          double *v)
+                          double *v, size_t *dist, size_t *shift)
 {
     size_t n = 0;
-    for (size_t f = 0; f < s->nfiles; f++) {
-        /* one value per launch: its first row of the key */
-        double x = p2pb_file_value(&s->files[f], k->kernel, k->variant, k->bytes, m);
-        if (isfinite(x))
-            v[n++] = x;
-    }
-    return n;
-}
-
-/* Launches of side s whose row of key k was disturbed (*dist) or shifted
- * while measured (*shift): their first row of the key, as side_values. */
-static void side_marks(const struct p2pb_side *s, const struct key *k, size_t *dist, size_t *shift)
-{
     *dist = *shift = 0;
     for (size_t f = 0; f < s->nfiles; f++) {
         const struct p2pb_result *x =
             p2pb_results_find(&s->files[f], k->kernel, k->variant, k->bytes);
-        if (x && x->status == P2PB_ROW_OK) {
-            *dist += p2pb_disturbed(&x->disturbance) != 0;
-            *shift += x->shift.flagged != 0;
-        }
+        if (!x || x->status != P2PB_ROW_OK)
+            continue;
+        double y = p2pb_metric_value(x, m);
+        if (isfinite(y))
+            v[n++] = y;
+        *dist += p2pb_disturbed(&x->disturbance) != 0;
+        *shift += x->shift.flagged != 0;
     }
+    return n;
 }
 
 /* Median, range and 95% CI of the median (order statistics, Le Boudec; needs
@@ -182,10 +176,8 @@ static int fill_row(struct p2pb_cmp_row *r, const struct key *k, const struct p2
     snprintf(r->display_name, sizeof r->display_name, "%s", k->display_name);
     snprintf(r->variant, sizeof r->variant, "%s", k->variant);
     r->bytes = k->bytes;
-    r->na = side_values(a, k, metric, va);
-    r->nb = side_values(b, k, metric, vb);
-    side_marks(a, k, &r->dist_a, &r->shift_a);
-    side_marks(b, k, &r->dist_b, &r->shift_b);
+    r->na = side_values(a, k, metric, va, &r->dist_a, &r->shift_a);
+    r->nb = side_values(b, k, metric, vb, &r->dist_b, &r->shift_b);
     r->verdict = P2PB_VERDICT_NONE;
     r->u = r->p = r->p_adj = NAN;
     r->hl.ratio = NAN;

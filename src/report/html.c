@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "html.h"
+#include "input.h"
 #include "svg.h"
 #include "version.h"
 
@@ -394,14 +395,10 @@ static enum p2pb_status write_file(const struct html_doc *d, const char *out, ch
                                    size_t errlen)
 {
     char tmp[4096];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.XXXXXX", out) >= sizeof tmp)
-        return p2pb_fail(P2PB_EUSAGE, err, errlen, "html output name is too long");
-    int fd = mkstemp(tmp);
+    enum p2pb_status st;
+    int fd = p2pb_tmp_beside(out, "", tmp, sizeof tmp, &st, err, errlen);
     if (fd < 0)
-        return p2pb_fail(P2PB_EIO, err, errlen, "cannot write '%s': %s", out, strerror(errno));
-    mode_t mask = umask(0); /* mkstemp makes 0600; give the page the usual mode */
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
+        return st;
     FILE *o = fdopen(fd, "w");
     if (!o) {
         close(fd);

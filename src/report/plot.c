@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "output/output.h"
+#include "input.h"
 #include "plot.h"
 
 /* Write s as a single-quoted gnuplot string ('' stands for '). Newlines,
@@ -255,22 +256,6 @@ static enum p2pb_status prepare(struct plot_job *job, const char *kernel, char *
     return st;
 }
 
-/* Make the temporary file next to out (tmp holds len bytes); P2PB_EIO when
- * the directory cannot be written. */
-static enum p2pb_status make_tmp(const char *out, char *tmp, size_t len, char *err, size_t errlen)
-{
-    if ((size_t)snprintf(tmp, len, "%s.XXXXXX", out) >= len)
-        return p2pb_fail(P2PB_EUSAGE, err, errlen, "plot output name is too long");
-    int fd = mkstemp(tmp);
-    if (fd < 0)
-        return p2pb_fail(P2PB_EIO, err, errlen, "cannot write plot '%s': %s", out, strerror(errno));
-    mode_t mask = umask(0); /* mkstemp makes 0600; give the image the usual mode */
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    close(fd);
-    return P2PB_OK;
-}
-
 enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *out,
                            const char *kernel, const char *gnuplot, char *err, size_t errlen)
 {
@@ -280,8 +265,13 @@ enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *o
     enum p2pb_status st = check_name(out, &job.svg, err, errlen);
     if (st == P2PB_OK)
         st = prepare(&job, kernel, err, errlen);
-    if (st == P2PB_OK)
-        st = make_tmp(out, tmp, sizeof tmp, err, errlen);
+    if (st == P2PB_OK) {
+        int fd = p2pb_tmp_beside(out, "plot ", tmp, sizeof tmp, &st, err, errlen);
+        if (fd >= 0)
+            close(fd); /* gnuplot writes it by name */
+        else
+            tmp[0] = '\0';
+    }
     job.tmp = tmp;
     if (st == P2PB_OK)
         st = p2pb_plot_run(gnuplot ? gnuplot : "gnuplot", &job, err, errlen);
