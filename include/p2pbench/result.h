@@ -67,8 +67,9 @@ struct p2pb_noise {
 /*
  * What disturbed a row while it was measured (src/bench/disturbance.h),
  * the maximum over the ranks taking part. JSON "disturbance": {"steal_pct",
- * "invol_ctxsw", "migrations" (null when unknown), "worst_rank"}, present
- * only when valid.
+ * "invol_ctxsw", "migrations" (null when unknown), "worst_rank", "cpu_lost_pct",
+ * and "cpu_mhz" with "cpu_mhz_source" ("cpufreq" | "aperf_mperf") when a
+ * frequency source was readable}, present only when valid.
  */
 struct p2pb_disturbance {
     int valid;           /* 1 when measured */
@@ -78,7 +79,13 @@ struct p2pb_disturbance {
     double cpu_lost_pct; /* share of the samples' wall time the rank was off its
                           * CPU, percent, when it had involuntary switches */
     int worst_rank;      /* the rank these came from (disturbance.h); -1 none */
+    double cpu_mhz;      /* lowest effective CPU frequency among the ranks over
+                          * the samples, MHz; <= 0 unknown (no source readable) */
+    int mhz_source;      /* where cpu_mhz came from: P2PB_MHZ_* */
 };
+
+/* Sources of p2pb_disturbance.cpu_mhz, best last (JSON "cpu_mhz_source"). */
+enum { P2PB_MHZ_NONE = 0, P2PB_MHZ_CPUFREQ = 1, P2PB_MHZ_APERF = 2 };
 
 /*
  * One finished (kernel, size) row. Times in usec per iteration after the

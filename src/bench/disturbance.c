@@ -7,22 +7,41 @@
 
 #include "disturbance.h"
 
+#include <fcntl.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sys/resource.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h> /* __rdtsc */
+#define P2PB_HAVE_TSC 1
+#endif
+
+#define MSR_MPERF 0xE7u /* Intel SDM vol. 4, table 2-2; AMD APM vol. 2 */
+#define MSR_APERF 0xE8u
 
 void p2pb_disturb_init(struct p2pb_disturb *d, const char *procfs)
 {
     memset(d, 0, sizeof *d);
     snprintf(d->procfs, sizeof d->procfs, "%s", procfs ? procfs : "/proc");
+    p2pb_disturb_set_roots(d, "/sys", "/dev");
     cpu_set_t set;
     CPU_ZERO(&set);
     int ok = sched_getaffinity(0, sizeof set, &set) == 0;
     for (int i = 0; i < P2PB_DISTURB_MAXCPU; i++)
         d->cpus[i] = !ok || (i < CPU_SETSIZE && CPU_ISSET(i, &set));
+}
+
+void p2pb_disturb_set_roots(struct p2pb_disturb *d, const char *sysfs, const char *devfs)
+{
+    if (sysfs)
+        snprintf(d->sysfs, sizeof d->sysfs, "%s", sysfs);
+    if (devfs)
+        snprintf(d->devfs, sizeof d->devfs, "%s", devfs);
 }
 
 void p2pb_disturb_set_cpus(struct p2pb_disturb *d, const int *list, size_t n)
@@ -74,6 +93,66 @@ double p2pb_disturb_read_migrations(const char *path)
     return v;
 }
 
+double p2pb_disturb_read_khz(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    double v = -1;
+    if (!f)
+        return -1;
+    if (fscanf(f, "%lf", &v) != 1 || !(v > 0))
+        v = -1;
+    fclose(f);
+    return v;
+}
+
+int p2pb_disturb_read_msr(const char *path, unsigned reg, double *v)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    uint64_t x = 0;
+    if (fd < 0)
+        return -1;
+    ssize_t n = pread(fd, &x, sizeof x, (off_t)reg);
+    close(fd);
+    if (n != (ssize_t)sizeof x)
+        return -1;
+    *v = (double)x;
+    return 0;
+}
+
+double p2pb_disturb_mhz(const struct p2pb_disturb *d, int *source)
+{
+    if (d->mperf > 0 && d->aperf > 0 && d->tsc > 0 && d->tsc_ns > 0) {
+        *source = P2PB_MHZ_APERF; /* TSC MHz = cycles per usec */
+        return 1e3 * d->tsc / d->tsc_ns * d->aperf / d->mperf;
+    }
+    if (d->khz_n > 0) {
+        *source = P2PB_MHZ_CPUFREQ;
+        return d->khz_sum / d->khz_n / 1e3;
+    }
+    *source = P2PB_MHZ_NONE;
+    return -1;
+}
+
+/* The frequency part of one begin/end pair: counters only when both ends
+ * read them on the same CPU (MSRs are per CPU). */
+static void add_freq(struct p2pb_disturb *d, const struct p2pb_disturb_snap *a,
+                     const struct p2pb_disturb_snap *b)
+{
+    if (a->cpu >= 0 && a->cpu == b->cpu && a->aperf >= 0 && b->aperf > a->aperf && a->mperf >= 0 &&
+        b->mperf > a->mperf && a->tsc >= 0 && b->tsc > a->tsc && b->wall_ns > a->wall_ns) {
+        d->aperf += b->aperf - a->aperf;
+        d->mperf += b->mperf - a->mperf;
+        d->tsc += b->tsc - a->tsc;
+        d->tsc_ns += b->wall_ns - a->wall_ns;
+    }
+    const struct p2pb_disturb_snap *ends[2] = {a, b};
+    for (int i = 0; i < 2; i++)
+        if (ends[i]->khz > 0) {
+            d->khz_sum += ends[i]->khz;
+            d->khz_n++;
+        }
+}
+
 void p2pb_disturb_add(struct p2pb_disturb *d, const struct p2pb_disturb_snap *a,
                       const struct p2pb_disturb_snap *b)
 {
@@ -86,7 +165,30 @@ void p2pb_disturb_add(struct p2pb_disturb *d, const struct p2pb_disturb_snap *a,
         d->migrations = -1;
     else
         d->migrations += b->migrations - a->migrations;
+    add_freq(d, a, b);
     d->pairs++;
+}
+
+/* The CPU the rank runs on, its APERF/MPERF and the TSC right after, and
+ * its cpufreq reading. */
+static void snapshot_freq(const struct p2pb_disturb *d, struct p2pb_disturb_snap *s)
+{
+    char path[600];
+    s->cpu = sched_getcpu();
+    s->aperf = s->mperf = s->tsc = s->khz = -1;
+    if (s->cpu < 0)
+        return;
+    snprintf(path, sizeof path, "%s/cpu/%d/msr", d->devfs, s->cpu);
+#ifdef P2PB_HAVE_TSC
+    if (p2pb_disturb_read_msr(path, MSR_APERF, &s->aperf) != 0 ||
+        p2pb_disturb_read_msr(path, MSR_MPERF, &s->mperf) != 0)
+        s->aperf = s->mperf = -1;
+    else
+        s->tsc = (double)__rdtsc();
+#endif
+    snprintf(path, sizeof path, "%s/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", d->sysfs,
+             s->cpu);
+    s->khz = p2pb_disturb_read_khz(path);
 }
 
 static void snapshot(const struct p2pb_disturb *d, struct p2pb_disturb_snap *s)
@@ -106,6 +208,7 @@ static void snapshot(const struct p2pb_disturb *d, struct p2pb_disturb_snap *s)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     s->wall_ns = 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
+    snapshot_freq(d, s);
 }
 
 void p2pb_disturb_begin(struct p2pb_disturb *d)
@@ -138,6 +241,7 @@ void p2pb_disturb_result(const struct p2pb_disturb *d, int rank, struct p2pb_dis
     out->cpu_lost_pct = d->invol_ctxsw > 0 && lost > 0 ? lost : 0.0;
     out->migrations = d->pairs ? d->migrations : 0;
     out->worst_rank = rank;
+    out->cpu_mhz = p2pb_disturb_mhz(d, &out->mhz_source);
 }
 
 enum p2pb_status p2pb_disturb_reduce(MPI_Comm comm, int active, const struct p2pb_disturbance *mine,
@@ -148,14 +252,19 @@ enum p2pb_status p2pb_disturb_reduce(MPI_Comm comm, int active, const struct p2p
     struct {
         double v;
         int rank;
-    } in[4], res[4];
-    const double vals[4] = {mine->steal_pct, mine->invol_ctxsw, mine->migrations,
-                            mine->cpu_lost_pct};
-    for (int i = 0; i < 4; i++) {
-        in[i].v = active ? vals[i] : -2.0; /* below "unknown" (-1): never chosen */
+    } in[6], res[6];
+    /* the lowest frequency as the largest of -MHz; unknown never chosen */
+    const double vals[6] = {mine->steal_pct,
+                            mine->invol_ctxsw,
+                            mine->migrations,
+                            mine->cpu_lost_pct,
+                            mine->cpu_mhz > 0 ? -mine->cpu_mhz : -1e300,
+                            (double)mine->mhz_source};
+    for (int i = 0; i < 6; i++) {
+        in[i].v = active ? vals[i] : (i == 4 ? -1e300 : -2.0); /* below "unknown" (-1) */
         in[i].rank = rank;
     }
-    if (MPI_Allreduce(in, res, 4, MPI_DOUBLE_INT, MPI_MAXLOC, comm) != MPI_SUCCESS)
+    if (MPI_Allreduce(in, res, 6, MPI_DOUBLE_INT, MPI_MAXLOC, comm) != MPI_SUCCESS)
         return P2PB_EMPI;
     memset(out, 0, sizeof *out);
     out->valid = 1;
@@ -163,6 +272,8 @@ enum p2pb_status p2pb_disturb_reduce(MPI_Comm comm, int active, const struct p2p
     out->invol_ctxsw = res[1].v > 0 ? res[1].v : 0;
     out->migrations = res[2].v >= 0 ? res[2].v : -1;
     out->cpu_lost_pct = res[3].v > 0 ? res[3].v : 0;
+    out->cpu_mhz = res[4].v > -1e299 ? -res[4].v : -1;
+    out->mhz_source = out->cpu_mhz > 0 && res[5].v > 0 ? (int)res[5].v : P2PB_MHZ_NONE;
     out->worst_rank = res[0].v > 0   ? res[0].rank
                       : res[3].v > 0 ? res[3].rank
                       : res[1].v > 0 ? res[1].rank

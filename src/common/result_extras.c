@@ -102,6 +102,11 @@ void p2pb_disturbance_to_json(const struct p2pb_disturbance *d, void *obj)
     else
         cJSON_AddNullToObject(o, "migrations");
     cJSON_AddNumberToObject(o, "worst_rank", d->worst_rank);
+    if (d->cpu_mhz > 0 && isfinite(d->cpu_mhz) && d->mhz_source != P2PB_MHZ_NONE) {
+        cJSON_AddNumberToObject(o, "cpu_mhz", d->cpu_mhz);
+        cJSON_AddStringToObject(o, "cpu_mhz_source",
+                                d->mhz_source == P2PB_MHZ_APERF ? "aperf_mperf" : "cpufreq");
+    }
 }
 
 /* Field name of obj as a number >= 0 into *v; -1 when absent or not one. */
@@ -114,12 +119,37 @@ static int nonneg(const cJSON *o, const char *name, double *v)
     return 0;
 }
 
+/* "cpu_mhz" and "cpu_mhz_source" of a disturbance object o, both or neither. */
+static enum p2pb_status mhz_from_json(const cJSON *o, struct p2pb_disturbance *d, char *err,
+                                      size_t errlen)
+{
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(o, "cpu_mhz_source");
+    d->cpu_mhz = -1;
+    d->mhz_source = P2PB_MHZ_NONE;
+    if (!cJSON_GetObjectItemCaseSensitive(o, "cpu_mhz") && !src)
+        return P2PB_OK; /* not readable on that host, or a file from before */
+    if (nonneg(o, "cpu_mhz", &d->cpu_mhz) != 0 || !(d->cpu_mhz > 0) || !cJSON_IsString(src))
+        return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                         "field \"disturbance.cpu_mhz\" must be a number > 0 with "
+                         "\"cpu_mhz_source\"");
+    if (strcmp(src->valuestring, "aperf_mperf") == 0)
+        d->mhz_source = P2PB_MHZ_APERF;
+    else if (strcmp(src->valuestring, "cpufreq") == 0)
+        d->mhz_source = P2PB_MHZ_CPUFREQ;
+    else
+        return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                         "field \"disturbance.cpu_mhz_source\" must be \"aperf_mperf\" or "
+                         "\"cpufreq\"");
+    return P2PB_OK;
+}
+
 enum p2pb_status p2pb_disturbance_from_json(const void *obj, struct p2pb_disturbance *d, char *err,
                                             size_t errlen)
 {
     memset(d, 0, sizeof *d);
     d->migrations = -1;
     d->worst_rank = -1;
+    d->cpu_mhz = -1;
     const cJSON *o = cJSON_GetObjectItemCaseSensitive(obj, "disturbance");
     if (!o)
         return P2PB_OK;
@@ -141,6 +171,8 @@ enum p2pb_status p2pb_disturbance_from_json(const void *obj, struct p2pb_disturb
                          "field \"disturbance.%s\" is above 100 (a percentage)",
                          d->steal_pct > 100 ? "steal_pct" : "cpu_lost_pct");
     enum p2pb_status st = get_rank(o, "disturbance", &d->worst_rank, err, errlen);
+    if (st == P2PB_OK)
+        st = mhz_from_json(o, d, err, errlen);
     d->valid = st == P2PB_OK;
     return st;
 }

@@ -286,6 +286,44 @@ static void print_marks_summary(FILE *o, const char *pfx, const struct p2pb_cmp_
             pfx, da, na, db, nb, sa, sb);
 }
 
+/* Range of the CPU frequency (disturbance.cpu_mhz, MHz) over side s's rows
+ * into lo, hi; returns the number of rows that had one. */
+static size_t side_mhz(const struct p2pb_side *s, double *lo, double *hi)
+{
+    size_t n = 0;
+    for (size_t f = 0; f < s->nfiles; f++)
+        for (size_t i = 0; i < s->files[f].nrows; i++) {
+            const struct p2pb_disturbance *d = &s->files[f].rows[i].disturbance;
+            if (!d->valid || !(d->cpu_mhz > 0))
+                continue;
+            *lo = n && *lo < d->cpu_mhz ? *lo : d->cpu_mhz;
+            *hi = n && *hi > d->cpu_mhz ? *hi : d->cpu_mhz;
+            n++;
+        }
+    return n;
+}
+
+/* One line with each side's CPU frequency range, when either side has one. */
+static void print_mhz_summary(FILE *o, const char *pfx, const struct p2pb_side *a,
+                              const struct p2pb_side *b)
+{
+    const struct p2pb_side *side[2] = {a, b};
+    char txt[2][64];
+    size_t total = 0;
+    for (int i = 0; i < 2; i++) {
+        double lo = 0, hi = 0;
+        size_t n = side_mhz(side[i], &lo, &hi);
+        total += n;
+        if (n)
+            p2pb_fmt_mhz_range(txt[i], sizeof txt[i], lo, hi);
+        else
+            snprintf(txt[i], sizeof txt[i], "unknown");
+    }
+    if (total)
+        fprintf(o, "%sCPU frequency while measured (disturbance.cpu_mhz): A %s, B %s\n", pfx,
+                txt[0], txt[1]);
+}
+
 static void print_text(FILE *o, int md, const struct p2pb_cmp_print *opt, const struct p2pb_side *a,
                        const struct p2pb_side *b, const struct p2pb_cmp_table *lat,
                        const struct p2pb_cmp_table *thr, const struct p2pb_ctx_diff *diff)
@@ -336,6 +374,7 @@ static void print_text(FILE *o, int md, const struct p2pb_cmp_print *opt, const 
     print_only_rows(o, md, a, b, lat);
     print_only_rows(o, md, a, b, thr);
     print_marks_summary(o, pfx, lat);
+    print_mhz_summary(o, pfx, a, b);
     if (md)
         fprintf(o, "\n#### Host context differences besides the label\n\n");
     else

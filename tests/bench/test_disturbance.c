@@ -13,6 +13,7 @@
 #include <mpi.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -167,6 +168,103 @@ static void test_json(void)
     cJSON_Delete(o);
 }
 
+/* Write len bytes of buf at offset off of path (a stand-in msr device). */
+static void write_at(const char *path, const void *buf, size_t len, long off)
+{
+    FILE *f = fopen(path, "r+b");
+    if (!f)
+        f = fopen(path, "w+b");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    CHECK(fseek(f, off, SEEK_SET) == 0 && fwrite(buf, 1, len, f) == len);
+    fclose(f);
+}
+
+/* CPU frequency: the readers on fixture files, the formulas on hand-made
+ * snapshots, the JSON and the reduction's minimum. */
+static void test_freq(void)
+{
+    char dir[] = "/tmp/p2pb-freq-XXXXXX", path[1200];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/khz", dir);
+    FILE *f = fopen(path, "w");
+    fputs("2394000\n", f);
+    fclose(f);
+    CHECK_NEAR(p2pb_disturb_read_khz(path), 2394000, 0);
+    CHECK_NEAR(p2pb_disturb_read_khz("/nonexistent/scaling_cur_freq"), -1, 0);
+    snprintf(path, sizeof path, "%s/msr", dir);
+    unsigned long long mperf = 123456789ULL, aperf = 987654321ULL;
+    double v = 0; /* the device's file offset is the register number */
+    write_at(path, &mperf, 8, 0xE7);
+    CHECK(p2pb_disturb_read_msr(path, 0xE7, &v) == 0 && v == 123456789.0);
+    write_at(path, &aperf, 8, 0xE8);
+    CHECK(p2pb_disturb_read_msr(path, 0xE8, &v) == 0 && v == 987654321.0);
+    CHECK(p2pb_disturb_read_msr(path, 0x1000, &v) == -1); /* past the end */
+
+    /* APERF/MPERF: TSC 2.4e9 cycles in 1 s = 2400 MHz nominal; APERF 1.5e9 of
+     * MPERF 2e9 busy cycles -> 2400 x 0.75 = 1800 MHz. A pair that changed
+     * CPU adds no counters; cpufreq readings give way to the counters. */
+    struct p2pb_disturb d;
+    p2pb_disturb_init(&d, NULL);
+    struct p2pb_disturb_snap a = {.cpu = 3, .aperf = 1e9, .mperf = 1e9, .tsc = 5e9, .khz = 1e6},
+                             b = {.cpu = 3,
+                                  .aperf = 2.5e9,
+                                  .mperf = 3e9,
+                                  .tsc = 7.4e9,
+                                  .wall_ns = 1e9,
+                                  .khz = 3e6},
+                             moved = b;
+    moved.cpu = 4;
+    int src = -1;
+    CHECK_NEAR(p2pb_disturb_mhz(&d, &src), -1, 0);
+    CHECK(src == P2PB_MHZ_NONE);
+    p2pb_disturb_add(&d, &a, &moved);
+    CHECK_NEAR(p2pb_disturb_mhz(&d, &src), 2000, 1e-9); /* (1e6 + 3e6) / 2 kHz */
+    CHECK(src == P2PB_MHZ_CPUFREQ);
+    p2pb_disturb_add(&d, &a, &b);
+    CHECK_NEAR(p2pb_disturb_mhz(&d, &src), 1800, 1e-9);
+    CHECK(src == P2PB_MHZ_APERF);
+    struct p2pb_disturbance r, back;
+    p2pb_disturb_result(&d, 0, &r);
+    CHECK_NEAR(r.cpu_mhz, 1800, 1e-9);
+
+    /* the live snapshot reads cpufreq under a fixture sysfs root */
+    for (int c = 0; c < 64; c++) {
+        snprintf(path, sizeof path, "%s/devices/system/cpu/cpu%d/cpufreq", dir, c);
+        char cmd[2600];
+        snprintf(cmd, sizeof cmd, "mkdir -p '%s' && echo 1200000 > '%s/scaling_cur_freq'", path,
+                 path);
+        CHECK(system(cmd) == 0);
+    }
+    p2pb_disturb_init(&d, NULL);
+    p2pb_disturb_set_roots(&d, dir, dir); /* no cpu/N/msr under it */
+    p2pb_disturb_begin(&d);
+    p2pb_disturb_end(&d);
+    if (sched_getcpu() < 64) {
+        CHECK_NEAR(p2pb_disturb_mhz(&d, &src), 1200, 1e-9);
+        CHECK(src == P2PB_MHZ_CPUFREQ);
+    }
+
+    char err[200];
+    cJSON *o = cJSON_CreateObject();
+    r.valid = 1;
+    p2pb_disturbance_to_json(&r, o);
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, "disturbance");
+    CHECK_STR_CONTAINS(cJSON_GetObjectItemCaseSensitive(j, "cpu_mhz_source")->valuestring,
+                       "aperf_mperf");
+    CHECK(p2pb_disturbance_from_json(o, &back, err, sizeof err) == P2PB_OK);
+    CHECK(back.mhz_source == P2PB_MHZ_APERF && back.cpu_mhz == 1800);
+    cJSON_Delete(o);
+    o = cJSON_Parse("{\"disturbance\":{\"steal_pct\":1,\"invol_ctxsw\":3,\"worst_rank\":0,"
+                    "\"cpu_mhz\":900,\"cpu_mhz_source\":\"guess\"}}");
+    CHECK(p2pb_disturbance_from_json(o, &back, err, sizeof err) == P2PB_EFORMAT);
+    CHECK_STR_CONTAINS(err, "cpu_mhz_source");
+    cJSON_Delete(o);
+    snprintf(path, sizeof path, "rm -rf '%s'", dir);
+    CHECK(system(path) == 0);
+}
+
 /* The row's "shift" object: written only when tested, read back whole;
  * p2pb_disturbed's thresholds. */
 static void test_shift_json_and_rule(void)
@@ -251,6 +349,15 @@ static void test_reduce(void)
     CHECK(p2pb_disturb_reduce(MPI_COMM_WORLD, rank == 0, rank == 0 ? &quiet : &mine, &out) ==
           P2PB_OK);
     CHECK(out.worst_rank == -1 && out.invol_ctxsw == 0 && out.migrations == -1);
+    /* the lowest known frequency; a rank without a source does not count */
+    mine.cpu_mhz = rank == 0 ? -1 : 2000 - rank;
+    mine.mhz_source = rank == 0 ? P2PB_MHZ_NONE : P2PB_MHZ_CPUFREQ;
+    CHECK(p2pb_disturb_reduce(MPI_COMM_WORLD, 1, &mine, &out) == P2PB_OK);
+    CHECK(out.cpu_mhz == 2000 - (n - 1) && out.mhz_source == P2PB_MHZ_CPUFREQ);
+    mine.cpu_mhz = -1;
+    mine.mhz_source = P2PB_MHZ_NONE;
+    CHECK(p2pb_disturb_reduce(MPI_COMM_WORLD, 1, &mine, &out) == P2PB_OK);
+    CHECK(out.cpu_mhz == -1 && out.mhz_source == P2PB_MHZ_NONE);
 }
 
 int main(int argc, char **argv)
@@ -270,6 +377,7 @@ int main(int argc, char **argv)
     test_fixtures(argv[1]);
     test_live();
     test_json();
+    test_freq();
     test_shift_json_and_rule();
     test_busy_neighbour();
     return CHECK_DONE();

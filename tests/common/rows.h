@@ -20,8 +20,9 @@ static const struct p2pb_run_info test_run = {
     .source = "p2pbench",
 };
 
-/* Fill rows[0..6]: PingPong 0/1/4M (2 of 3 ranks), Sendrecv 1K ok + 2K
- * failed (3 ranks), Exchange skipped, PingPong with a tiny rate. */
+/* Fill rows[0..6]: PingPong 0/1/4M (2 of 3 ranks; 4M disturbed), Sendrecv
+ * 1K ok (shifted) + 2K failed (3 ranks), Exchange skipped, PingPong with a
+ * tiny rate. */
 static size_t test_rows(struct p2pb_result *rows)
 {
     memset(rows, 0, 7 * sizeof *rows);
@@ -87,6 +88,21 @@ static size_t test_rows(struct p2pb_result *rows)
         r->mbytes_per_sec = p2pb_mbytes_per_sec(r->bytes_factor, r->bytes, r->t.median);
         r->mbytes_per_sec_imb = p2pb_mbytes_per_sec(r->bytes_factor, r->bytes, r->t_max_usec);
     }
+    /* the 4 MiB row was disturbed (steal) and saw 2400 MHz; Sendrecv 1K shifted */
+    rows[2].disturbance = (struct p2pb_disturbance){.valid = 1,
+                                                    .steal_pct = 2.5,
+                                                    .invol_ctxsw = 3,
+                                                    .cpu_lost_pct = 1,
+                                                    .worst_rank = 1,
+                                                    .cpu_mhz = 2400,
+                                                    .mhz_source = P2PB_MHZ_APERF};
+    rows[3].shift = (struct p2pb_shift){.tested = 1,
+                                        .third = 6,
+                                        .first_median = 1.4,
+                                        .last_median = 1.6,
+                                        .rel_shift = 1.6 / 1.4 - 1,
+                                        .p = 0.002,
+                                        .flagged = 1};
     return 7;
 }
 

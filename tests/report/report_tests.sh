@@ -78,6 +78,15 @@ synthetic)
     eq "$(grep -c 'changed (worse)' out.txt)" 14 "20% slower (BH): changed rows"
     # ratio of every latency row 1.200
     eq "$(grep -c ' 1.200 \[' out.txt)" 8 "latency ratio 1.200"
+    # the rows' CPU frequency: one line under the tables with its range
+    sed 's/"bytes":0,/"bytes":0,"disturbance":{"steal_pct":0,"invol_ctxsw":0,"migrations":0,"worst_rank":-1,"cpu_mhz":1500,"cpu_mhz_source":"cpufreq"},/; s/"bytes":1024,/"bytes":1024,"disturbance":{"steal_pct":0,"invol_ctxsw":0,"migrations":0,"worst_rank":-1,"cpu_mhz":2400.4,"cpu_mhz_source":"aperf_mperf"},/' \
+        a/a-01.jsonl >mhz.jsonl
+    expect_status 0 "$bin" show mhz.jsonl
+    grep -q '^# CPU frequency: 1500-2400 MHz over 4 rows (the lowest rank.s, from APERF/MPERF' out.txt ||
+        fail "CPU frequency note: $(grep -i 'frequency' out.txt)"
+    expect_status 0 "$bin" compare mhz.jsonl --vs a/a-01.jsonl
+    grep -q '^# CPU frequency while measured (disturbance.cpu_mhz): A 1500-2400 MHz, B unknown$' out.txt ||
+        fail "compare: CPU frequency line: $(grep -i 'frequency' out.txt)"
     # faster is changed (better) and passes the gate
     expect_status 0 "$bin" compare a --vs fast --fail-on-regression
     eq "$(grep -c 'changed (better)' out.txt)" 14 "20% faster: changed (better) rows"

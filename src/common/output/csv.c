@@ -37,8 +37,40 @@ static void csv_begin(struct p2pb_report_ctx *ctx)
           "iterations_per_sample,repetitions,t_median_usec,t_ci95_low_usec,t_ci95_high_usec,"
           "t_min_usec,t_p25_usec,t_p75_usec,t_p99_usec,t_max_usec,t_mean_usec,t_stddev_usec,"
           "outliers,imb_t_min_usec,imb_t_max_usec,imb_t_avg_usec,mbytes_per_sec,"
-          "mbytes_per_sec_imb,asymmetry,asymmetry_vs\n",
+          "mbytes_per_sec_imb,asymmetry,asymmetry_vs,disturbed,steal_pct,cpu_lost_pct,"
+          "invol_ctxsw,migrations,cpu_mhz,shifted,noise_detours_per_sec,noise_median_usec,"
+          "noise_p99_usec,noise_max_usec,noise_lost_pct,noise_worst_rank\n",
           ctx->out);
+}
+
+/* The columns from "disturbed" on: what disturbed the row (docs/host-context.md),
+ * its level shift, and the noise kernel's detours; empty where not measured. */
+static void csv_extras(FILE *o, const struct p2pb_result *r)
+{
+    const struct p2pb_disturbance *d = &r->disturbance;
+    const struct p2pb_noise *n = &r->noise;
+    if (d->valid) {
+        fprintf(o, ",%d", p2pb_disturbed(d));
+        csv_num(o, d->steal_pct);
+        csv_num(o, d->cpu_lost_pct);
+        csv_num(o, d->invol_ctxsw);
+        csv_num(o, d->migrations >= 0 ? d->migrations : NAN);
+        csv_num(o, d->cpu_mhz > 0 ? d->cpu_mhz : NAN);
+    } else
+        fputs(",,,,,,", o);
+    if (r->shift.tested)
+        fprintf(o, ",%d", r->shift.flagged != 0);
+    else
+        fputc(',', o);
+    if (n->valid) {
+        csv_num(o, n->detours_per_sec);
+        csv_num(o, n->median_usec);
+        csv_num(o, n->p99_usec);
+        csv_num(o, n->max_usec);
+        csv_num(o, 100.0 * n->lost_share);
+        fprintf(o, ",%d", n->worst_rank);
+    } else
+        fputs(",,,,,,", o);
 }
 
 static void csv_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
@@ -53,7 +85,9 @@ static void csv_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     fprintf(o, ",%zu,%d,%d,%s", r->bytes, r->nranks, r->active_ranks,
             p2pb_row_status_str(r->status));
     if (r->status != P2PB_ROW_OK) {
-        fputs(",,,,,,,,,,,,,,,,,,,,,\n", o);
+        fputs(",,,,,,,,,,,,,,,,,,,,,", o); /* samples .. asymmetry_vs */
+        csv_extras(o, r);
+        fputc('\n', o);
         return;
     }
     fprintf(o, ",%zu,%zu,%zu", r->samples, r->iterations_per_sample, p2pb_result_repetitions(r));
@@ -77,6 +111,7 @@ static void csv_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     csv_num(o, r->asym_ref[0] ? r->asymmetry : NAN);
     fputc(',', o);
     p2pb_csv_field(o, r->asym_ref);
+    csv_extras(o, r);
     fputc('\n', o);
 }
 

@@ -23,6 +23,19 @@ static void md_begin(struct p2pb_report_ctx *ctx)
     fprintf(ctx->out, "t = time per iteration (median of samples), usec; MB/s = 10^6 bytes/s.\n");
 }
 
+/* A row of the noise kernel: its detours instead of message times. */
+static void md_noise_row(FILE *o, const struct p2pb_result *r, const char *n)
+{
+    const struct p2pb_noise *x = &r->noise;
+    char rate[32], med[32], p99[32], mx[32];
+    p2pb_fmt_sig(rate, sizeof rate, x->detours_per_sec);
+    p2pb_fmt_sig(med, sizeof med, x->median_usec);
+    p2pb_fmt_sig(p99, sizeof p99, x->p99_usec);
+    p2pb_fmt_sig(mx, sizeof mx, x->max_usec);
+    fprintf(o, "| %zu | %s | %s | %s | %s | %s | %.3g |\n", r->bytes, n, rate, med, p99, mx,
+            100.0 * x->lost_share);
+}
+
 static void md_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
 {
     FILE *o = ctx->out;
@@ -39,8 +52,14 @@ static void md_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
             return;
         }
         fprintf(o, " (%d of %d ranks)\n\n", r->active_ranks, r->nranks);
-        fprintf(o, "| bytes | n | t median [usec] | 95%% CI [usec] | p99 [usec] | MB/s |\n"
-                   "|------:|--:|----------------:|:-------------:|-----------:|-----:|\n");
+        if (r->noise.valid)
+            fprintf(o, "| bytes | n | detours/s | detour median [usec] | p99 [usec] | max [usec] "
+                       "| time lost [%%] |\n"
+                       "|------:|--:|----------:|---------------------:|-----------:|-----------:"
+                       "|--------------:|\n");
+        else
+            fprintf(o, "| bytes | n | t median [usec] | 95%% CI [usec] | p99 [usec] | MB/s |\n"
+                       "|------:|--:|----------------:|:-------------:|-----------:|-----:|\n");
     }
     if (r->status == P2PB_ROW_SKIPPED)
         return;
@@ -51,6 +70,17 @@ static void md_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
         fprintf(o, " | | | |\n");
         return;
     }
+    char n[32];
+    int dist = p2pb_disturbed(&r->disturbance);
+    snprintf(n, sizeof n, "%zu%s%s%s", r->samples, r->ci_target_met == 0 ? "\\*" : "",
+             dist ? "d" : "", r->shift.flagged ? "s" : "");
+    ctx->marked += r->ci_target_met == 0;
+    ctx->disturbed += dist != 0;
+    ctx->shifted += r->shift.flagged != 0;
+    if (r->noise.valid) {
+        md_noise_row(o, r, n);
+        return;
+    }
     char med[32], lo[32], hi[32], p99[32], bw[32];
     p2pb_fmt_sig(med, sizeof med, r->t.median);
     p2pb_fmt_sig(lo, sizeof lo, r->t.ci95_low);
@@ -58,15 +88,28 @@ static void md_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     p2pb_fmt_sig(p99, sizeof p99, r->t.p99);
     p2pb_fmt_sig(bw, sizeof bw, r->mbytes_per_sec);
     if (r->t.ci_valid)
-        fprintf(o, "| %zu | %zu | %s | %s .. %s | %s | %s |\n", r->bytes, r->samples, med, lo, hi,
-                p99, bw);
+        fprintf(o, "| %zu | %s | %s | %s .. %s | %s | %s |\n", r->bytes, n, med, lo, hi, p99, bw);
     else
-        fprintf(o, "| %zu | %zu | %s | - | %s | %s |\n", r->bytes, r->samples, med, p99, bw);
+        fprintf(o, "| %zu | %s | %s | - | %s | %s |\n", r->bytes, n, med, p99, bw);
 }
 
 static void md_end(struct p2pb_report_ctx *ctx)
 {
-    fflush(ctx->out);
+    FILE *o = ctx->out;
+    if (ctx->marked || ctx->disturbed || ctx->shifted)
+        fputc('\n', o);
+    if (ctx->marked)
+        fprintf(o, "- n\\*: %zu row%s whose 95%% interval is wider than the CI target\n",
+                ctx->marked, ctx->marked == 1 ? "" : "s");
+    if (ctx->disturbed)
+        fprintf(o,
+                "- nd: %zu row%s measured while a rank lost its CPU (steal, time off the CPU, "
+                "migrations; \"disturbance\" in the results file)\n",
+                ctx->disturbed, ctx->disturbed == 1 ? "" : "s");
+    if (ctx->shifted)
+        fprintf(o, "- ns: %zu row%s whose level changed while measured (\"shift\")\n", ctx->shifted,
+                ctx->shifted == 1 ? "" : "s");
+    fflush(o);
 }
 
 const struct p2pb_reporter p2pb_reporter_markdown = {

@@ -37,6 +37,15 @@ char *p2pb_fmt_sig(char *buf, size_t len, double v)
     return buf;
 }
 
+char *p2pb_fmt_mhz_range(char *buf, size_t len, double lo_mhz, double hi_mhz)
+{
+    if (lround(lo_mhz) == lround(hi_mhz))
+        snprintf(buf, len, "%.0f MHz", lo_mhz);
+    else
+        snprintf(buf, len, "%.0f-%.0f MHz", lo_mhz, hi_mhz);
+    return buf;
+}
+
 char *p2pb_fmt_size(char *buf, size_t len, size_t bytes)
 {
     static const char suffix[] = "KMGTPE";

@@ -34,6 +34,8 @@ struct p2pb_report_ctx {
     size_t shifted;                /* text: rows whose level changed while measured */
     struct p2pb_disturbance worst; /* text: the most disturbed of them */
     char worst_what[128];          /* text: its kernel and size */
+    double mhz_min, mhz_max;       /* text: range of the rows' CPU frequency, MHz */
+    int mhz_rows, mhz_source;      /* text: rows with one; its best source (P2PB_MHZ_*) */
     long eager_limit;              /* bytes; < 0 if unknown. Marked in text tables. */
     int incomplete;                /* set before end(): the run aborted or was cut short
                                     * (imb: no "All processes entering MPI_Finalize") */
@@ -64,6 +66,10 @@ const struct p2pb_reporter *p2pb_reporter_find(const char *name);
  * least 2 decimals when >= 1). Writes into buf (len bytes), returns buf.
  */
 char *p2pb_fmt_sig(char *buf, size_t len, double v);
+
+/* A CPU frequency range in MHz, rounded to 1 MHz: "1200-2400 MHz", or
+ * "2400 MHz" when both ends round alike. Writes into buf, returns buf. */
+char *p2pb_fmt_mhz_range(char *buf, size_t len, double lo_mhz, double hi_mhz);
 
 /* Write s as one CSV field (RFC 4180: quoted when it holds , " CR or LF). */
 void p2pb_csv_field(FILE *o, const char *s);

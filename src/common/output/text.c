@@ -115,6 +115,31 @@ static void note_disturbed(struct p2pb_report_ctx *ctx, const struct p2pb_result
     }
 }
 
+/* Keep the range of the rows' CPU frequency (disturbance.cpu_mhz). */
+static void note_mhz(struct p2pb_report_ctx *ctx, const struct p2pb_disturbance *d)
+{
+    if (!d->valid || !(d->cpu_mhz > 0))
+        return;
+    if (!ctx->mhz_rows++ || d->cpu_mhz < ctx->mhz_min)
+        ctx->mhz_min = d->cpu_mhz;
+    if (ctx->mhz_rows == 1 || d->cpu_mhz > ctx->mhz_max)
+        ctx->mhz_max = d->cpu_mhz;
+    if (d->mhz_source > ctx->mhz_source)
+        ctx->mhz_source = d->mhz_source;
+}
+
+/* The note under the tables: the CPU frequency the rows saw. */
+static void print_mhz(const struct p2pb_report_ctx *ctx)
+{
+    char range[64];
+    p2pb_fmt_mhz_range(range, sizeof range, ctx->mhz_min, ctx->mhz_max);
+    fprintf(ctx->out,
+            "# CPU frequency: %s over %d row%s (the lowest rank's, from %s; "
+            "\"disturbance.cpu_mhz\")\n",
+            range, ctx->mhz_rows, ctx->mhz_rows == 1 ? "" : "s",
+            ctx->mhz_source == P2PB_MHZ_APERF ? "APERF/MPERF" : "cpufreq");
+}
+
 /* The note under the tables: how many rows were disturbed, and by what. */
 static void print_disturbed(const struct p2pb_report_ctx *ctx)
 {
@@ -196,6 +221,7 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
         ctx->marked++;
     if (dist)
         note_disturbed(ctx, r);
+    note_mhz(ctx, &r->disturbance);
     fprintf(o, "%12zu %7s %7zu %14s %14s %14s %12s %12s %12s", r->bytes, n,
             r->iterations_per_sample, med, lo, hi, p99, mn, bw);
     if (ctx->cur_asym) {
@@ -217,6 +243,8 @@ static void text_end(struct p2pb_report_ctx *ctx)
                 ctx->marked, ctx->marked == 1 ? "" : "s");
     if (ctx->disturbed)
         print_disturbed(ctx);
+    if (ctx->mhz_rows)
+        print_mhz(ctx);
     if (ctx->shifted)
         fprintf(ctx->out,
                 "# ns: %zu row%s whose level changed while measured (the first and last third of "
