@@ -216,7 +216,6 @@ enum p2pb_status p2pb_check_payloads(struct p2pb_measure *r, char *err, size_t e
 
 /* ---- watchdog.c ---- */
 
-
 /* The next phase of the size begins (the timer keeps running). */
 void p2pb_watchdog_phase(enum p2pb_phase phase);
 

@@ -59,7 +59,7 @@ static enum p2pb_status apply_tcp_if(struct p2pb_optparse *ps, const char *arg);
 
 static const char *const memcpy_ranks_names[] = {"one", "all", NULL};
 static const char *const progress_names[] = {"auto", "always", "never", NULL};
-static const char *const survey_mode_names[] = {"alone", "contention", NULL};
+static const char *const survey_mode_names[] = {"alone", "contention", "auto", NULL};
 static const char *const survey_order_names[] = {"schedule", "random", NULL};
 static const char *const survey_per_names[] = {"auto", "host", "rank", NULL};
 
@@ -148,11 +148,11 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
     OPT(O_SURVEY_SIZES, "survey-sizes", 0, P2PB_OPT_STRING, "LAT,BW", .def_text = "8,1M",
         .apply = p2pb_opt_survey_sizes,
         .help = "survey: latency and bandwidth message sizes (default {def}; also -s LAT,BW)"),
-    OPT(O_SURVEY_MODE, "survey-mode", 0, P2PB_OPT_ENUM, "alone|contention", .def_text = "alone",
-        .def = 0, OPTIONS_FIELD(survey_mode), .choices = survey_mode_names,
-        .help =
-            "survey: one pair at a time, the others wait (default), or every pair of a round at "
-            "once"),
+    OPT(O_SURVEY_MODE, "survey-mode", 0, P2PB_OPT_ENUM, "auto|alone|contention", .def_text = "auto",
+        .def = 2, OPTIONS_FIELD(survey_mode), .choices = survey_mode_names,
+        .help = "survey: one pair at a time while the others wait (alone), every pair of a round "
+                "at once (contention), or auto (default): alone up to 32 surveyed ranks, "
+                "contention above"),
     OPT(O_SURVEY_ORDER, "survey-order", 0, P2PB_OPT_ENUM, "schedule|random", .def_text = "schedule",
         .def = 0, OPTIONS_FIELD(survey_order), .choices = survey_order_names,
         .help = "survey: rounds in schedule order (default) or shuffled (seed recorded)"),

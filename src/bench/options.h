@@ -41,7 +41,8 @@ struct p2pb_options {
     /* The link survey (src/bench/survey.c, docs/survey.md): "survey" named
      * as the kernel. Sizes: -s LAT,BW or --survey-sizes (bytes). */
     int survey;         /* 1: run the survey instead of kernels */
-    int survey_mode;    /* --survey-mode: 0 alone (one pair at a time), 1 contention */
+    int survey_mode;    /* --survey-mode: 0 alone (one pair at a time), 1 contention,
+                         * 2 auto (alone up to P2PB_SURVEY_AUTO_ALONE_MAX ranks) */
     int survey_order;   /* --survey-order: 0 schedule, 1 random */
     size_t survey_seed; /* --survey-seed: seed of the random order; 0 = from the clock */
     int survey_per;     /* --survey-per: 0 auto, 1 host, 2 rank */

@@ -228,8 +228,8 @@ static enum p2pb_status fit_rounds(struct p2pb_optparse *ps)
         return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
                          "--rounds %zu needs at least %zu samples per size (%d per round); --%s "
                          "%zu gives fewer",
-                         pol->rounds, P2PB_ROUND_MIN_SAMPLES * pol->rounds,
-                         P2PB_ROUND_MIN_SAMPLES, name, cap);
+                         pol->rounds, P2PB_ROUND_MIN_SAMPLES * pol->rounds, P2PB_ROUND_MIN_SAMPLES,
+                         name, cap);
     pol->rounds = cap / P2PB_ROUND_MIN_SAMPLES ? cap / P2PB_ROUND_MIN_SAMPLES : 1;
     return P2PB_OK;
 }

@@ -32,6 +32,7 @@ struct p2pb_survey {
     int nmembers, nhosts;
     int me;          /* this rank's index in members, -1 if it only waits */
     int per_host;    /* 1: one rank per host; 0: every rank */
+    int contention;  /* 1: a round's pairs at once; 0: one pair at a time */
     uint64_t seed;   /* random order's seed; 0: schedule order */
     int rounds;      /* p2pb_schedule_rounds(nmembers) */
     int *order;      /* [rounds] schedule round run at position i */
@@ -112,6 +113,8 @@ static int choose_members(struct p2pb_survey *s, const struct p2pb_run *run)
             s->members[s->nmembers++] = r;
         }
     free(lead);
+    int mode = run->opt->survey_mode;
+    s->contention = mode == 1 || (mode == 2 && s->nmembers > P2PB_SURVEY_AUTO_ALONE_MAX);
     return 0;
 }
 
@@ -202,7 +205,11 @@ void p2pb_survey_describe(cJSON *rec, const struct p2pb_run *run)
     cJSON *j = cJSON_AddObjectToObject(rec, "survey");
     cJSON_AddStringToObject(j, "per", s->per_host ? "host" : "rank");
     cJSON_AddStringToObject(j, "per_requested", per_names[o->survey_per]);
-    cJSON_AddStringToObject(j, "mode", o->survey_mode ? "contention" : "alone");
+    cJSON_AddStringToObject(j, "mode", s->contention ? "contention" : "alone");
+    cJSON_AddStringToObject(j, "mode_requested",
+                            o->survey_mode == 2   ? "auto"
+                            : o->survey_mode == 1 ? "contention"
+                                                  : "alone");
     cJSON_AddStringToObject(j, "order", s->seed ? "random" : "schedule");
     if (s->seed)
         cJSON_AddNumberToObject(j, "seed", (double)s->seed);
@@ -329,7 +336,7 @@ static void run_round(struct walk *w, int pos)
 {
     struct p2pb_survey *s = w->s;
     struct p2pb_run *run = w->run;
-    int round = s->order[pos], contention = run->opt->survey_mode == 1;
+    int round = s->order[pos], contention = s->contention;
     size_t npairs = p2pb_schedule_round_pairs(s->nmembers, round, s->pairs);
     memset(w->mine, 0, sizeof w->mine);
     for (size_t k = 0; k < npairs; k++) {
@@ -433,13 +440,12 @@ static void retest(struct walk *w)
 static void print_header(const struct walk *w)
 {
     const struct p2pb_survey *s = w->s;
-    const struct p2pb_options *o = w->run->opt;
     printf("# Survey: %d rank%s surveyed (%s) on %d host%s; %d rounds of %d pair%s; pairs %s; "
            "order %s",
            s->nmembers, s->nmembers == 1 ? "" : "s", s->per_host ? "one per host" : "every rank",
            s->nhosts, s->nhosts == 1 ? "" : "s", s->rounds, s->nmembers / 2,
            s->nmembers / 2 == 1 ? "" : "s",
-           o->survey_mode ? "of a round at once (contention)" : "one at a time",
+           s->contention ? "of a round at once (contention)" : "one at a time",
            s->seed ? "random" : "schedule");
     if (s->seed)
         printf(" (seed %llu)", (unsigned long long)s->seed);

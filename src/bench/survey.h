@@ -16,6 +16,11 @@
 #ifndef P2PBENCH_SURVEY_H
 #define P2PBENCH_SURVEY_H
 
+/* --survey-mode auto: alone up to this many surveyed ranks (N(N-1)/2 pairs
+ * one after another: 496 pairs, about 80 s at 0.16 s per pair), contention
+ * above (N - 1 rounds: linear in N). docs/survey.md, "Expected wall time". */
+#define P2PB_SURVEY_AUTO_ALONE_MAX 32
+
 #include <stddef.h>
 #include <stdint.h>
 

@@ -50,5 +50,5 @@ bad() { # bad MESSAGE ARGS...: exit 2 and MESSAGE on both of 2 ranks
 bad "invalid survey sizes '8' (expected LAT,BW, e.g. 8,1M)" survey --survey-sizes 8
 bad "survey bandwidth size '0' out of range" survey -s 8,0
 bad "survey takes two sizes, -s LAT,BW (got 3)" survey -s 8,64,1K
-bad "invalid value 'both' for --survey-mode (alone, contention)" survey --survey-mode both
+bad "invalid value 'both' for --survey-mode (alone, contention, auto)" survey --survey-mode both
 

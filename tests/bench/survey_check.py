@@ -54,6 +54,10 @@ def main():
     for k, v in want.items():
         if sv.get(k) != v:
             fail(f"run record survey.{k} = {sv.get(k)!r}, want {v!r}")
+    # the default --survey-mode auto picks alone at these sizes (<= 32 ranks)
+    asked = sv.get("mode_requested")
+    if asked not in ("auto", mode) or (asked == "auto" and mode != "alone"):
+        fail(f"run record survey.mode_requested = {asked!r} with mode {mode!r}")
     if seed is not None and (sv.get("order") != "random" or sv.get("seed") != seed):
         fail(f"random order: order {sv.get('order')!r} seed {sv.get('seed')!r}, want {seed}")
     rows = [o for o in lines if o.get("type") == "result"]
