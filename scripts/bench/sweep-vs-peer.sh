@@ -3,6 +3,8 @@
 # p2pbench's default sweep against IMB-MPI1 on the same 2 ranks, alternated:
 # wall time and launch-to-launch spread. Nothing else may run beside it.
 #   IMB=path scripts/bench/sweep-vs-peer.sh [-n ROUNDS] [-b BUILD_DIR]
+# P2PB_ARGS="--shift-buffers ..." adds options to every p2pbench launch (to try
+# a setting against the same peer).
 # IMB defaults to /opt/imb/IMB-MPI1 when it exists; without it (or with
 # IMB=none), NetPIPE's NPopenmpi (Debian netpipe-openmpi) against p2pbench's
 # PingPong alone.
@@ -28,7 +30,7 @@ while getopts "n:b:h" opt; do
     case $opt in
     n) rounds=$OPTARG ;;
     b) build=$OPTARG ;;
-    h) sed -n '3,22p' "$0"; exit 0 ;;
+    h) sed -n '3,24p' "$0"; exit 0 ;;
     *) usage_error "unknown option" ;;
     esac
 done
@@ -50,6 +52,9 @@ else
     p2pb_args=(pingpong)
     peer_cmd=(NPopenmpi -p 0 -l 1 -u 4194304)
 fi
+extra=()
+[ -z "${P2PB_ARGS:-}" ] || read -r -a extra <<<"$P2PB_ARGS"
+p2pb_args+=("${extra[@]}")
 allow_mpi_as_root
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
