@@ -89,6 +89,10 @@ static const char css[] =
     "ul.legend{list-style:none;padding:0;margin:2px 0 8px;display:flex;flex-wrap:wrap;gap:4px "
     "18px}ul.legend svg{vertical-align:middle}\n"
     ".kernel{break-inside:avoid-page}\n"
+    ".hl{font-size:11px;fill:#222}.slow{font-weight:700;fill:#000}.hv{font-size:11px;fill:#111}"
+    ".hv.dark{fill:#fff}.xmark{stroke:#000;stroke-width:2}.xmark.under{stroke:#fff;"
+    "stroke-width:4.5}\n"
+    "td.name{text-align:left}\n"
     "@media print{body{max-width:none}*{-webkit-print-color-adjust:exact;print-color-adjust:"
     "exact}figure.chart,table{break-inside:avoid}}\n";
 
@@ -234,6 +238,11 @@ static int two_sides(const struct html_doc *d)
     return d->nsides == 2;
 }
 
+static int has_surveys(const struct html_doc *d)
+{
+    return d->nsurvey_files > 0;
+}
+
 static void section_summary(FILE *o, const struct html_doc *d)
 {
     fputs("<h2>Summary</h2>\n<div class=\"top\"><div>\n", o);
@@ -258,12 +267,14 @@ static void section_context(FILE *o, const struct html_doc *d)
     fputs("</ul>\n", o);
 }
 
-/* Per kernel (in table order): its charts and tables. */
+/* Per kernel (in table order): its charts and tables; the kernels of
+ * survey files are the survey section's. */
 static void section_kernels(FILE *o, const struct html_doc *d)
 {
     for (size_t i = 0; i < d->lat.nrows; i++) {
         const struct p2pb_cmp_row *r = &d->lat.rows[i];
-        if (i && strcmp(d->lat.rows[i - 1].kernel, r->kernel) == 0)
+        if ((i && strcmp(d->lat.rows[i - 1].kernel, r->kernel) == 0) ||
+            p2pb_html_survey_kernel(d, r->kernel))
             continue;
         fputs("<section class=\"kernel\">\n<h2>", o);
         p2pb_xml_text(o, r->display_name);
@@ -280,6 +291,7 @@ static const struct html_section {
     void (*write)(FILE *o, const struct html_doc *d);
 } sections[] = {
     {always, section_summary},
+    {has_surveys, p2pb_html_survey_section},
     {always, section_kernels},
     {two_sides, section_context},
 };
@@ -335,8 +347,10 @@ static enum p2pb_status collect_notes(struct html_doc *d)
     return st;
 }
 
-/* The tables, the context differences, the order, the notes and the eager limits. */
-static enum p2pb_status doc_build(struct html_doc *d)
+/* The tables, the context differences, the order, the notes, the eager
+ * limits and the surveys. Returns P2PB_OK, P2PB_ENOMEM (no message), or the
+ * status of p2pb_html_surveys_load with its message in err. */
+static enum p2pb_status doc_build(struct html_doc *d, char *err, size_t errlen)
 {
     struct p2pb_side empty = {0};
     const struct p2pb_side *b = d->nsides == 2 ? &d->sides[1] : &empty;
@@ -360,7 +374,8 @@ static enum p2pb_status doc_build(struct html_doc *d)
             run_str(d->sides[s].files[0].run, "eager_limit_marked", v, sizeof v)[0])
             d->eager[s] = strtod(v, NULL);
     }
-    return collect_notes(d);
+    enum p2pb_status st = collect_notes(d);
+    return st == P2PB_OK ? p2pb_html_surveys_load(d, err, errlen) : st;
 }
 
 static void doc_free(struct html_doc *d)
@@ -371,6 +386,7 @@ static void doc_free(struct html_doc *d)
     for (size_t i = 0; i < d->nnotes; i++)
         free(d->notes[i]);
     free(d->notes);
+    p2pb_html_surveys_free(d);
 }
 
 /* Write the page of d to o. */
@@ -421,7 +437,7 @@ enum p2pb_status p2pb_html_report(const struct p2pb_side *sides, size_t nsides,
                                   size_t errlen)
 {
     struct html_doc d = {.sides = sides, .nsides = nsides, .opt = opt};
-    enum p2pb_status st = doc_build(&d);
+    enum p2pb_status st = doc_build(&d, err, errlen);
     if (st == P2PB_ENOMEM)
         p2pb_fail(st, err, errlen, "out of memory");
     else if (!d.lat.nrows)
