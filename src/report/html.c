@@ -61,6 +61,27 @@ size_t p2pb_html_variants(const struct html_doc *d, const char *kernel, const ch
     return n;
 }
 
+size_t p2pb_html_marks(const struct html_doc *d, const char *kernel, size_t dist[2],
+                       size_t shift[2])
+{
+    dist[0] = dist[1] = shift[0] = shift[1] = 0;
+    for (size_t i = 0; i < d->lat.nrows; i++) {
+        const struct p2pb_cmp_row *r = &d->lat.rows[i];
+        if (kernel && strcmp(r->kernel, kernel))
+            continue;
+        dist[0] += r->dist_a;
+        dist[1] += r->dist_b;
+        shift[0] += r->shift_a;
+        shift[1] += r->shift_b;
+    }
+    return dist[0] + dist[1] + shift[0] + shift[1];
+}
+
+const char p2pb_html_marks_words[] =
+    "disturbed: measured while the host was disturbed (steal, time off the CPU, migrations; "
+    "docs/host-context.md; 'd' in show); shifted: its level changed while measured (the "
+    "first and last third of its samples differ; 's' in show)";
+
 static const char css[] =
     "body{font:14px/1.4 system-ui,'DejaVu Sans',Arial,sans-serif;color:#111;margin:0 auto;"
     "max-width:1120px;padding:12px 20px;background:#fff}\n"
@@ -92,7 +113,8 @@ static const char css[] =
     ".hl{font-size:11px;fill:#222}.slow{font-weight:700;fill:#000}.hv{font-size:11px;fill:#111}"
     ".hv.dark{fill:#fff}.xmark{stroke:#000;stroke-width:2}.xmark.under{stroke:#fff;"
     "stroke-width:4.5}\n"
-    "td.name{text-align:left}\n"
+    "td.name{text-align:left}.mark{font-size:12px;font-weight:700;border:1px solid #333;"
+    "padding:0 3px;margin-left:4px;white-space:nowrap}\n"
     "@media print{body{max-width:none}*{-webkit-print-color-adjust:exact;print-color-adjust:"
     "exact}figure.chart,table{break-inside:avoid}}\n";
 
@@ -222,6 +244,17 @@ static void notes_box(FILE *o, const struct html_doc *d)
     if (d->nsides == 2)
         fprintf(o, "<li>%zu host-context difference%s besides the label (listed at the end)</li>\n",
                 d->diff.n, d->diff.n == 1 ? "" : "s");
+    size_t dist[2], shift[2];
+    if (p2pb_html_marks(d, NULL, dist, shift)) {
+        fputs("<li class=\"marked\">", o);
+        for (size_t s = 0; s < d->nsides; s++) {
+            p2pb_xml_printf(o, "%s%s: %zu launch row%s disturbed, %zu shifted", s ? "; " : "",
+                            d->sides[s].name, dist[s], dist[s] == 1 ? "" : "s", shift[s]);
+        }
+        fputs(" (marked in the tables and charts; ", o);
+        p2pb_xml_text(o, p2pb_html_marks_words);
+        fputs(")</li>\n", o);
+    }
     if (!d->nnotes && d->nsides == 1)
         fputs("<li>one group of runs: no comparison (give a second group after --vs)</li>\n", o);
     fputs("</ul></div>\n", o);

@@ -55,6 +55,16 @@ struct html_style p2pb_html_style(const struct html_doc *d, size_t side, size_t 
  * into v (at most cap); returns how many. */
 size_t p2pb_html_variants(const struct html_doc *d, const char *kernel, const char **v, size_t cap);
 
+/* Marks of kernel (NULL: every kernel) in the latency table of d: (launch,
+ * row) pairs measured while disturbed (dist) or whose level shifted while
+ * measured (shift), per side (compare.c's dist_a/b, shift_a/b). Returns
+ * the sum of all four. */
+size_t p2pb_html_marks(const struct html_doc *d, const char *kernel, size_t dist[2],
+                       size_t shift[2]);
+
+/* The words of the marks: what "disturbed" and "shifted" mean. */
+extern const char p2pb_html_marks_words[];
+
 /* Both charts of kernel (latency, throughput) and their legend. */
 void p2pb_html_charts(FILE *o, const struct html_doc *d, const char *kernel);
 
