@@ -110,7 +110,7 @@ static const char css[] =
     "ul.legend{list-style:none;padding:0;margin:2px 0 8px;display:flex;flex-wrap:wrap;gap:4px "
     "18px}ul.legend svg{vertical-align:middle}\n"
     ".kernel{break-inside:avoid-page}\n"
-    ".hl{font-size:11px;fill:#222}.slow{font-weight:700;fill:#000}.hv{font-size:11px;fill:#111}"
+    ".hl{font-size:11px;fill:#222}.slow{font-weight:700;fill:#000}.hv{font-size:10.5px;fill:#111}"
     ".hv.dark{fill:#fff}.xmark{stroke:#000;stroke-width:2}.xmark.under{stroke:#fff;"
     "stroke-width:4.5}\n"
     "td.name{text-align:left}.mark{font-size:12px;font-weight:700;border:1px solid #333;"
@@ -231,6 +231,15 @@ static void facts_table(FILE *o, const struct html_doc *d)
     fputs("</table>\n", o);
 }
 
+/* Every file is a survey file: the page is a survey report, its section first. */
+static int survey_only(const struct html_doc *d)
+{
+    size_t n = 0;
+    for (size_t s = 0; s < d->nsides; s++)
+        n += d->sides[s].nfiles;
+    return d->nsurvey_files > 0 && d->nsurvey_files == n;
+}
+
 /* What compare used and what to distrust (compare_notes.c), and the number
  * of host-context differences. */
 static void notes_box(FILE *o, const struct html_doc *d)
@@ -255,7 +264,7 @@ static void notes_box(FILE *o, const struct html_doc *d)
         p2pb_xml_text(o, p2pb_html_marks_words);
         fputs(")</li>\n", o);
     }
-    if (!d->nnotes && d->nsides == 1)
+    if (!d->nnotes && d->nsides == 1 && !survey_only(d))
         fputs("<li>one group of runs: no comparison (give a second group after --vs)</li>\n", o);
     fputs("</ul></div>\n", o);
 }
@@ -271,9 +280,9 @@ static int two_sides(const struct html_doc *d)
     return d->nsides == 2;
 }
 
-static int has_surveys(const struct html_doc *d)
+static int survey_and_more(const struct html_doc *d)
 {
-    return d->nsurvey_files > 0;
+    return d->nsurvey_files > 0 && !survey_only(d);
 }
 
 static void section_summary(FILE *o, const struct html_doc *d)
@@ -323,8 +332,9 @@ static const struct html_section {
     int (*applies)(const struct html_doc *d);
     void (*write)(FILE *o, const struct html_doc *d);
 } sections[] = {
+    {survey_only, p2pb_html_survey_section},
     {always, section_summary},
-    {has_surveys, p2pb_html_survey_section},
+    {survey_and_more, p2pb_html_survey_section},
     {always, section_kernels},
     {two_sides, section_context},
 };
@@ -428,6 +438,8 @@ static void write_page(FILE *o, const struct html_doc *d)
     char title[256];
     if (d->opt->title)
         snprintf(title, sizeof title, "%s", d->opt->title);
+    else if (survey_only(d) && d->nsurveys == 1)
+        snprintf(title, sizeof title, "p2pbench link survey: %s", d->surveys[0].path);
     else if (d->nsides == 2)
         snprintf(title, sizeof title, "p2pbench: %s vs %s", d->sides[0].name, d->sides[1].name);
     else

@@ -161,13 +161,13 @@ static struct geom make_geom(const struct html_survey *h, int bw)
         drawn = l > drawn ? l : drawn;
     }
     double label_px = 6.6 * (double)drawn + 8;
-    g.cw = g.values ? 48 : 18;
+    g.cw = g.values ? 40 : 18;
     g.ch = g.values ? 26 : 18;
     g.left = label_px + 22;
     g.top = 30 + label_px;
     g.scale_x = g.left + (double)m->n * g.cw + 26;
     g.height = (double)m->n * g.ch < 170 ? 170 : (double)m->n * g.ch;
-    g.w = g.scale_x + 18 + 120;
+    g.w = g.scale_x + 24 + 80;
     g.w = g.w < 440 ? 440 : g.w;
     g.h = g.top + g.height + 30;
     return g;
@@ -310,10 +310,7 @@ static void draw_scale(FILE *o, const struct html_survey *h, const struct geom *
         if (r == 1)
             snprintf(buf, sizeof buf, "%s typical", num(v, sizeof v, val));
         else
-            snprintf(buf, sizeof buf, "%s x%g%s", num(v, sizeof v, val), r,
-                     k == 0          ? " or better"
-                     : r == RATIO_HI ? " or worse"
-                                     : "");
+            snprintf(buf, sizeof buf, "%s x%g", num(v, sizeof v, val), r);
         p2pb_svg_text(o, x + 24, y + 4, "start", "tick", buf);
     }
     p2pb_svg_text(o, x, g->top + g->height + 16, "start", "tick", "x: times worse");
@@ -515,7 +512,7 @@ void p2pb_html_survey_section(FILE *o, const struct html_doc *d)
 {
     for (size_t k = 0; k < d->nsurveys; k++) {
         const struct html_survey *h = &d->surveys[k];
-        fputs("<section class=\"survey\">\n", o);
+        fprintf(o, "<section class=\"survey\" id=\"survey-%zu\">\n", k + 1);
         survey_head(o, h, d);
         fputs("<div class=\"top\"><div>\n", o);
         verdict_box(o, h, d);
