@@ -23,7 +23,7 @@ static enum p2pb_status check_args(const struct p2pb_args *a, char *err, size_t 
                          "html output '%s' must end in .html or .htm" P2PB_TRY_HELP, a->output);
     return p2pb_args_only(a, P2PB_CMD_HTML,
                           "html takes only RUN... [--vs RUN...] -o FILE.html [-t PCT] [--holm] "
-                          "[--title TEXT]",
+                          "[--title TEXT] [--mad-k K] [--min-off FRAC]",
                           err, errlen);
 }
 
@@ -52,7 +52,11 @@ enum p2pb_status p2pb_cmd_html(struct p2pb_args *a, char *err, size_t errlen)
     struct p2pb_side s[2];
     memset(s, 0, sizeof s);
     st = load_sides(a, s, err, errlen);
-    struct p2pb_html_opt opt = {.title = a->title, .threshold = a->threshold, .holm = a->holm};
+    struct p2pb_html_opt opt = {.title = a->title,
+                                .threshold = a->threshold,
+                                .holm = a->holm,
+                                .mad_k = a->mad_k,
+                                .min_off = a->min_off};
     if (st == P2PB_OK)
         st = p2pb_html_report(s, a->nfiles[1] ? 2 : 1, &opt, a->output, err,
                               p2pb_cmd_errlen(errlen));

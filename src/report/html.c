@@ -61,6 +61,27 @@ size_t p2pb_html_variants(const struct html_doc *d, const char *kernel, const ch
     return n;
 }
 
+size_t p2pb_html_marks(const struct html_doc *d, const char *kernel, size_t dist[2],
+                       size_t shift[2])
+{
+    dist[0] = dist[1] = shift[0] = shift[1] = 0;
+    for (size_t i = 0; i < d->lat.nrows; i++) {
+        const struct p2pb_cmp_row *r = &d->lat.rows[i];
+        if (kernel && strcmp(r->kernel, kernel))
+            continue;
+        dist[0] += r->dist_a;
+        dist[1] += r->dist_b;
+        shift[0] += r->shift_a;
+        shift[1] += r->shift_b;
+    }
+    return dist[0] + dist[1] + shift[0] + shift[1];
+}
+
+const char p2pb_html_marks_words[] =
+    "disturbed: measured while the host was disturbed (steal, time off the CPU, migrations; "
+    "docs/host-context.md; 'd' in show); shifted: its level changed while measured (the "
+    "first and last third of its samples differ; 's' in show)";
+
 static const char css[] =
     "body{font:14px/1.4 system-ui,'DejaVu Sans',Arial,sans-serif;color:#111;margin:0 auto;"
     "max-width:1120px;padding:12px 20px;background:#fff}\n"
@@ -89,6 +110,11 @@ static const char css[] =
     "ul.legend{list-style:none;padding:0;margin:2px 0 8px;display:flex;flex-wrap:wrap;gap:4px "
     "18px}ul.legend svg{vertical-align:middle}\n"
     ".kernel{break-inside:avoid-page}\n"
+    ".hl{font-size:11px;fill:#222}.slow{font-weight:700;fill:#000}.hv{font-size:10.5px;fill:#111}"
+    ".hv.dark{fill:#fff}.xmark{stroke:#000;stroke-width:2}.xmark.under{stroke:#fff;"
+    "stroke-width:4.5}\n"
+    "td.name{text-align:left}.mark{font-size:12px;font-weight:700;border:1px solid #333;"
+    "padding:0 3px;margin-left:4px;white-space:nowrap}\n"
     "@media print{body{max-width:none}*{-webkit-print-color-adjust:exact;print-color-adjust:"
     "exact}figure.chart,table{break-inside:avoid}}\n";
 
@@ -205,6 +231,15 @@ static void facts_table(FILE *o, const struct html_doc *d)
     fputs("</table>\n", o);
 }
 
+/* Every file is a survey file: the page is a survey report, its section first. */
+static int survey_only(const struct html_doc *d)
+{
+    size_t n = 0;
+    for (size_t s = 0; s < d->nsides; s++)
+        n += d->sides[s].nfiles;
+    return d->nsurvey_files > 0 && d->nsurvey_files == n;
+}
+
 /* What compare used and what to distrust (compare_notes.c), and the number
  * of host-context differences. */
 static void notes_box(FILE *o, const struct html_doc *d)
@@ -218,7 +253,18 @@ static void notes_box(FILE *o, const struct html_doc *d)
     if (d->nsides == 2)
         fprintf(o, "<li>%zu host-context difference%s besides the label (listed at the end)</li>\n",
                 d->diff.n, d->diff.n == 1 ? "" : "s");
-    if (!d->nnotes && d->nsides == 1)
+    size_t dist[2], shift[2];
+    if (p2pb_html_marks(d, NULL, dist, shift)) {
+        fputs("<li class=\"marked\">", o);
+        for (size_t s = 0; s < d->nsides; s++) {
+            p2pb_xml_printf(o, "%s%s: %zu launch row%s disturbed, %zu shifted", s ? "; " : "",
+                            d->sides[s].name, dist[s], dist[s] == 1 ? "" : "s", shift[s]);
+        }
+        fputs(" (marked in the tables and charts; ", o);
+        p2pb_xml_text(o, p2pb_html_marks_words);
+        fputs(")</li>\n", o);
+    }
+    if (!d->nnotes && d->nsides == 1 && !survey_only(d))
         fputs("<li>one group of runs: no comparison (give a second group after --vs)</li>\n", o);
     fputs("</ul></div>\n", o);
 }
@@ -232,6 +278,11 @@ static int always(const struct html_doc *d)
 static int two_sides(const struct html_doc *d)
 {
     return d->nsides == 2;
+}
+
+static int survey_and_more(const struct html_doc *d)
+{
+    return d->nsurvey_files > 0 && !survey_only(d);
 }
 
 static void section_summary(FILE *o, const struct html_doc *d)
@@ -258,12 +309,14 @@ static void section_context(FILE *o, const struct html_doc *d)
     fputs("</ul>\n", o);
 }
 
-/* Per kernel (in table order): its charts and tables. */
+/* Per kernel (in table order): its charts and tables; the kernels of
+ * survey files are the survey section's. */
 static void section_kernels(FILE *o, const struct html_doc *d)
 {
     for (size_t i = 0; i < d->lat.nrows; i++) {
         const struct p2pb_cmp_row *r = &d->lat.rows[i];
-        if (i && strcmp(d->lat.rows[i - 1].kernel, r->kernel) == 0)
+        if ((i && strcmp(d->lat.rows[i - 1].kernel, r->kernel) == 0) ||
+            p2pb_html_survey_kernel(d, r->kernel))
             continue;
         fputs("<section class=\"kernel\">\n<h2>", o);
         p2pb_xml_text(o, r->display_name);
@@ -279,7 +332,9 @@ static const struct html_section {
     int (*applies)(const struct html_doc *d);
     void (*write)(FILE *o, const struct html_doc *d);
 } sections[] = {
+    {survey_only, p2pb_html_survey_section},
     {always, section_summary},
+    {survey_and_more, p2pb_html_survey_section},
     {always, section_kernels},
     {two_sides, section_context},
 };
@@ -335,8 +390,10 @@ static enum p2pb_status collect_notes(struct html_doc *d)
     return st;
 }
 
-/* The tables, the context differences, the order, the notes and the eager limits. */
-static enum p2pb_status doc_build(struct html_doc *d)
+/* The tables, the context differences, the order, the notes, the eager
+ * limits and the surveys. Returns P2PB_OK, P2PB_ENOMEM (no message), or the
+ * status of p2pb_html_surveys_load with its message in err. */
+static enum p2pb_status doc_build(struct html_doc *d, char *err, size_t errlen)
 {
     struct p2pb_side empty = {0};
     const struct p2pb_side *b = d->nsides == 2 ? &d->sides[1] : &empty;
@@ -360,7 +417,8 @@ static enum p2pb_status doc_build(struct html_doc *d)
             run_str(d->sides[s].files[0].run, "eager_limit_marked", v, sizeof v)[0])
             d->eager[s] = strtod(v, NULL);
     }
-    return collect_notes(d);
+    enum p2pb_status st = collect_notes(d);
+    return st == P2PB_OK ? p2pb_html_surveys_load(d, err, errlen) : st;
 }
 
 static void doc_free(struct html_doc *d)
@@ -371,6 +429,7 @@ static void doc_free(struct html_doc *d)
     for (size_t i = 0; i < d->nnotes; i++)
         free(d->notes[i]);
     free(d->notes);
+    p2pb_html_surveys_free(d);
 }
 
 /* Write the page of d to o. */
@@ -379,6 +438,8 @@ static void write_page(FILE *o, const struct html_doc *d)
     char title[256];
     if (d->opt->title)
         snprintf(title, sizeof title, "%s", d->opt->title);
+    else if (survey_only(d) && d->nsurveys == 1)
+        snprintf(title, sizeof title, "p2pbench link survey: %s", d->surveys[0].path);
     else if (d->nsides == 2)
         snprintf(title, sizeof title, "p2pbench: %s vs %s", d->sides[0].name, d->sides[1].name);
     else
@@ -421,7 +482,7 @@ enum p2pb_status p2pb_html_report(const struct p2pb_side *sides, size_t nsides,
                                   size_t errlen)
 {
     struct html_doc d = {.sides = sides, .nsides = nsides, .opt = opt};
-    enum p2pb_status st = doc_build(&d);
+    enum p2pb_status st = doc_build(&d, err, errlen);
     if (st == P2PB_ENOMEM)
         p2pb_fail(st, err, errlen, "out of memory");
     else if (!d.lat.nrows)

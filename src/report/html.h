@@ -9,6 +9,16 @@
 #include <stdio.h>
 
 #include "report.h"
+#include "survey.h"
+
+/* One survey file of the report (html_survey.c): its side, path, matrices
+ * and the verdicts of p2pb_survey_verdict. */
+struct html_survey {
+    size_t side;
+    const char *path;
+    struct p2pb_survey_matrix m;
+    struct p2pb_survey_verdict v;
+};
 
 /* Everything the sections of the page read: built once by html.c. */
 struct html_doc {
@@ -21,7 +31,12 @@ struct html_doc {
     char **notes;                   /* lines of p2pb_compare_notes_text, "# " cut off */
     size_t nnotes;
     double eager[2]; /* eager_limit_marked of each side's first file, bytes; -1 unknown */
+    struct html_survey *surveys;    /* nsurveys survey files (at most HTML_MAX_SURVEYS) */
+    size_t nsurveys, nsurvey_files; /* drawn, and found in the input */
 };
+
+/* Survey files drawn in full; the others are counted. */
+#define HTML_MAX_SURVEYS 8
 
 /* Colour of line i (an Okabe-Ito colour, readable for colour-blind readers). */
 const char *p2pb_html_colour(size_t i);
@@ -40,6 +55,16 @@ struct html_style p2pb_html_style(const struct html_doc *d, size_t side, size_t 
  * into v (at most cap); returns how many. */
 size_t p2pb_html_variants(const struct html_doc *d, const char *kernel, const char **v, size_t cap);
 
+/* Marks of kernel (NULL: every kernel) in the latency table of d: (launch,
+ * row) pairs measured while disturbed (dist) or whose level shifted while
+ * measured (shift), per side (compare.c's dist_a/b, shift_a/b). Returns
+ * the sum of all four. */
+size_t p2pb_html_marks(const struct html_doc *d, const char *kernel, size_t dist[2],
+                       size_t shift[2]);
+
+/* The words of the marks: what "disturbed" and "shifted" mean. */
+extern const char p2pb_html_marks_words[];
+
 /* Both charts of kernel (latency, throughput) and their legend. */
 void p2pb_html_charts(FILE *o, const struct html_doc *d, const char *kernel);
 
@@ -50,5 +75,24 @@ void p2pb_html_table(FILE *o, const struct html_doc *d, const char *kernel);
 
 /* Verdict counts of both metrics (two sides). */
 void p2pb_html_verdict_counts(FILE *o, const struct html_doc *d);
+
+/*
+ * Load the input files whose run record has a "survey" object (a
+ * `p2pbench survey` file) into d->surveys with their verdicts (rule of
+ * d->opt). Returns P2PB_OK, P2PB_ENOMEM, or the status of p2pb_survey_load
+ * (P2PB_EIO, P2PB_EFORMAT) with its message in err. Free with
+ * p2pb_html_surveys_free in any case.
+ */
+enum p2pb_status p2pb_html_surveys_load(struct html_doc *d, char *err, size_t errlen);
+void p2pb_html_surveys_free(struct html_doc *d);
+
+/* 1 when kernel has a row in a survey file of the input: the survey
+ * section shows it, not a kernel section. */
+int p2pb_html_survey_kernel(const struct html_doc *d, const char *kernel);
+
+/* The survey section: per survey file the verdicts, the slowest pairs and
+ * the latency and bandwidth heatmaps (a per-node table above
+ * P2PB_SURVEY_FULL_MAX nodes). */
+void p2pb_html_survey_section(FILE *o, const struct html_doc *d);
 
 #endif /* P2PBENCH_REPORT_HTML_H */

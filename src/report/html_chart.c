@@ -23,9 +23,11 @@ enum { CHART_W = 540, CHART_H = 320, MAX_VARIANTS = 64 };
 /* Plot area inside the chart, px. */
 static const double AREA_L = 66, AREA_T = 30, AREA_R = 14, AREA_B = 46;
 
-/* One point of a line: size, median, band low and high. */
+/* One point of a line: size, median, band low and high; marked: a launch
+ * of the size was disturbed or shifted while measured. */
 struct pt {
     double x, med, lo, hi;
+    int marked;
 };
 
 /* The points of (side, variant) of kernel in table t, sizes above 0 bytes
@@ -43,7 +45,8 @@ static size_t line_points(const struct html_doc *d, const struct p2pb_cmp_table 
         if (!launches || !(med > 0))
             continue;
         struct pt p = {(double)r->bytes, med, side ? r->min_b : r->min_a,
-                       side ? r->max_b : r->max_a};
+                       side ? r->max_b : r->max_a,
+                       (side ? r->dist_b + r->shift_b : r->dist_a + r->shift_a) > 0};
         if (launches == 1)
             p2pb_one_launch_band(&d->sides[side], t->metric, kernel, variant, r->bytes, &p.lo,
                                  &p.hi);
@@ -126,6 +129,15 @@ static void draw_eager(FILE *o, const struct html_doc *d, const struct p2pb_svg_
     }
 }
 
+/* The mark of a disturbed or shifted point: a black ring around it. */
+static void ring(FILE *o, double x, double y)
+{
+    fprintf(o,
+            "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"8\" style=\"fill:none;stroke:#000;"
+            "stroke-width:1.5\"/>\n",
+            x, y);
+}
+
 /* Band and median line of one series. */
 static void draw_series(FILE *o, const struct p2pb_svg_axes *a, const struct pt *p, size_t n,
                         struct html_style st)
@@ -148,6 +160,9 @@ static void draw_series(FILE *o, const struct p2pb_svg_axes *a, const struct pt 
         p2pb_svg_poly(o, x, y, n, 0, style);
         for (size_t i = 0; i < n; i++)
             p2pb_svg_marker(o, x[i], y[i], (int)st.shape, p2pb_html_colour(st.colour));
+        for (size_t i = 0; i < n; i++)
+            if (p[i].marked)
+                ring(o, x[i], y[i]);
     }
     free(x);
     free(y);
@@ -233,8 +248,9 @@ static void legend_sample(FILE *o, struct html_style st)
     fputs("</svg>", o);
 }
 
-/* The legend of the kernel's lines: side name, launches, variant. */
-static void legend(FILE *o, const struct html_doc *d, const char **v, size_t nv)
+/* The legend of the kernel's lines: side name, launches, variant; and of
+ * the ring when a point is marked. */
+static void legend(FILE *o, const struct html_doc *d, const char **v, size_t nv, int marked)
 {
     fputs("<ul class=\"legend\">\n", o);
     for (size_t s = 0; s < d->nsides; s++)
@@ -256,6 +272,15 @@ static void legend(FILE *o, const struct html_doc *d, const char **v, size_t nv)
           "vertical line: the eager limit recorded in the run. 0 bytes is not drawn (log "
           "axes); the tables have it.</p>\n",
           o);
+    if (marked) {
+        fputs("<p class=\"n\"><svg viewBox=\"0 0 20 20\" width=\"20\" height=\"20\" "
+              "aria-hidden=\"true\">",
+              o);
+        ring(o, 10, 10);
+        fputs("</svg> a launch of this size was disturbed or shifted while measured (", o);
+        p2pb_xml_text(o, p2pb_html_marks_words);
+        fputs(")</p>\n", o);
+    }
 }
 
 void p2pb_html_charts(FILE *o, const struct html_doc *d, const char *kernel)
@@ -272,5 +297,6 @@ void p2pb_html_charts(FILE *o, const struct html_doc *d, const char *kernel)
     chart(o, d, &d->lat, kernel, display, v, nv);
     chart(o, d, &d->thr, kernel, display, v, nv);
     fputs("</div>\n", o);
-    legend(o, d, v, nv);
+    size_t dist[2], shift[2];
+    legend(o, d, v, nv, p2pb_html_marks(d, kernel, dist, shift) > 0);
 }

@@ -49,17 +49,31 @@ static const char *num(char *buf, size_t len, double v)
     return buf;
 }
 
-/* A side's cell: median [min..max] of its n launches; "-" without any. */
-static void side_cell(FILE *o, size_t n, double med, double mn, double mx)
+/* The marks of a side's cell, in words (not colour): "d 1/6" launches
+ * disturbed, "s 1/6" shifted (of the side's launches), as show's 'd', 's'. */
+static void marks(FILE *o, size_t dist, size_t shift, size_t launches)
+{
+    if (dist)
+        fprintf(o, "<span class=\"mark\" title=\"disturbed\">d %zu/%zu</span>", dist, launches);
+    if (shift)
+        fprintf(o, "<span class=\"mark\" title=\"shifted\">s %zu/%zu</span>", shift, launches);
+}
+
+/* A side's cell: median [min..max] of its n launches ("-" without any),
+ * then its marks. */
+static void side_cell(FILE *o, size_t n, double med, double mn, double mx, size_t dist,
+                      size_t shift, size_t launches)
 {
     char a[32], b[32], c[32];
     if (!n)
-        fputs("<td>-</td>", o);
+        fputs("<td>-", o);
     else if (n == 1 || mn == mx)
-        fprintf(o, "<td>%s</td>", num(a, sizeof a, med));
+        fprintf(o, "<td>%s", num(a, sizeof a, med));
     else
-        fprintf(o, "<td>%s <span class=\"n\">[%s..%s]</span></td>", num(a, sizeof a, med),
+        fprintf(o, "<td>%s <span class=\"n\">[%s..%s]</span>", num(a, sizeof a, med),
                 num(b, sizeof b, mn), num(c, sizeof c, mx));
+    marks(o, dist, shift, launches);
+    fputs("</td>", o);
 }
 
 /* A ratio: 3 decimals, or 3 significant digits below 0.1 (0.00712). */
@@ -142,9 +156,11 @@ static void metric_table(FILE *o, const struct html_doc *d, const struct p2pb_cm
         else
             fprintf(o, "<tr><td>%zu <span class=\"n\">(%s)</span></td>", r->bytes,
                     p2pb_fmt_size(sz, sizeof sz, r->bytes));
-        side_cell(o, r->na, r->med_a, r->min_a, r->max_a);
+        side_cell(o, r->na, r->med_a, r->min_a, r->max_a, r->dist_a, r->shift_a,
+                  d->sides[0].nfiles);
         if (d->nsides == 2) {
-            side_cell(o, r->nb, r->med_b, r->min_b, r->max_b);
+            side_cell(o, r->nb, r->med_b, r->min_b, r->max_b, r->dist_b, r->shift_b,
+                      d->sides[1].nfiles);
             compare_cells(o, r);
         }
         fputs("</tr>\n", o);
@@ -157,6 +173,14 @@ void p2pb_html_table(FILE *o, const struct html_doc *d, const char *kernel)
     fputs("<div class=\"tables\">\n", o);
     metric_table(o, d, &d->lat, kernel);
     metric_table(o, d, &d->thr, kernel);
+    size_t dist[2], shift[2];
+    if (p2pb_html_marks(d, kernel, dist, shift)) {
+        fputs("<p class=\"n\"><span class=\"mark\">d k/n</span>, <span class=\"mark\">s "
+              "k/n</span>: k of the side's n launches ",
+              o);
+        p2pb_xml_text(o, p2pb_html_marks_words);
+        fputs(".</p>\n", o);
+    }
     fputs("</div>\n", o);
 }
 

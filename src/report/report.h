@@ -222,6 +222,8 @@ struct p2pb_html_opt {
     const char *title; /* page title; NULL: "p2pbench: A vs B" or "p2pbench: A" */
     double threshold;  /* equivalence margin d of the verdicts, a fraction (0.05) */
     int holm;          /* Holm instead of Benjamini-Hochberg for p_adj */
+    double mad_k;      /* survey verdicts: k scaled MADs (outlier.h; --mad-k) */
+    double min_off;    /* survey verdicts: least fraction off the median (--min-off) */
 };
 
 /*

@@ -57,6 +57,10 @@ double p2pb_survey_pair_bw(const struct p2pb_survey_matrix *m, size_t i, size_t 
 #define P2PB_SLOW_LATENCY 1u
 #define P2PB_SLOW_BANDWIDTH 2u
 
+/* The words of a nonzero mask of why: "latency", "bandwidth" or "latency
+ * and bandwidth". */
+const char *p2pb_survey_why(unsigned why);
+
 /*
  * The verdicts (docs/survey.md, "Verdicts"), per metric (latency; bandwidth
  * of a pair = its slower direction), on log values y_ij of the pairs:
@@ -91,6 +95,22 @@ enum p2pb_status p2pb_survey_verdict(const struct p2pb_survey_matrix *m,
                                      const struct p2pb_outlier_rule *rule, unsigned metrics,
                                      struct p2pb_survey_verdict *v);
 void p2pb_survey_verdict_free(struct p2pb_survey_verdict *v);
+
+/* Slowest pairs listed per metric. */
+#define P2PB_SURVEY_NSLOWEST 5
+
+/* The slowest pairs of one metric, worst first: node indices i < j and the
+ * pair's value v (usec, or MB/s of the slower direction); n <= 5. */
+struct p2pb_survey_slowest {
+    size_t i[P2PB_SURVEY_NSLOWEST], j[P2PB_SURVEY_NSLOWEST];
+    double v[P2PB_SURVEY_NSLOWEST];
+    size_t n;
+};
+
+/* The slowest pairs of m into w: bw 0 latency (highest t first), 1
+ * bandwidth (lowest p2pb_survey_pair_bw first); pairs without a value are
+ * left out. Pure. */
+void p2pb_survey_slowest(const struct p2pb_survey_matrix *m, int bw, struct p2pb_survey_slowest *w);
 
 /* Output formats of the survey command. */
 enum p2pb_survey_fmt { P2PB_SURVEY_TEXT, P2PB_SURVEY_JSON, P2PB_SURVEY_CSV };

@@ -12,17 +12,7 @@
 
 #include "survey.h"
 
-/* Slowest pairs listed per metric. */
-#define NSLOWEST 5
-
-/* The NSLOWEST worst pairs of a metric: latency highest, bandwidth lowest. */
-struct worst {
-    size_t i[NSLOWEST], j[NSLOWEST];
-    double v[NSLOWEST];
-    size_t n;
-};
-
-static void find_worst(const struct p2pb_survey_matrix *m, int bw, struct worst *w)
+void p2pb_survey_slowest(const struct p2pb_survey_matrix *m, int bw, struct p2pb_survey_slowest *w)
 {
     w->n = 0;
     for (size_t i = 0; i < m->n; i++)
@@ -33,13 +23,13 @@ static void find_worst(const struct p2pb_survey_matrix *m, int bw, struct worst 
             size_t k = w->n;
             while (k > 0 && (bw ? w->v[k - 1] > x : w->v[k - 1] < x))
                 k--;
-            if (k >= NSLOWEST)
+            if (k >= P2PB_SURVEY_NSLOWEST)
                 continue;
-            size_t last = w->n < NSLOWEST ? w->n : NSLOWEST - 1;
+            size_t last = w->n < P2PB_SURVEY_NSLOWEST ? w->n : P2PB_SURVEY_NSLOWEST - 1;
             for (size_t q = last; q > k; q--)
                 w->i[q] = w->i[q - 1], w->j[q] = w->j[q - 1], w->v[q] = w->v[q - 1];
             w->i[k] = i, w->j[k] = j, w->v[k] = x;
-            w->n += w->n < NSLOWEST;
+            w->n += w->n < P2PB_SURVEY_NSLOWEST;
         }
 }
 
@@ -91,7 +81,7 @@ static void print_summary(FILE *o, const struct p2pb_survey_matrix *m,
                 v->slow_node[i] ? "slow node" : "");
 }
 
-static const char *why_str(unsigned why)
+const char *p2pb_survey_why(unsigned why)
 {
     return why == (P2PB_SLOW_LATENCY | P2PB_SLOW_BANDWIDTH) ? "latency and bandwidth"
            : why == P2PB_SLOW_LATENCY                       ? "latency"
@@ -113,13 +103,13 @@ static void print_verdicts(FILE *o, const struct p2pb_survey_matrix *m,
             fprintf(o,
                     "slow node: %s (%s; its links x%.2f latency, x%.3f bandwidth; median over "
                     "its partners %.2f usec, %.1f MB/s)\n",
-                    m->labels[i], why_str(v->slow_node[i]), v->node_lat_f[i], v->node_bw_f[i],
-                    v->node_lat[i], v->node_bw[i]);
+                    m->labels[i], p2pb_survey_why(v->slow_node[i]), v->node_lat_f[i],
+                    v->node_bw_f[i], v->node_lat[i], v->node_bw[i]);
     for (size_t i = 0; i < n; i++)
         for (size_t j = i + 1; j < n; j++)
             if (v->slow_link[i * n + j])
                 fprintf(o, "slow link: %s-%s (%s; t %.2f usec, %.1f MB/s)\n", m->labels[i],
-                        m->labels[j], why_str(v->slow_link[i * n + j]), m->lat[i * n + j],
+                        m->labels[j], p2pb_survey_why(v->slow_link[i * n + j]), m->lat[i * n + j],
                         p2pb_survey_pair_bw(m, i, j));
     if (!v->nslow_nodes && !v->nslow_links)
         fprintf(o, "no slow node, no slow link\n");
@@ -141,8 +131,8 @@ static void print_text(FILE *o, const char *path, const struct p2pb_survey_matri
     } else
         print_summary(o, m, v);
     for (int bw = 0; bw < 2; bw++) {
-        struct worst w;
-        find_worst(m, bw, &w);
+        struct p2pb_survey_slowest w;
+        p2pb_survey_slowest(m, bw, &w);
         fprintf(o, "\n# Slowest pairs by %s\n", bw ? "bandwidth (slower direction)" : "latency");
         for (size_t k = 0; k < w.n; k++)
             fprintf(o, "%s-%s %.*f %s\n", m->labels[w.i[k]], m->labels[w.j[k]], bw ? 1 : 2, w.v[k],
@@ -193,8 +183,8 @@ static void add_verdicts(cJSON *d, const struct p2pb_survey_matrix *m,
     }
     cJSON *sl = cJSON_AddObjectToObject(d, "slowest");
     for (int bw = 0; bw < 2; bw++) {
-        struct worst w;
-        find_worst(m, bw, &w);
+        struct p2pb_survey_slowest w;
+        p2pb_survey_slowest(m, bw, &w);
         cJSON *a = cJSON_AddArrayToObject(sl, bw ? "bandwidth_mbs" : "latency_usec");
         for (size_t k = 0; k < w.n; k++) {
             cJSON *e = cJSON_CreateObject();

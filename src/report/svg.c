@@ -102,6 +102,20 @@ void p2pb_svg_poly(FILE *o, const double *x, const double *y, size_t n, int clos
     fprintf(o, "\" style=\"%s\"/>\n", style);
 }
 
+void p2pb_svg_rect(FILE *o, double x, double y, double w, double h, const char *style,
+                   const char *title)
+{
+    fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" style=\"%s\"", x, y, w,
+            h, style);
+    if (!title) {
+        fputs("/>\n", o);
+        return;
+    }
+    fputs("><title>", o);
+    p2pb_xml_text(o, title);
+    fputs("</title></rect>\n", o);
+}
+
 void p2pb_svg_marker(FILE *o, double x, double y, int shape, const char *colour)
 {
     const double r = 3.5;

@@ -52,6 +52,11 @@ void p2pb_svg_line(FILE *o, double x1, double y1, double x2, double y2, const ch
 void p2pb_svg_poly(FILE *o, const double *x, const double *y, size_t n, int closed,
                    const char *style);
 
+/* A rectangle, top-left (x, y), w x h px, with the inline style (e.g.
+ * "fill:#fd8d3c"); title, when not NULL, is its tooltip (escaped). */
+void p2pb_svg_rect(FILE *o, double x, double y, double w, double h, const char *style,
+                   const char *title);
+
 /* Marker at (x, y): shape 0 circle, 1 square, 2 triangle, 3 diamond; fill colour. */
 void p2pb_svg_marker(FILE *o, double x, double y, int shape, const char *colour);
 

@@ -1,11 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The html report in a real browser: a 3 + 3 campaign of small p2pbench runs
-# (labels a and b), `p2pbench-report html a --vs b`, then headless Chromium
-# (Debian package chromium): the page loads without a console message, its
-# DOM holds both charts and the tables, and its screenshot is not blank
-# (many colours, a share of non-white pixels; png_colours.py). The file
-# itself: no script, no network reference, text from files escaped.
+# The html report in a real browser, headless Chromium (Debian package
+# chromium), three pages: (1) a 3 + 3 campaign of small p2pbench runs
+# (labels a and b), `p2pbench-report html a --vs b`; (2) a 10 + 10 campaign
+# by scripts/campaign.sh of synthetic launches (fake_launch.sh, the second
+# side 20% slower); (3) a `p2pbench survey` of 6 ranks. Each page loads
+# without a console message, its DOM holds what the page is for (charts and
+# verdicts; the survey's heatmaps and verdicts), and its screenshot is not
+# blank (many colours, a share of non-white pixels; png_colours.py). The
+# file itself: no script, no network reference, text from files escaped.
 # Without chromium the test is skipped, or fails with P2PB_REQUIRE_BROWSER=1 (CI).
 # Usage: browser.sh MPIENV P2PBENCH REPORT WORK_DIR
 set -u
@@ -40,28 +43,68 @@ for side in a b; do
 done
 expect_status 0 "$bin" html a --vs b -o report.html
 [ -s report.html ] || fatal "no report.html"
-# self-contained: no script, no reference to anything outside the file
-grep -q -i "<script" report.html && fail "the page has a script"
-grep -q -i -E "https?:|src=|href=|url\(|@import" report.html && fail "the page refers to something outside it"
 [ "$(grep -c "<svg viewBox=\"0 0 540 320\"" report.html)" = 2 ] || fail "want 2 charts (latency, throughput)"
 
 # The console check must see a console message when there is one.
 printf '<!DOCTYPE html><html><body><script>console.error("p2pb-probe")</script></body></html>\n' >probe.html
 chrome --dump-dom "file://$work/probe.html" >/dev/null
 grep -q "CONSOLE.*p2pb-probe" chrome.log || fatal "the console check sees no console message (chromium log format changed?): $(grep -c . chrome.log) log lines"
-chrome --dump-dom "file://$work/report.html" >dom.html || fail "chromium --dump-dom failed: $(tail -3 chrome.log)"
-grep -q ":CONSOLE" chrome.log && fail "console messages: $(grep ':CONSOLE' chrome.log | head -3)"
-grep -q "PingPong latency" dom.html && grep -q "PingPong throughput" dom.html ||
+
+# render NAME: NAME.html in the browser: its DOM into NAME.dom (and no console
+# message), its screenshot NAME.png not blank
+render() {
+    chrome --dump-dom "file://$work/$1.html" >"$1.dom" || fail "$1: chromium --dump-dom failed: $(tail -3 chrome.log)"
+    grep -q ":CONSOLE" chrome.log && fail "$1: console messages: $(grep ':CONSOLE' chrome.log | head -3)"
+    chrome --hide-scrollbars --window-size=1200,1400 --screenshot="$work/$1.png" "file://$work/$1.html" >/dev/null
+    [ -s "$1.png" ] || fatal "$1: no screenshot: $(tail -3 chrome.log)"
+    set -- "$1" $(python3 "$here/png_colours.py" "$1.png") || fatal "$1: screenshot is not a PNG"
+    say "$1: screenshot ${2}x$3, $4 colours, non-white share $5"
+    [ "$2" = 1200 ] || fail "$1: screenshot width $2, want 1200"
+    [ "$4" -ge 50 ] || fail "$1: screenshot has $4 colours: blank?"
+    float_test 'f > 0.05 and f < 0.9' f="$5" || fail "$1: non-white share $5: blank or all dark"
+}
+# self_contained NAME: no script, no reference to anything outside NAME.html
+self_contained() {
+    grep -q -i "<script" "$1.html" && fail "$1: the page has a script"
+    grep -q -i -E "https?:|src=|href=|url\(|@import" "$1.html" && fail "$1: the page refers to something outside it"
+}
+
+self_contained report
+render report
+grep -q "PingPong latency" report.dom && grep -q "PingPong throughput" report.dom ||
     fail "the DOM lacks the charts"
-grep -q "no verdict (&lt; 4 launches)" dom.html || fail "the DOM lacks the compare table's verdicts"
-chrome --hide-scrollbars --window-size=1200,1400 --screenshot="$work/shot.png" "file://$work/report.html" >/dev/null
-[ -s shot.png ] || fatal "no screenshot: $(tail -3 chrome.log)"
-set -- $(python3 "$here/png_colours.py" shot.png) || fatal "screenshot is not a PNG"
-say "screenshot ${1}x$2, $3 colours, non-white share $4"
-[ "$1" = 1200 ] || fail "screenshot width $1, want 1200"
-[ "$3" -ge 50 ] || fail "screenshot has $3 colours: blank?"
-float_test 'f > 0.05 and f < 0.9' f="$4" || fail "non-white share $4: blank or all dark"
+grep -q "no verdict (&lt; 4 launches)" report.dom || fail "the DOM lacks the compare table's verdicts"
 pass "html report renders"
+
+# A 10 + 10 campaign (synthetic launches, domU 20% slower): every row with a
+# number changed for the worse, the launch order in the notes.
+sh "$here/../../scripts/campaign.sh" -n 10 -s 42 -o camp -a native -b domU \
+    -A "sh '$here/fake_launch.sh' camp.log 1.0" -B "sh '$here/fake_launch.sh' camp.log 1.2" \
+    >/dev/null 2>camp.err || fatal "campaign.sh failed: $(tail -3 camp.err)"
+expect_status 0 "$bin" html camp/native --vs camp/domU -o campaign.html
+self_contained campaign
+render campaign
+grep -q "native (10 launches) vs domU (10 launches)" campaign.dom || fail "campaign: the sides' launches"
+grep -q '<td class="verdict v-worse">changed (worse)</td><td class="v-worse">8</td><td class="v-worse">6</td>' campaign.dom ||
+    fail "campaign: want 8 latency and 6 throughput rows changed (worse)"
+grep -q "launch order: 10 rounds with both sides (campaign seed 42)" campaign.dom || fail "campaign: the launch order"
+pass "html of a 10 + 10 campaign renders"
+
+# A survey of 6 ranks on this machine: the survey section with both heatmaps,
+# a value in each measured cell, the verdicts (whatever they are on a shared
+# machine) and the slowest pairs.
+timeout 300 "$P2PB_MPIEXEC" $P2PB_NPFLAG 6 $P2PB_PREFLAGS "$bench" survey -o survey.jsonl >/dev/null 2>run.err ||
+    fatal "p2pbench survey failed: $(head -3 run.err)"
+expect_status 0 "$bin" html survey.jsonl -o survey.html
+self_contained survey
+render survey
+grep -q "<h2>Link survey: survey.jsonl</h2>" survey.dom || fail "survey: no survey section"
+grep -q 'aria-label="Latency t \[usec\]' survey.dom && grep -q 'aria-label="Bandwidth MB/s' survey.dom ||
+    fail "survey: the DOM lacks the heatmaps"
+[ "$(grep -o 'class="hv' survey.dom | wc -l | tr -d ' ')" = 60 ] || fail "survey: want a value in each of 2 x 30 cells"
+grep -q "<h3>Verdicts</h3>" survey.dom && grep -q "<caption>Slowest pairs</caption>" survey.dom ||
+    fail "survey: no verdicts or slowest pairs"
+pass "html of a survey renders"
 
 # Text from files is escaped: a label with markup stays text.
 sed 's/"label":"a"/"label":"<b>x<\/b>\&amp;\\"q\\"'"'"'"/' a/a-1.jsonl >evil.jsonl

@@ -750,6 +750,13 @@ sys.exit(0 if len(m) == 2 and all(r["bytes"] == 1024 and r["shifted_b"] == 1 for
         fail "marks: json rows"
     expect_status 0 "$bin" show b/b-02.jsonl
     grep -qE '^ +1024 +[0-9]+\*?ds ' out.txt || fail "marks: show does not mark the row 'ds'"
+    # html: the marked cells in words (latency, throughput), a legend line under
+    # the tables, a ring at the marked points of both charts, the count in the notes
+    expect_status 0 "$bin" html a --vs b -o m.html
+    eq "$(grep -o '<span class="mark" title="disturbed">d 1/6</span><span class="mark" title="shifted">s 1/6</span>' m.html | wc -l | tr -d ' ')" 2 "html: marked cells"
+    grep -q '<span class="mark">d k/n</span>.*disturbed: measured while the host was disturbed' m.html || fail "html: no legend line for the marks"
+    eq "$(grep -c '<circle cx="[0-9.]*" cy="[0-9.]*" r="8"' m.html)" 3 "html: rings (2 charts and the legend)"
+    grep -q "domU: 1 launch row disturbed, 1 shifted" m.html || fail "html: the notes do not count the marks"
     ;;
 incomplete)
     gen a a native 6 1.0
