@@ -301,6 +301,51 @@ static enum p2pb_status finish_survey(struct p2pb_optparse *ps)
     return P2PB_OK;
 }
 
+/* Does kernel k use option id (options that only some kernels read)? */
+static int kernel_uses(const struct p2pb_kernel *k, size_t id)
+{
+    switch (id) {
+    case O_WINDOW: return k->bytes.unit == P2PB_BYTES_WINDOW_X;
+    case O_TCP_IF: return strncmp(k->name, "tcp-", 4) == 0;
+    case O_MEMCPY_BUFFER:
+    case O_MEMCPY_RANKS: return strcmp(k->name, "memcpy") == 0;
+    default: return 1;
+    }
+}
+
+/* Options given that nothing run will read: one warning line in o->unused
+ * naming the first such option and the kernels that read it (the survey
+ * reads --window and the --survey-* options, and no kernel option else). */
+static void find_unused(const struct p2pb_optparse *ps)
+{
+    static const size_t some[] = {O_WINDOW,       O_TCP_IF,      O_MEMCPY_BUFFER, O_MEMCPY_RANKS,
+                                  O_SURVEY_SIZES, O_SURVEY_MODE, O_SURVEY_ORDER,  O_SURVEY_SEED,
+                                  O_SURVEY_PER,   O_SURVEY_TIME};
+    const struct p2pb_options *o = ps->o;
+    for (size_t i = 0; i < sizeof some / sizeof some[0]; i++) {
+        size_t id = some[i];
+        int survey_opt = id >= O_SURVEY_SIZES && id <= O_SURVEY_TIME, used = 0;
+        if (!ps->given[id])
+            continue;
+        if (o->survey)
+            used = survey_opt || id == O_WINDOW;
+        for (size_t k = 0; k < o->nkernels && !used && !survey_opt; k++)
+            used = kernel_uses(o->kernels[k], id);
+        if (used)
+            continue;
+        char users[160] = "survey";
+        size_t n = 0;
+        for (size_t k = 0; k < p2pb_nkernels && !survey_opt; k++)
+            if (kernel_uses(p2pb_kernels[k], id) && n + 20 < sizeof users)
+                n += (size_t)snprintf(users + n, sizeof users - n, "%s%s", n ? ", " : "",
+                                      p2pb_kernels[k]->name);
+        snprintf(ps->o->unused, sizeof ps->o->unused,
+                 "--%s has no effect on what runs (it is read by: %s%s)", p2pb_opt_table[id].name,
+                 users, id == O_WINDOW ? ", survey" : "");
+        return;
+    }
+}
+
 /* Positional kernels, the checks across options, then the defaults that
  * depend on what was given (sizes, kernels). */
 static enum p2pb_status finish(struct p2pb_optparse *ps, int argc, char **argv)
@@ -311,15 +356,19 @@ static enum p2pb_status finish(struct p2pb_optparse *ps, int argc, char **argv)
         st = p2pb_opt_add_kernels(o, argv[i], ps->err, ps->errlen);
     if (st == P2PB_OK)
         st = finish_policy(ps);
-    if (st == P2PB_OK && o->survey)
+    if (st == P2PB_OK && o->survey) {
+        find_unused(ps);
         return finish_survey(ps);
+    }
     if (st == P2PB_OK)
         st = finish_sizes(o, ps->err, ps->errlen);
-    if (st != P2PB_OK || o->nkernels > 0)
+    if (st != P2PB_OK)
         return st;
-    for (size_t i = 0; i < p2pb_nkernels; i++)
+    ps->kernels_given = o->nkernels > 0;
+    for (size_t i = 0; i < p2pb_nkernels && !ps->kernels_given; i++)
         if (p2pb_kernel_is_default(p2pb_kernels[i]) && o->nkernels < P2PB_MAX_KERNELS)
             o->kernels[o->nkernels++] = p2pb_kernels[i];
+    find_unused(ps);
     return P2PB_OK;
 }
 

@@ -57,6 +57,13 @@ expect_error 2 "--samples and --max-samples exclude each other" --samples 5 --ma
 expect_error 2 "--samples and --ci-target exclude each other" --samples 5 --ci-target 0.1
 expect_error 2 "--sizes given twice (give one list)" -s 0 -s 8
 expect_error 2 "--sizes and --msglog exclude each other" -s 0 -m 3
+# an option no kernel of the run reads: the run goes on, rank 0 warns once
+# shellcheck disable=SC2086
+timeout 120 "$P2PB_MPIEXEC" $P2PB_NPFLAG "$np" $P2PB_PREFLAGS "$bin" pingpong --window 8 -s 8 \
+    --samples 3 --no-results >/dev/null 2>"$outdir/unused.err"
+rc=$?
+n=$(grep -cF "p2pbench: warning: --window has no effect on what runs (it is read by: uniband, biband, multi-uniband, tcp-uniband, survey)" "$outdir/unused.err")
+[ "$rc" = 0 ] && [ "$n" = 1 ] && pass || fail "pingpong --window 8: exit $rc, warning seen $n times (want 0, once)"
 rm -f "$outdir/fifo" && mkfifo "$outdir/fifo"
 expect_error 1 "cannot write results file '$outdir/fifo': a FIFO with no reader" -s 0 -o "$outdir/fifo"
 expect_error 1 "message size 1099511627776 (1T) needs" -s 1T
