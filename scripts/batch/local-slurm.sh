@@ -336,18 +336,22 @@ prepare_dir() {
 }
 
 cmd_start() {
-    local want_prefix=$TB_PREFIX
+    local want_prefix=$TB_PREFIX want_nodes
     require_root "SlurmUser=root, munged --force"
+    parse_start "$@"
+    want_nodes=$NODES
     load_cluster # what DIR holds, if anything
     if any_running; then
-        all_running && {
+        all_running && ((NODES == want_nodes)) && {
             log "already running in $DIR ($NODES node(s))"
             return 0
         }
+        all_running &&
+            die "a $NODES-node cluster is running in $DIR, not $want_nodes; run '$PROG stop' first"
         die "a partial cluster is running in $DIR; run '$PROG stop' first"
     fi
     TB_PREFIX=$want_prefix
-    parse_start "$@"
+    NODES=$want_nodes
     [[ $TB_PREFIX =~ ^[a-z][a-z0-9]{0,11}$ ]] ||
         usage_error "P2PB_SLURM_TESTBED_PREFIX must match [a-z][a-z0-9]{0,11}: '$TB_PREFIX'"
     ensure_packages

@@ -90,6 +90,8 @@ else
         fail "p2pbench binary not found or not executable: $BIN"
         summary || exit 1
     }
+    # Absolute: the jobs run in OUTDIR.
+    [[ $BIN_PATH == /* ]] || BIN_PATH=$PWD/$BIN_PATH
     BIN=$BIN_PATH
 fi
 
