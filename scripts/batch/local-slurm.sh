@@ -214,8 +214,7 @@ EOF
 
 # launch NAME CMD...: start a daemon in the foreground of its own session, in
 # the background of this script, and record its pid. Every wrapper in CMD
-# (setsid, unshare, sh, nsenter) execs the next, so
-# the pid is the daemon's.
+# (setsid, unshare, sh, nsenter) execs the next, so the pid is the daemon's.
 launch() {
     local name=$1 pid
     shift
@@ -350,6 +349,12 @@ cmd_start() {
             die "a $NODES-node cluster is running in $DIR, not $want_nodes; run '$PROG stop' first"
         die "a partial cluster is running in $DIR; run '$PROG stop' first"
     fi
+    # The namespaces of a cluster in DIR whose daemons are gone (a killed
+    # run): they are ours by the prefix DIR recorded; remove them.
+    if ((NODES > 1)) && tb_exists; then
+        log "removing the stale testbed '$TB_PREFIX' of $DIR"
+        testbed down >&2
+    fi
     TB_PREFIX=$want_prefix
     NODES=$want_nodes
     [[ $TB_PREFIX =~ ^[a-z][a-z0-9]{0,11}$ ]] ||
@@ -367,7 +372,7 @@ cmd_start() {
     prepare_dir
     if ((NODES > 1)); then
         # Namespaces of our prefix with none of our daemons: a run that was
-        # killed before its stop. They are ours by name; remove them.
+        # killed before its stop, in another state directory. Ours by name.
         if tb_exists; then
             log "removing the stale testbed '$TB_PREFIX'"
             testbed down >&2
@@ -393,9 +398,9 @@ cmd_start() {
     wait_for "$START_TIMEOUT" "$NODES node(s) idle in sinfo" nodes_idle
     all_running || die "a daemon exited during start"
     STARTING=0
-    log "running: $NODES node(s) idle; $(for d in $(daemons); do
-        printf '%s %s, ' "$d" "$(daemon_pid "$d")"
-    done)"
+    local pids=''
+    for d in $(daemons); do pids+="${pids:+, }$d $(daemon_pid "$d")"; done
+    log "running, $NODES node(s) idle: $pids"
     printf 'export SLURM_CONF=%s\n' "$(conf)"
 }
 
