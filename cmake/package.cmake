@@ -45,6 +45,9 @@ install(FILES "${PROJECT_BINARY_DIR}/packaging/changelog.gz"
 install(PROGRAMS scripts/batch/p2pbench.sbatch scripts/batch/p2pbench.pbs
                  scripts/batch/local-slurm.sh
         DESTINATION ${CMAKE_INSTALL_DATADIR}/p2pbench/scripts/batch)
+# local-slurm.sh start --nodes N builds its nodes with the testbed.
+install(PROGRAMS scripts/testbed/testbed.sh scripts/testbed/agent.sh
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/p2pbench/scripts/testbed)
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME p2pbench)

@@ -1,50 +1,108 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# local-slurm.sh: a throw-away single-node Slurm on this machine, for testing
-# the batch scripts (see docs/testbed.md, "A real batch system"). Everything lives in
-# one state directory: munge key and socket, slurm.conf, state, spool, logs and
-# the pids of the three daemons it starts (munged, slurmctld, slurmd). Nothing
-# under /etc is touched; clients find the cluster through SLURM_CONF.
-# Needs root. Installs Debian's slurm-wlm and munge with apt-get if missing.
+# local-slurm.sh: a throw-away Slurm on this machine, for testing the batch
+# scripts (see docs/testbed.md, "Slurm"). One node on this host, or N nodes
+# h1..hN, each a network namespace of the testbed (scripts/testbed/testbed.sh,
+# 198.18.0.I) running its own slurmd, slurmctld beside slurmd in h1.
+# Everything lives in one state directory: munge key and socket, slurm.conf,
+# state, spool, logs and the pids of the daemons it starts (munged, slurmctld,
+# one slurmd per node). Nothing under /etc is touched (except the testbed's
+# /etc/netns/PREFIX-hI hosts files); clients find the cluster through
+# SLURM_CONF. Needs root. Installs Debian's slurm-wlm and munge with apt-get
+# if missing.
 set -euo pipefail
 
 readonly PROG=${0##*/}
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+readonly SCRIPT_DIR
 # shellcheck source=SCRIPTDIR/../lib/common.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh" # log, die, require_root
+. "$SCRIPT_DIR/../lib/common.sh" # log, die, usage_error, require_root
+readonly TESTBED=$SCRIPT_DIR/../testbed/testbed.sh
+readonly NET_BASE=198.18.0 # the testbed's addresses: host hI is NET_BASE.I
+readonly MAX_NODES=8
 DIR=${P2PB_SLURM_DIR:-/tmp/p2pb-slurm}
 CTLD_PORT=${P2PB_SLURM_CTLD_PORT:-6817}
 SLURMD_PORT=${P2PB_SLURM_SLURMD_PORT:-6818}
 START_TIMEOUT=${P2PB_SLURM_START_TIMEOUT:-60}
+TB_PREFIX=${P2PB_SLURM_TESTBED_PREFIX:-p2pbslurm}
 readonly STOP_TIMEOUT=15
 readonly PARTITION=debug
-readonly DAEMONS=(munged slurmctld slurmd) # start order; stopped in reverse
+NODES=1 # of the cluster in DIR (cluster.env), or of the one being started
 
 usage() {
     cat <<EOF
-Usage: $PROG start|stop|status|env
+Usage: $PROG start [--nodes N] | stop | status | env | exec COMMAND [ARG...]
 
   start   install slurm-wlm and munge if missing (apt-get, as root), generate
-          $DIR/slurm.conf for host '$(hostname -s)' ($(nproc) CPUs), start
-          munged, slurmctld and slurmd, and wait (at most ${START_TIMEOUT}s) until
-          sinfo shows the node idle. Then prints the line for 'env'.
+          $DIR/slurm.conf, start munged, slurmctld and the slurmd(s), and
+          wait (at most ${START_TIMEOUT}s) until sinfo shows every node idle.
+          --nodes 1 (default): one node, this host '$(hostname -s)' ($(nproc) CPUs).
+          --nodes N (2..$MAX_NODES): nodes h1..hN, network namespaces
+          $TB_PREFIX-h1..hN of the testbed ($NET_BASE.1..N, scripts/testbed/testbed.sh),
+          one slurmd in each, slurmctld in h1; each node claims all $(nproc) CPUs.
+          Then prints the line for 'env'.
   stop    cancel remaining jobs, stop exactly the daemons 'start' started (by
-          pid), and delete $DIR (kept if P2PB_SLURM_KEEP=1).
-  status  show the daemons' pids and sinfo; exit 0 if all three are running.
+          pid), remove the namespaces, and delete $DIR (kept if P2PB_SLURM_KEEP=1).
+  status  show the daemons' pids and sinfo; exit 0 if all are running.
   env     print 'export SLURM_CONF=$DIR/slurm.conf' for clients
-          (sbatch, srun, sinfo, squeue): eval "\$($PROG env)"
+          (sbatch, srun, sinfo, squeue): eval "\$($PROG env)". With --nodes N
+          the controller is reachable only from the namespaces: use 'exec'.
+  exec    run a client command (sbatch, srun, squeue, ...) where it reaches
+          the controller (in h1 with --nodes N) with SLURM_CONF set, e.g.
+          $PROG exec srun -N 2 -n 2 --mpi=pmix hostname
 
 Environment:
-  P2PB_SLURM_DIR            state directory (default /tmp/p2pb-slurm)
-  P2PB_SLURM_CTLD_PORT      slurmctld port (default 6817)
-  P2PB_SLURM_SLURMD_PORT    slurmd port (default 6818)
-  P2PB_SLURM_START_TIMEOUT  seconds to wait for an idle node (default 60)
-  P2PB_SLURM_KEEP=1         keep the state directory (logs) on stop
+  P2PB_SLURM_DIR              state directory (default /tmp/p2pb-slurm)
+  P2PB_SLURM_CTLD_PORT        slurmctld port (default 6817)
+  P2PB_SLURM_SLURMD_PORT      slurmd port (default 6818)
+  P2PB_SLURM_START_TIMEOUT    seconds to wait for idle nodes (default 60)
+  P2PB_SLURM_TESTBED_PREFIX   namespace prefix for --nodes N (default p2pbslurm)
+  P2PB_SLURM_KEEP=1           keep the state directory (logs) on stop
 EOF
 }
 
 conf() { printf '%s/slurm.conf' "$DIR"; }
 pidfile() { printf '%s/run/%s.pid' "$DIR" "$1"; }
+cluster_env() { printf '%s/cluster.env' "$DIR"; }
+
+# testbed ARG...: the testbed script on this cluster's namespaces.
+testbed() { P2PB_TESTBED_PREFIX=$TB_PREFIX "$TESTBED" "$@"; }
+
+# load_cluster: NODES and TB_PREFIX of the cluster recorded in DIR (start
+# writes them); a missing file means one node. Read, never sourced.
+load_cluster() {
+    local k v
+    [[ -r $(cluster_env) ]] || return 0
+    while IFS='=' read -r k v; do
+        case $k in
+        NODES) [[ $v =~ ^[0-9]+$ ]] && NODES=$v ;;
+        PREFIX) [[ $v =~ ^[a-z][a-z0-9]{0,11}$ ]] && TB_PREFIX=$v ;;
+        esac
+    done <"$(cluster_env)"
+}
+
+# Daemon names, start order: munged, slurmctld, then slurmd (one node) or
+# slurmd.hI (one per namespace node). The process name is the part before '.'.
+daemons() {
+    local i
+    printf '%s\n' munged slurmctld
+    if ((NODES == 1)); then
+        echo slurmd
+    else
+        for ((i = 1; i <= NODES; i++)); do echo "slurmd.h$i"; done
+    fi
+}
+
+# node_names: the Slurm node names, one a line (SlurmdSpoolDir's %n).
+node_names() {
+    local i
+    if ((NODES == 1)); then
+        hostname -s
+    else
+        for ((i = 1; i <= NODES; i++)); do echo "h$i"; done
+    fi
+}
 
 # alive PID: the process exists and is not a zombie (a daemon whose parent
 # has exited is reaped by pid 1, maybe late).
@@ -65,8 +123,19 @@ daemon_pid() {
     [[ $pid =~ ^[0-9]+$ ]] || return 1
     alive "$pid" || return 1
     cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || return 1
-    [[ $(cat "/proc/$pid/comm" 2>/dev/null) == "$name" && $cmdline == *"$DIR/"* ]] || return 1
+    [[ $(cat "/proc/$pid/comm" 2>/dev/null) == "${name%%.*}" && $cmdline == *"$DIR/"* ]] ||
+        return 1
     printf '%s\n' "$pid"
+}
+
+# client CMD...: run a Slurm client where it reaches slurmctld (in h1 for
+# namespace nodes), with SLURM_CONF set.
+client() {
+    if ((NODES > 1)); then
+        testbed exec h1 -- env SLURM_CONF="$(conf)" "$@"
+    else
+        SLURM_CONF=$(conf) "$@"
+    fi
 }
 
 ensure_packages() {
@@ -82,16 +151,35 @@ ensure_packages() {
         die "could not install slurm-wlm and munge"
 }
 
-write_conf() {
-    local host cpus mem_mb
-    host=$(hostname -s)
+# node_lines: slurm.conf's controller, node and partition lines. One node:
+# this host. Namespace nodes: hI at NET_BASE.I, the controller in h1. Each
+# node's RealMemory is below the machine's: 90% of MemTotal, in MiB (the
+# nodes share it; nothing enforces memory here).
+node_lines() {
+    local cpus mem_mb host i
     cpus=$(nproc)
-    # RealMemory below the machine's: 90% of MemTotal, in MiB.
     mem_mb=$(awk '/^MemTotal:/ {printf "%d", $2 / 1024 * 0.9}' /proc/meminfo)
+    if ((NODES == 1)); then
+        host=$(hostname -s)
+        printf 'SlurmctldHost=%s\n' "$host"
+        printf 'NodeName=%s CPUs=%s RealMemory=%s State=UNKNOWN\n' "$host" "$cpus" "$mem_mb"
+        printf 'PartitionName=%s Nodes=%s Default=YES MaxTime=INFINITE State=UP\n' \
+            "$PARTITION" "$host"
+        return
+    fi
+    printf 'SlurmctldHost=h1(%s.1)\n' "$NET_BASE"
+    for ((i = 1; i <= NODES; i++)); do
+        printf 'NodeName=h%d NodeHostname=h%d NodeAddr=%s.%d CPUs=%s RealMemory=%s State=UNKNOWN\n' \
+            "$i" "$i" "$NET_BASE" "$i" "$cpus" "$mem_mb"
+    done
+    printf 'PartitionName=%s Nodes=h[1-%d] Default=YES MaxTime=INFINITE State=UP\n' \
+        "$PARTITION" "$NODES"
+}
+
+write_conf() {
     cat >"$(conf)" <<EOF
-# Generated by $PROG for a single-node test cluster. Do not use in production.
+# Generated by $PROG for a $NODES-node test cluster. Do not use in production.
 ClusterName=p2pbtest
-SlurmctldHost=$host
 SlurmUser=root
 SlurmdUser=root
 SlurmctldPort=$CTLD_PORT
@@ -109,23 +197,24 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 ReturnToService=2
 StateSaveLocation=$DIR/state
-SlurmdSpoolDir=$DIR/spool
+SlurmdSpoolDir=$DIR/spool/%n
+TmpFS=$DIR/tmp/%n
 SlurmctldPidFile=$DIR/run/slurmctld.daemon.pid
-SlurmdPidFile=$DIR/run/slurmd.daemon.pid
+SlurmdPidFile=$DIR/run/slurmd.%n.daemon.pid
 SlurmctldLogFile=$DIR/log/slurmctld.log
-SlurmdLogFile=$DIR/log/slurmd.log
+SlurmdLogFile=$DIR/log/slurmd.%n.log
 SlurmctldTimeout=30
 SlurmdTimeout=30
 InactiveLimit=0
 MinJobAge=300
 KillWait=5
-NodeName=$host CPUs=$cpus RealMemory=$mem_mb State=UNKNOWN
-PartitionName=$PARTITION Nodes=$host Default=YES MaxTime=INFINITE State=UP
+$(node_lines)
 EOF
 }
 
 # launch NAME CMD...: start a daemon in the foreground of its own session, in
-# the background of this script, and record its pid.
+# the background of this script, and record its pid. Every wrapper in CMD
+# (setsid, unshare, sh, nsenter) execs the next, so the pid is the daemon's.
 launch() {
     local name=$1 pid
     shift
@@ -133,6 +222,28 @@ launch() {
     pid=$!
     printf '%s\n' "$pid" >"$(pidfile "$name")"
     log "started $name (pid $pid)"
+}
+
+# in_node NAME CMD...: launch daemon NAME on its node: here for one node,
+# else on testbed host hI (slurmctld on h1, slurmd.hI on hI): its network
+# namespace, its own UTS namespace named hI, and a mount namespace where
+# /etc/hosts is the testbed's hosts file. Not `testbed.sh exec`: `ip netns
+# exec` also mounts a fresh /sys, without the cgroup file systems, and
+# slurmd (22.05) will not start without one even with proctrack/linuxproc.
+in_node() {
+    local name=$1 host=h1 ns
+    shift
+    if ((NODES == 1)); then
+        launch "$name" "$@"
+        return
+    fi
+    [[ $name != slurmd.* ]] || host=${name#slurmd.}
+    ns=$TB_PREFIX-$host
+    [[ -e /run/netns/$ns && -r /etc/netns/$ns/hosts ]] || die "testbed host $host ($ns) not found"
+    # shellcheck disable=SC2016 # expanded by the inner sh
+    launch "$name" unshare --mount --uts --propagation slave -- sh -c \
+        'mount --bind "$1" /etc/hosts && hostname "$2" || exit 1; shift 2; exec "$@"' \
+        sh "/etc/netns/$ns/hosts" "$host" nsenter --net="/run/netns/$ns" "$@"
 }
 
 # wait_for SECONDS DESCRIPTION CMD...: poll CMD until it succeeds, bounded.
@@ -149,19 +260,27 @@ wait_for() {
     done
 }
 
-node_idle() {
-    [[ $(SLURM_CONF=$(conf) timeout 10 sinfo -h -N -o '%t' 2>/dev/null) == idle ]]
+# nodes_idle: sinfo shows all NODES nodes idle.
+nodes_idle() {
+    local n
+    n=$(client timeout 10 sinfo -h -N -t idle -o %N 2>/dev/null | sort -u | wc -l)
+    ((n == NODES))
 }
 
 all_running() {
     local d
-    for d in "${DAEMONS[@]}"; do daemon_pid "$d" >/dev/null || return 1; done
+    for d in $(daemons); do daemon_pid "$d" >/dev/null || return 1; done
 }
 
 any_running() {
     local d
-    for d in "${DAEMONS[@]}"; do daemon_pid "$d" >/dev/null && return 0; done
+    for d in $(daemons); do daemon_pid "$d" >/dev/null && return 0; done
     return 1
+}
+
+# tb_exists: namespaces of this cluster's testbed prefix exist.
+tb_exists() {
+    ip netns list 2>/dev/null | awk '{print $1}' | grep -qE "^${TB_PREFIX}-(br|h[0-9]+)\$"
 }
 
 show_logs() {
@@ -180,22 +299,69 @@ on_exit() {
     if ((STARTING && rc != 0)); then
         show_logs
         log "start failed; stopping what was started"
-        P2PB_SLURM_KEEP=${P2PB_SLURM_KEEP:-0} stop_daemons || true
+        P2PB_SLURM_KEEP=${P2PB_SLURM_KEEP:-0} stop_cluster || true
     fi
     exit "$rc"
 }
 
+# parse_start ARG...: --nodes N sets NODES.
+parse_start() {
+    NODES=1
+    while [[ $# -gt 0 ]]; do
+        case $1 in
+        --nodes)
+            if ! [[ $# -ge 2 && $2 =~ ^[0-9]+$ ]] || (($2 < 1 || $2 > MAX_NODES)); then
+                usage_error "--nodes needs a number from 1 to $MAX_NODES, got '${2-}'"
+            fi
+            NODES=$2
+            shift 2
+            ;;
+        *) usage_error "start: unexpected argument '$1'" ;;
+        esac
+    done
+}
+
+# prepare_dir: a fresh state directory with a private munge key (1024 random
+# bytes, readable by root only), cluster.env and slurm.conf.
+prepare_dir() {
+    [[ $DIR == /* && $DIR != / ]] || die "P2PB_SLURM_DIR must be an absolute path"
+    rm -rf -- "$DIR"
+    (umask 077 && mkdir -p "$DIR"/{munge,state,spool,tmp,log,run})
+    local node
+    for node in $(node_names); do mkdir -p "$DIR/spool/$node" "$DIR/tmp/$node"; done
+    (umask 077 && head -c 1024 /dev/urandom >"$DIR/munge/munge.key")
+    printf 'NODES=%d\nPREFIX=%s\n' "$NODES" "$TB_PREFIX" >"$(cluster_env)"
+    write_conf
+}
+
 cmd_start() {
+    local want_prefix=$TB_PREFIX want_nodes
     require_root "SlurmUser=root, munged --force"
+    parse_start "$@"
+    want_nodes=$NODES
+    load_cluster # what DIR holds, if anything
     if any_running; then
-        all_running && {
-            log "already running in $DIR"
+        all_running && ((NODES == want_nodes)) && {
+            log "already running in $DIR ($NODES node(s))"
             return 0
         }
+        all_running &&
+            die "a $NODES-node cluster is running in $DIR, not $want_nodes; run '$PROG stop' first"
         die "a partial cluster is running in $DIR; run '$PROG stop' first"
     fi
+    # The namespaces of a cluster in DIR whose daemons are gone (a killed
+    # run): they are ours by the prefix DIR recorded; remove them.
+    if ((NODES > 1)) && tb_exists; then
+        log "removing the stale testbed '$TB_PREFIX' of $DIR"
+        testbed down >&2
+    fi
+    TB_PREFIX=$want_prefix
+    NODES=$want_nodes
+    [[ $TB_PREFIX =~ ^[a-z][a-z0-9]{0,11}$ ]] ||
+        usage_error "P2PB_SLURM_TESTBED_PREFIX must match [a-z][a-z0-9]{0,11}: '$TB_PREFIX'"
     ensure_packages
     command -v setsid >/dev/null || die "setsid not found"
+    ((NODES == 1)) || [[ -x $TESTBED ]] || die "testbed script not executable: $TESTBED"
 
     STARTING=1
     trap on_exit EXIT
@@ -203,12 +369,16 @@ cmd_start() {
     trap 'exit 143' TERM
     trap 'exit 129' HUP
 
-    [[ $DIR == /* && $DIR != / ]] || die "P2PB_SLURM_DIR must be an absolute path"
-    rm -rf -- "$DIR"
-    (umask 077 && mkdir -p "$DIR"/{munge,state,spool,log,run})
-    # A private munge key: 1024 random bytes, readable by root only.
-    (umask 077 && head -c 1024 /dev/urandom >"$DIR/munge/munge.key")
-    write_conf
+    prepare_dir
+    if ((NODES > 1)); then
+        # Namespaces of our prefix with none of our daemons: a run that was
+        # killed before its stop, in another state directory. Ours by name.
+        if tb_exists; then
+            log "removing the stale testbed '$TB_PREFIX'"
+            testbed down >&2
+        fi
+        testbed up "$NODES" >&2
+    fi
 
     launch munged munged --foreground --force \
         --key-file="$DIR/munge/munge.key" --socket="$DIR/munge/munge.socket" \
@@ -218,32 +388,39 @@ cmd_start() {
     wait_for 15 "munged" sh -c \
         'munge -n -S "$1" | unmunge -S "$1"' sh "$DIR/munge/munge.socket"
 
-    launch slurmctld slurmctld -D -i -f "$(conf)"
-    wait_for 30 "slurmctld" env SLURM_CONF="$(conf)" timeout 10 scontrol ping
+    in_node slurmctld slurmctld -D -i -f "$(conf)"
+    wait_for 30 "slurmctld" client timeout 10 scontrol ping
 
-    launch slurmd slurmd -D -f "$(conf)"
-    wait_for "$START_TIMEOUT" "node $(hostname -s) idle in sinfo" node_idle
+    local d
+    for d in $(daemons); do
+        [[ $d == slurmd* ]] && in_node "$d" slurmd -D -f "$(conf)"
+    done
+    wait_for "$START_TIMEOUT" "$NODES node(s) idle in sinfo" nodes_idle
     all_running || die "a daemon exited during start"
     STARTING=0
-    log "running: munged $(daemon_pid munged), slurmctld $(daemon_pid slurmctld)," \
-        "slurmd $(daemon_pid slurmd); node $(hostname -s) idle"
+    local pids=''
+    for d in $(daemons); do pids+="${pids:+, }$d $(daemon_pid "$d")"; done
+    log "running, $NODES node(s) idle: $pids"
     printf 'export SLURM_CONF=%s\n' "$(conf)"
 }
 
-# Stop our daemons by pid, TERM then (bounded) KILL, slurmd first.
+# stop_daemons: our daemons by pid, TERM then (bounded) KILL, in reverse
+# start order (the slurmds first).
 stop_daemons() {
     local i name pid deadline rc=0
+    local -a names
+    mapfile -t names < <(daemons)
     if daemon_pid slurmctld >/dev/null; then
         # Let running jobs go first so no step outlives its slurmd.
-        SLURM_CONF=$(conf) timeout 10 scancel --quiet --full --user=root 2>/dev/null || true
+        client timeout 10 scancel --quiet --full --user=root 2>/dev/null || true
         deadline=$((SECONDS + STOP_TIMEOUT))
         while ((SECONDS < deadline)) &&
-            [[ -n $(SLURM_CONF=$(conf) timeout 10 squeue -h -t running,completing -o %i 2>/dev/null) ]]; do
+            [[ -n $(client timeout 10 squeue -h -t running,completing -o %i 2>/dev/null) ]]; do
             sleep 0.5
         done
     fi
-    for ((i = ${#DAEMONS[@]} - 1; i >= 0; i--)); do
-        name=${DAEMONS[i]}
+    for ((i = ${#names[@]} - 1; i >= 0; i--)); do
+        name=${names[i]}
         pid=$(daemon_pid "$name") || continue
         kill -TERM "$pid" 2>/dev/null || true
         deadline=$((SECONDS + STOP_TIMEOUT))
@@ -260,6 +437,17 @@ stop_daemons() {
             log "stopped $name (pid $pid)"
         fi
     done
+    return "$rc"
+}
+
+# stop_cluster: the daemons, then the namespaces (the testbed kills what is
+# left in them, e.g. a job step), then the state directory.
+stop_cluster() {
+    local rc=0
+    stop_daemons || rc=1
+    if ((NODES > 1)) && tb_exists; then
+        testbed down >&2 || rc=1
+    fi
     if ((rc == 0)) && [[ ${P2PB_SLURM_KEEP:-0} != 1 && -d $DIR ]]; then
         rm -rf -- "$DIR"
     fi
@@ -272,12 +460,14 @@ cmd_stop() {
         log "nothing to stop ($DIR does not exist)"
         return 0
     }
-    stop_daemons
+    load_cluster
+    stop_cluster
 }
 
 cmd_status() {
     local d pid rc=0
-    for d in "${DAEMONS[@]}"; do
+    load_cluster
+    for d in $(daemons); do
         if pid=$(daemon_pid "$d"); then
             printf '%-10s running (pid %s)\n' "$d" "$pid"
         else
@@ -286,24 +476,52 @@ cmd_status() {
         fi
     done
     if daemon_pid slurmctld >/dev/null; then
-        SLURM_CONF=$(conf) timeout 10 sinfo -N || true
+        client timeout 10 sinfo -N || true
     fi
     return "$rc"
 }
 
+cmd_env() {
+    load_cluster
+    printf 'export SLURM_CONF=%s\n' "$(conf)"
+    ((NODES == 1)) ||
+        log "note: $NODES namespace nodes; run clients with '$PROG exec' (they reach the controller only from there)"
+}
+
+cmd_exec() {
+    [[ ${1-} != -- ]] || shift
+    [[ $# -ge 1 ]] || usage_error "exec: no command"
+    [[ -r $(conf) ]] || die "no cluster in $DIR (run '$PROG start' first)"
+    load_cluster
+    if ((NODES > 1)); then
+        require_root "the nodes are network namespaces"
+        exec env P2PB_TESTBED_PREFIX="$TB_PREFIX" "$TESTBED" exec h1 -- \
+            env SLURM_CONF="$(conf)" "$@"
+    fi
+    SLURM_CONF=$(conf) exec "$@"
+}
+
 main() {
-    [[ $# -eq 1 ]] || {
+    [[ $# -ge 1 ]] || {
         usage >&2
         exit 2
     }
-    case $1 in
-    start) cmd_start ;;
-    stop) cmd_stop ;;
-    status) cmd_status ;;
-    env) printf 'export SLURM_CONF=%s\n' "$(conf)" ;;
-    -h | --help | help) usage ;;
+    local sub=$1
+    shift
+    case $sub in
+    start) cmd_start "$@" ;;
+    exec) cmd_exec "$@" ;;
+    stop | status | env | -h | --help | help)
+        [[ $# -eq 0 ]] || usage_error "$sub takes no arguments"
+        case $sub in
+        stop) cmd_stop ;;
+        status) cmd_status ;;
+        env) cmd_env ;;
+        *) usage ;;
+        esac
+        ;;
     *)
-        log "error: unknown command '$1'"
+        log "error: unknown command '$sub'"
         usage >&2
         exit 2
         ;;

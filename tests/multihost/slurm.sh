@@ -1,22 +1,29 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# run_slurm_test.sh: p2pbench as a real Slurm batch job. Starts a private
-# single-node Slurm (scripts/batch/local-slurm.sh), submits
-# scripts/batch/p2pbench.sbatch with a small run once per launcher
-# (srun --mpi=pmix, and mpirun inside the allocation), waits at most
-# P2PB_SLURM_JOB_TIMEOUT (120) seconds per job, and checks that each results
-# file ends with status complete and names 2 ranks. The daemons are stopped
-# on every exit path.
+# run_slurm_test.sh: p2pbench as a real Slurm batch job, on private clusters
+# started by scripts/batch/local-slurm.sh:
+#
+#   (a) one node (this host): `sbatch -N 1 -n 2 p2pbench.sbatch` once per
+#       launcher (srun --mpi=pmix, and mpirun inside the allocation)
+#   (b) two nodes h1, h2 (slurmd in two network namespaces of the testbed):
+#       `srun -N 2 -n 2 --mpi=pmix p2pbench`; `sbatch -N 1 -n 2` (srun);
+#       the script's default (2 nodes, 2 tasks) once per launcher
+#
+# Each job must complete (exit code 0) within P2PB_SLURM_JOB_TIMEOUT (120)
+# seconds, and its results file end with status complete, name 2 ranks, hold
+# a pingpong result on 2 ranks, and name one host for both ranks on one node,
+# two different hosts on two. The daemons are stopped and the namespaces
+# removed on every exit path.
 #
 # Exit 0 all passed, 1 a check failed, 2 usage, 77 skipped (not root, or Slurm,
-# munge, mpirun, python3 missing; with P2PB_REQUIRE_SLURM=1 that fails).
+# munge, mpirun, ip, python3 missing; with P2PB_REQUIRE_SLURM=1 that fails).
 #
 # Fallback for checking the plumbing by hand before p2pbench exists:
-# P2PB_TEST_FALLBACK=npopenmpi submits the same batch script with a stand-in
-# binary that ignores its arguments and runs NetPIPE (NPopenmpi); only the
-# job's success and NetPIPE's output are checked. Not a test of p2pbench;
-# ctest must not set it.
+# P2PB_TEST_FALLBACK=npopenmpi submits the same jobs with a stand-in binary
+# that ignores its arguments and runs NetPIPE (NPopenmpi); only the jobs'
+# success and NetPIPE's output are checked. Not a test of p2pbench; ctest
+# must not set it.
 set -euo pipefail
 
 # shellcheck disable=SC2034 # used by driver.sh
@@ -27,6 +34,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=SCRIPTDIR/../lib/driver.sh
 . "$HERE/../lib/driver.sh"
 LOCAL_SLURM=$HERE/../../scripts/batch/local-slurm.sh
+TESTBED=$HERE/../../scripts/testbed/testbed.sh
 SBATCH_SCRIPT=$HERE/../../scripts/batch/p2pbench.sbatch
 RESULTS=$HERE/../lib/p2pb_results.py
 JOB_TIMEOUT=${P2PB_SLURM_JOB_TIMEOUT:-120}
@@ -36,9 +44,9 @@ usage() {
     cat <<EOF
 Usage: $0 P2PBENCH_BIN OUTDIR
 
-Runs p2pbench through a private single-node Slurm (needs root). Job output
-and results files go to OUTDIR. Env: P2PB_REQUIRE_SLURM=1 (missing
-prerequisites fail instead of skip), P2PB_SLURM_LAUNCHERS (default
+Runs p2pbench through a private one-node, then two-node Slurm (needs root).
+Job output and results files go to OUTDIR. Env: P2PB_REQUIRE_SLURM=1
+(missing prerequisites fail instead of skip), P2PB_SLURM_LAUNCHERS (default
 "srun mpirun"), P2PB_SLURM_JOB_TIMEOUT (default 120 s),
 P2PB_TEST_FALLBACK=npopenmpi (manual plumbing check only).
 EOF
@@ -54,8 +62,8 @@ FALLBACK=${P2PB_TEST_FALLBACK:-}
 
 require_root
 require_commands munged munge slurmctld slurmd sbatch squeue scontrol scancel sinfo srun \
-    mpirun python3 timeout setsid
-for f in "$LOCAL_SLURM" "$SBATCH_SCRIPT"; do
+    mpirun python3 timeout setsid ip bridge unshare nsenter
+for f in "$LOCAL_SLURM" "$TESTBED" "$SBATCH_SCRIPT"; do
     [[ -x $f ]] || {
         fail "script not executable: $f"
         summary || exit 1
@@ -82,27 +90,40 @@ else
         fail "p2pbench binary not found or not executable: $BIN"
         summary || exit 1
     }
+    # Absolute: the jobs run in OUTDIR.
+    [[ $BIN_PATH == /* ]] || BIN_PATH=$PWD/$BIN_PATH
     BIN=$BIN_PATH
 fi
 
-# A private cluster: own state directory (short path: it holds the munge
-# socket) and ports apart from local-slurm.sh's defaults.
-P2PB_SLURM_DIR=$(mktemp -d /tmp/p2pbs.XXXXXX)
-export P2PB_SLURM_DIR
+# Private clusters: own state directories (short paths: they hold the munge
+# socket), ports apart from local-slurm.sh's defaults, and a namespace prefix
+# of this process, so nothing someone else has running is touched.
+ONE_DIR=$(mktemp -d /tmp/p2pbs1.XXXXXX)
+TWO_DIR=$(mktemp -d /tmp/p2pbs2.XXXXXX)
 export P2PB_SLURM_CTLD_PORT=${P2PB_SLURM_CTLD_PORT:-6827}
 export P2PB_SLURM_SLURMD_PORT=${P2PB_SLURM_SLURMD_PORT:-6828}
-export SLURM_CONF=$P2PB_SLURM_DIR/slurm.conf
+export P2PB_SLURM_TESTBED_PREFIX=p2ps$$
+
+# slurm DIR ARG...: local-slurm.sh on the cluster in DIR.
+slurm() { P2PB_SLURM_DIR=$1 "$LOCAL_SLURM" "${@:2}"; }
 
 cleanup() {
-    local rc=$?
+    local rc=$? dir
     trap - EXIT INT TERM HUP
-    if ((FAILED)) && [[ -d $P2PB_SLURM_DIR/log ]]; then
-        cp -r -- "$P2PB_SLURM_DIR/log" "$OUTDIR/slurm-logs" 2>/dev/null || true
-        say "daemon logs copied to $OUTDIR/slurm-logs"
+    for dir in "$ONE_DIR" "$TWO_DIR"; do
+        if ((FAILED)) && [[ -d $dir/log ]]; then
+            cp -r -- "$dir/log" "$OUTDIR/slurm-logs-${dir##*/}" 2>/dev/null || true
+            say "daemon logs copied to $OUTDIR/slurm-logs-${dir##*/}"
+        fi
+        slurm "$dir" stop >>"$OUTDIR/local-slurm.log" 2>&1 ||
+            say "warning: local-slurm.sh stop failed for $dir (see $OUTDIR/local-slurm.log)"
+        rm -rf -- "$dir"
+    done
+    # Safety net: the namespaces go with 'stop'; remove them if it failed.
+    if ip netns list 2>/dev/null | awk '{print $1}' | grep -q "^${P2PB_SLURM_TESTBED_PREFIX}-"; then
+        P2PB_TESTBED_PREFIX=$P2PB_SLURM_TESTBED_PREFIX "$TESTBED" down >/dev/null 2>&1 ||
+            say "warning: could not remove testbed $P2PB_SLURM_TESTBED_PREFIX"
     fi
-    "$LOCAL_SLURM" stop >>"$OUTDIR/local-slurm.log" 2>&1 ||
-        say "warning: local-slurm.sh stop failed (see $OUTDIR/local-slurm.log)"
-    rm -rf -- "$P2PB_SLURM_DIR"
     exit "$rc"
 }
 trap cleanup EXIT
@@ -110,14 +131,25 @@ exit_on_signals
 
 q() { python3 "$RESULTS" "$@"; }
 
-# wait_job ID: wait (bounded) until the job leaves the queue's active states;
-# sets JOB_RESULT to "STATE EXITCODE". Not run in a subshell, so that a signal
-# reaches this script's traps within a second.
+# start_cluster DIR NODES: start a cluster, or fail and return 1.
+start_cluster() {
+    say "starting a private $2-node Slurm in $1"
+    if ! slurm "$1" start --nodes "$2" >>"$OUTDIR/local-slurm.log" 2>&1; then
+        fail "local Slurm with $2 node(s) started (see $OUTDIR/local-slurm.log)"
+        tail -n 30 "$OUTDIR/local-slurm.log" | sed 's/^/    /'
+        return 1
+    fi
+    pass "local Slurm with $2 node(s) started, all idle"
+}
+
+# wait_job DIR ID: wait (bounded) until the job leaves the queue's active
+# states; sets JOB_RESULT to "STATE EXITCODE". Not run in a subshell, so that
+# a signal reaches this script's traps within a second.
 JOB_RESULT=
 wait_job() {
-    local id=$1 deadline=$((SECONDS + JOB_TIMEOUT)) line state exitcode
+    local dir=$1 id=$2 deadline=$((SECONDS + JOB_TIMEOUT)) line state exitcode
     while :; do
-        line=$(timeout 10 scontrol -o show job "$id" 2>/dev/null || true)
+        line=$(slurm "$dir" exec timeout 10 scontrol -o show job "$id" 2>/dev/null || true)
         state=$(sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' <<<"$line")
         exitcode=$(sed -n 's/.* ExitCode=\([0-9:]*\).*/\1/p' <<<"$line")
         case $state in
@@ -128,7 +160,7 @@ wait_job() {
             ;;
         esac
         if ((SECONDS >= deadline)); then
-            timeout 10 scancel "$id" 2>/dev/null || true
+            slurm "$dir" exec timeout 10 scancel "$id" 2>/dev/null || true
             JOB_RESULT="TIMEOUT(${JOB_TIMEOUT}s) ${state:-unknown}"
             return 1
         fi
@@ -136,55 +168,117 @@ wait_job() {
     done
 }
 
-start=$SECONDS
-say "starting a private Slurm in $P2PB_SLURM_DIR"
-if ! "$LOCAL_SLURM" start >"$OUTDIR/local-slurm.log" 2>&1; then
-    fail "local Slurm started (see $OUTDIR/local-slurm.log)"
-    tail -n 30 "$OUTDIR/local-slurm.log" | sed 's/^/    /'
-    summary || exit 1
-fi
-pass "local Slurm started, node idle"
-[[ -z $FALLBACK ]] || say "FALLBACK MODE (NPopenmpi): plumbing only, the p2pbench contract is NOT tested"
-
-for launcher in "${LAUNCHERS[@]}"; do
-    label=slurm-$launcher
-    rc=0
+# submit DIR LABEL LAUNCHER SBATCH_ARG...: submit the batch script with a
+# small pingpong run; sets JOB_ID, or fails and returns 1.
+JOB_ID=
+submit() {
+    local dir=$1 label=$2 launcher=$3 id rc=0
+    shift 3
     id=$(
         export P2PB_BIN=$BIN P2PB_LAUNCHER=$launcher P2PB_LABEL=$label P2PB_OUTDIR=$OUTDIR
         export P2PB_KERNELS=pingpong P2PB_SIZES=0,1K P2PB_SAMPLES=5
-        cd "$OUTDIR" && timeout 30 sbatch --parsable --nodes=1 --ntasks=2 --ntasks-per-node=2 \
-            --time=5 --output="$OUTDIR/$label-%j.out" "$SBATCH_SCRIPT"
+        cd "$OUTDIR" && slurm "$dir" exec timeout 30 sbatch --parsable "$@" --time=5 \
+            --output="$OUTDIR/$label-%j.out" "$SBATCH_SCRIPT"
     ) || rc=$?
     id=${id%%;*}
     if ((rc != 0)) || ! [[ $id =~ ^[0-9]+$ ]]; then
-        fail "$launcher: sbatch submitted the job (status $rc, '$id')"
-        continue
+        fail "$label: sbatch $* submitted the job (status $rc, '$id')"
+        return 1
     fi
-    say "$launcher: job $id submitted; waiting at most ${JOB_TIMEOUT}s"
-    wait_job "$id" || true
-    if [[ $JOB_RESULT == "COMPLETED 0:0" ]]; then
-        pass "$launcher: job $id completed with exit code 0"
-    else
-        fail "$launcher: job $id ended as '$JOB_RESULT'; last lines of its output:"
-        tail -n 20 "$OUTDIR/$label-$id.out" 2>/dev/null | sed 's/^/    /'
-        continue
-    fi
-    if [[ -n $FALLBACK ]]; then
-        expect "$launcher: NPopenmpi wrote its output" test -s "$OUTDIR/np-$id.out"
-        continue
-    fi
-    file=$OUTDIR/$label-$id.jsonl
+    JOB_ID=$id
+}
+
+# check_file NAME FILE HOSTS: the results file is complete with 2 ranks and
+# a pingpong 1 KiB result on 2 ranks; HOSTS 'same' or 'differ' for the two
+# ranks' recorded host names.
+check_file() {
+    local name=$1 file=$2 hosts=$3 v
     if ! v=$(q "$file" check 2>&1); then
-        fail "$launcher: results file $file well formed ($v)"
-        continue
+        fail "$name: results file $file well formed ($v)"
+        return
     fi
     v=$(q "$file" end 2>&1) || true
-    expect "$launcher: end record has status complete (got '$v')" test "$v" = complete
+    expect "$name: end record has status complete (got '$v')" test "$v" = complete
     v=$(q "$file" nranks 2>&1) || true
-    expect "$launcher: run record names 2 ranks (got '$v')" test "$v" = 2
+    expect "$name: run record names 2 ranks (got '$v')" test "$v" = 2
     v=$(q "$file" result-nranks pingpong 1024 2>&1) || true
-    expect "$launcher: pingpong 1 KiB ran on 2 ranks (got '$v')" test "$v" = 2
-done
+    expect "$name: pingpong 1 KiB ran on 2 ranks (got '$v')" test "$v" = 2
+    v=$(q "$file" hosts 2>&1) || true
+    if [[ $hosts == same ]]; then
+        expect "$name: both ranks on one host (got '$v')" \
+            test -n "${v%%,*}" -a "${v%%,*}" = "${v#*,}"
+    else
+        expect "$name: the ranks on two hosts (got '$v')" \
+            test -n "${v%%,*}" -a -n "${v#*,}" -a "${v%%,*}" != "${v#*,}"
+    fi
+}
 
+# check_job DIR LABEL ID HOSTS: wait for the job, then check its file.
+check_job() {
+    local dir=$1 label=$2 id=$3 hosts=$4
+    say "$label: job $id submitted; waiting at most ${JOB_TIMEOUT}s"
+    wait_job "$dir" "$id" || true
+    if [[ $JOB_RESULT == "COMPLETED 0:0" ]]; then
+        pass "$label: job $id completed with exit code 0"
+    else
+        fail "$label: job $id ended as '$JOB_RESULT'; last lines of its output:"
+        tail -n 20 "$OUTDIR/$label-$id.out" 2>/dev/null | sed 's/^/    /'
+        return
+    fi
+    if [[ -n $FALLBACK ]]; then
+        expect "$label: NPopenmpi wrote its output" test -s "$OUTDIR/np-$id.out"
+        return
+    fi
+    check_file "$label" "$OUTDIR/$label-$id.jsonl" "$hosts"
+}
+
+# (a) One node: the documented `sbatch -N 1 -n 2`, once per launcher.
+one_node() {
+    local launcher
+    start_cluster "$ONE_DIR" 1 || return 0
+    for launcher in "${LAUNCHERS[@]}"; do
+        submit "$ONE_DIR" "one-n1-$launcher" "$launcher" -N 1 -n 2 || continue
+        check_job "$ONE_DIR" "one-n1-$launcher" "$JOB_ID" same
+    done
+    slurm "$ONE_DIR" stop >>"$OUTDIR/local-slurm.log" 2>&1 || fail "one-node Slurm stopped"
+}
+
+# srun -N 2 straight from the login node (h1), no batch script.
+srun_two() {
+    local file=$OUTDIR/two-srun-N2.jsonl rc=0
+    local -a cmd=("$BIN" pingpong --sizes "0,1K" --samples 5 --label two-srun-N2 -o "$file")
+    [[ -z $FALLBACK ]] || cmd=("$BIN")
+    rm -f -- "$file"
+    say "two-srun-N2: srun -N 2 -n 2 --mpi=pmix ${cmd[*]}"
+    (cd "$OUTDIR" && timeout -k 10 "$JOB_TIMEOUT" env P2PB_SLURM_DIR="$TWO_DIR" \
+        "$LOCAL_SLURM" exec srun -N 2 -n 2 --mpi=pmix --time=5 "${cmd[@]}") \
+        >"$OUTDIR/two-srun-N2.out" 2>&1 || rc=$?
+    if ((rc != 0)); then
+        fail "two-srun-N2: srun exited with status $rc; last lines of its output:"
+        tail -n 20 "$OUTDIR/two-srun-N2.out" | sed 's/^/    /'
+        return
+    fi
+    pass "two-srun-N2: srun -N 2 exited 0"
+    [[ -n $FALLBACK ]] || check_file two-srun-N2 "$file" differ
+}
+
+# (b) Two nodes: srun -N 2; sbatch -N 1 -n 2; sbatch with the script's
+# default (2 nodes, 2 tasks), once per launcher.
+two_nodes() {
+    local launcher
+    start_cluster "$TWO_DIR" 2 || return 0
+    srun_two
+    submit "$TWO_DIR" two-n1-srun srun -N 1 -n 2 &&
+        check_job "$TWO_DIR" two-n1-srun "$JOB_ID" same
+    for launcher in "${LAUNCHERS[@]}"; do
+        submit "$TWO_DIR" "two-default-$launcher" "$launcher" || continue
+        check_job "$TWO_DIR" "two-default-$launcher" "$JOB_ID" differ
+    done
+}
+
+start=$SECONDS
+[[ -z $FALLBACK ]] || say "FALLBACK MODE (NPopenmpi): plumbing only, the p2pbench contract is NOT tested"
+one_node
+two_nodes
 say "took $((SECONDS - start)) s; outputs in $OUTDIR"
 summary

@@ -47,7 +47,8 @@ for f in /usr/bin/p2pbench /usr/bin/p2pbench-report /usr/share/man/man1/p2pbench
     /usr/share/doc/p2pbench/changelog.gz /usr/share/doc/p2pbench/README.md \
     /usr/share/doc/p2pbench/docs/output-format.md /usr/share/p2pbench/scripts/campaign.sh \
     /usr/share/p2pbench/scripts/lib/common.sh /usr/share/p2pbench/scripts/batch/p2pbench.sbatch \
-    /usr/share/p2pbench/scripts/batch/p2pbench.pbs /usr/share/p2pbench/scripts/batch/local-slurm.sh; do
+    /usr/share/p2pbench/scripts/batch/p2pbench.pbs /usr/share/p2pbench/scripts/batch/local-slurm.sh \
+    /usr/share/p2pbench/scripts/testbed/testbed.sh /usr/share/p2pbench/scripts/testbed/agent.sh; do
     if grep -qxF "$f" contents.txt; then pass; else fail "$f not in the package"; fi
 done
 
