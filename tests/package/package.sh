@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # The Debian package (cmake/package.cmake): cpack -G DEB builds
-# p2pbench_VERSION_ARCH.deb from this build directory; its contents and
+# p2pbench_VERSION_ARCH.deb from a release build of SOURCE_DIR made here
+# (P2PB_TEST_SEAMS off, no tests: what a user packages, with this build's
+# MPI compiler), so the packaged p2pbench ignores P2PB_TEST_FAULT; its contents and
 # dependencies are as documented; unpacked into a scratch root (dpkg -x: no
 # change to the system) its p2pbench runs on 2 ranks and its p2pbench-report
 # shows the results; lintian finds no error; man -l renders both man pages,
 # each naming every option of its program's --help.
-# Usage: package.sh MPIENV BUILD_DIR VERSION WORKDIR
+# Usage: package.sh MPIENV BUILD_DIR VERSION WORKDIR SOURCE_DIR
 # Skips (77) when cpack, dpkg-deb, lintian or man is missing, unless
 # P2PB_REQUIRE_PACKAGE=1 (.ci/run sets it).
 set -uo pipefail
@@ -15,14 +17,19 @@ set -uo pipefail
 REQUIRE_VAR=P2PB_REQUIRE_PACKAGE
 # shellcheck source=SCRIPTDIR/../lib/driver.sh
 . "$(dirname "$0")/../lib/driver.sh"
-build=$2 version=$3 work=$4
-require_commands cpack dpkg-deb lintian man timeout
+build=$2 version=$3 work=$4 src=$5
+require_commands cpack cmake dpkg-deb lintian man timeout
 rm -rf "$work"
 mkdir -p "$work" || fatal "cannot make $work"
 cd "$work" || fatal "cannot enter $work"
 
-# 1. the package
-timeout 300 cpack --config "$build/CPackConfig.cmake" -G DEB -B "$work/out" >cpack.log 2>&1 ||
+# 1. the package, from a release build without the test seams
+mpicc=$(sed -n 's/^MPI_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
+timeout 600 cmake -S "$src" -B "$work/release" -DCMAKE_BUILD_TYPE=Release -DP2PB_TEST_SEAMS=OFF \
+    -DP2PB_BUILD_TESTS=OFF ${mpicc:+"-DMPI_C_COMPILER=$mpicc"} >release.log 2>&1 &&
+    timeout 600 cmake --build "$work/release" -j2 >>release.log 2>&1 ||
+    { tail -20 release.log; fatal "release build for the package failed"; }
+timeout 300 cpack --config "$work/release/CPackConfig.cmake" -G DEB -B "$work/out" >cpack.log 2>&1 ||
     { cat cpack.log; fatal "cpack -G DEB failed"; }
 deb=$(ls "$work"/out/p2pbench_"$version"_*.deb 2>/dev/null)
 [ -f "$deb" ] || fatal "no p2pbench_${version}_ARCH.deb in $work/out: $(ls "$work/out")"
@@ -69,6 +76,11 @@ timeout 60 "$bin/p2pbench-report" show "$work/run.jsonl" >show.txt 2>show.err ||
 eq "$(grep -c '^# PingPong' show.txt)" 1 "PingPong tables in show"
 eq "$(awk '$1 == "0" || $1 == "1024"' show.txt | wc -l)" 2 "rows 0 and 1024 in show"
 eq "$(head -1 "$work/run.jsonl" | grep -c '"source": *"p2pbench"')" 1 "run record written"
+# the packaged program has no test seams: a stall injected by P2PB_TEST_FAULT
+# (which a test build obeys, tests/bench/faults.sh) changes nothing
+P2PB_TEST_FAULT=stall:1:1024:pingping launch 2 "$bin/p2pbench" pingping -s 0,1024 --samples 6 \
+    --timeout 5 --no-results >fault.txt 2>&1 && pass ||
+    { cat fault.txt; fail "installed p2pbench obeyed P2PB_TEST_FAULT"; }
 if "$bin/p2pbench-report" --version | grep -qF "p2pbench-report $version"; then pass; else
     fail "installed p2pbench-report --version"
 fi
