@@ -182,6 +182,12 @@ static enum p2pb_status set_min_off(struct p2pb_args *a, const char *v, char *er
     return set_real("min-off", v, 0, 0.99, &a->min_off, err, errlen);
 }
 
+static enum p2pb_status set_gnuplot_timeout(struct p2pb_args *a, const char *v, char *err,
+                                            size_t errlen)
+{
+    return set_real("gnuplot-timeout", v, 1, 86400, &a->gnuplot_timeout, err, errlen);
+}
+
 /* A size limit in MiB (an integer in 1..1048576), stored in bytes. */
 static enum p2pb_status set_max_file_size(struct p2pb_args *a, const char *v, char *err,
                                           size_t errlen)
@@ -247,6 +253,8 @@ static const struct opt opts[] = {
      "plot: kernel to draw (default: the first in the first file)"},
     {"gnuplot", 0, "PATH", P2PB_CMD_PLOT | P2PB_CMD_SURVEY, set_gnuplot,
      "plot, survey: gnuplot executable (default gnuplot, from PATH)"},
+    {"gnuplot-timeout", 0, "SEC", P2PB_CMD_PLOT | P2PB_CMD_SURVEY, set_gnuplot_timeout,
+     "plot, survey: stop a gnuplot that has not finished after SEC seconds (default 60)"},
     {"max-file-size", 0, "MIB", P2PB_CMD_ALL, set_max_file_size,
      "refuse a results file or log larger than MIB MiB (default 256)"},
     {"heatmap", 0, "FILE", P2PB_CMD_SURVEY, set_heatmap,
@@ -371,6 +379,7 @@ void p2pb_args_init(struct p2pb_args *a, int expand_dirs)
     a->mad_k = P2PB_OUTLIER_K;
     a->min_off = P2PB_OUTLIER_MIN_OFF;
     a->max_file_bytes = (size_t)256 << 20; /* --max-file-size 256 */
+    a->gnuplot_timeout = 60;               /* --gnuplot-timeout 60 */
     a->expand_dirs = expand_dirs;
 }
 

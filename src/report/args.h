@@ -50,27 +50,28 @@ enum p2pb_args_action {
 /* The options and files of one command line (p2pb_args_init, then
  * p2pb_args_parse; p2pb_args_free in any case). */
 struct p2pb_args {
-    const char *format;    /* -f FMT as given, NULL: text (p2pb_args_format) */
-    int metric;            /* -m: an enum p2pb_metric, -1 when not given */
-    double threshold;      /* -t PCT as a fraction (5% = 0.05, the default) */
-    int holm;              /* --holm, or --fail-on-regression */
-    int fail;              /* --fail-on-regression */
-    int allow_incomplete;  /* --allow-incomplete: the gate passes incomplete files */
-    const char *output;    /* -o PATH, NULL when not given */
-    const char *kernel;    /* -k NAME, NULL when not given */
-    const char *gnuplot;   /* --gnuplot PATH, NULL when not given */
-    const char *title;     /* html --title TEXT, NULL when not given */
-    int force;             /* import --force: replace existing results files */
-    size_t max_file_bytes; /* --max-file-size MIB in bytes (default 256 MiB) */
-    const char *heatmap;   /* survey --heatmap FILE, NULL when not given */
-    int fail_on_slow;      /* survey --fail-on-slow */
-    double mad_k;          /* survey --mad-k: scaled MADs of the rule (outlier.h) */
-    double min_off;        /* survey --min-off: least fraction off the median */
-    char **files[2];       /* side A (before --vs) and side B (after it), */
-    size_t nfiles[2];      /* nfiles[s] strdup'ed paths each, in order */
-    int side;              /* side the next file goes to: 1 after --vs */
-    int expand_dirs;       /* 1: a directory stands for its *.jsonl files */
-    unsigned given;        /* bit i: option i of the table was given */
+    const char *format;     /* -f FMT as given, NULL: text (p2pb_args_format) */
+    int metric;             /* -m: an enum p2pb_metric, -1 when not given */
+    double threshold;       /* -t PCT as a fraction (5% = 0.05, the default) */
+    int holm;               /* --holm, or --fail-on-regression */
+    int fail;               /* --fail-on-regression */
+    int allow_incomplete;   /* --allow-incomplete: the gate passes incomplete files */
+    const char *output;     /* -o PATH, NULL when not given */
+    const char *kernel;     /* -k NAME, NULL when not given */
+    const char *gnuplot;    /* --gnuplot PATH, NULL when not given */
+    const char *title;      /* html --title TEXT, NULL when not given */
+    int force;              /* import --force: replace existing results files */
+    size_t max_file_bytes;  /* --max-file-size MIB in bytes (default 256 MiB) */
+    const char *heatmap;    /* survey --heatmap FILE, NULL when not given */
+    int fail_on_slow;       /* survey --fail-on-slow */
+    double mad_k;           /* survey --mad-k: scaled MADs of the rule (outlier.h) */
+    double min_off;         /* survey --min-off: least fraction off the median */
+    double gnuplot_timeout; /* plot, survey --gnuplot-timeout: seconds gnuplot may take */
+    char **files[2];        /* side A (before --vs) and side B (after it), */
+    size_t nfiles[2];       /* nfiles[s] strdup'ed paths each, in order */
+    int side;               /* side the next file goes to: 1 after --vs */
+    int expand_dirs;        /* 1: a directory stands for its *.jsonl files */
+    unsigned given;         /* bit i: option i of the table was given */
     enum p2pb_args_action action;
 };
 

@@ -5,6 +5,7 @@
  * optionally a heatmap; --fail-on-slow exits 1 when anything is slow.
  */
 #include "args.h"
+#include "plot.h"
 #include "survey.h"
 
 static const struct p2pb_fmt_name survey_formats[] = {
@@ -53,6 +54,7 @@ enum p2pb_status p2pb_cmd_survey(struct p2pb_args *a, char *err, size_t errlen)
         st = p2pb_survey_verdict(&m, &rule, metrics, &v);
     if (st == P2PB_OK)
         p2pb_survey_print(stdout, fmt, a->files[0][0], &m, &v, &rule);
+    p2pb_gnuplot_set_timeout(a->gnuplot_timeout);
     if (st == P2PB_OK && a->heatmap)
         st = p2pb_survey_heatmap(&m, &v, a->heatmap, a->gnuplot, err, p2pb_cmd_errlen(errlen));
     if (st == P2PB_OK && fflush(stdout) != 0)

@@ -14,8 +14,8 @@
 
 /* Run-record keys that differ between any two launches by construction. */
 static const char *const ctx_skip[] = {
-    "type", "schema", "label", "start_utc", "command_line", "timer.overhead_ns", "campaign",
-    "policy.seed", /* the order of sizes in the rounds, drawn per launch */
+    "type",     "schema",      "label", "start_utc", "command_line", "timer.overhead_ns",
+    "campaign", "policy.seed", /* the order of sizes in the rounds, drawn per launch */
     NULL,
 };
 

@@ -42,6 +42,11 @@ typedef void (*p2pb_gnuplot_script_fn)(FILE *o, const void *ctx);
  * and name (the file the user asked for), plus gnuplot's first error line,
  * sanitised. plot_run.c
  */
+/* Seconds a gnuplot started by p2pb_gnuplot_run may take before it is
+ * killed (--gnuplot-timeout, set by the commands from their options);
+ * <= 0: no limit. */
+void p2pb_gnuplot_set_timeout(double seconds);
+
 enum p2pb_status p2pb_gnuplot_run(const char *prog, p2pb_gnuplot_script_fn script, const void *ctx,
                                   const char *image, const char *name, char *err, size_t errlen);
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * plot_run: the gnuplot process of a plot. gnuplot is fork/exec'd (no
- * shell) with the script on its stdin and its stderr in a temporary file,
+ * shell) with the script on its stdin (a temporary file: a gnuplot that
+ * reads nothing cannot block us) and its stderr in a temporary file; it may
+ * run --gnuplot-timeout seconds, then it is killed,
  * so that its warnings never reach the terminal raw; on failure the first
  * error line it printed is shown, sanitised. Success is an exit status of 0
  * and a non-empty image.
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "plot.h"
@@ -20,33 +23,46 @@
 /* Exit status of the child when exec fails; its stderr then holds strerror. */
 enum { EXEC_FAILED = 127 };
 
-/* Child side of the fork: the pipe's read end as stdin, errfd as stderr,
- * exec prog. */
-__attribute__((noreturn)) static void exec_gnuplot(const char *prog, int pfd[2], int errfd)
+static double timeout_s; /* p2pb_gnuplot_set_timeout; <= 0: none */
+
+void p2pb_gnuplot_set_timeout(double seconds)
 {
-    dup2(pfd[0], STDIN_FILENO);
+    timeout_s = seconds;
+}
+
+/* Child side of the fork: infd as stdin, errfd as stderr, exec prog. */
+__attribute__((noreturn)) static void exec_gnuplot(const char *prog, int infd, int errfd)
+{
+    dup2(infd, STDIN_FILENO);
     dup2(errfd, STDERR_FILENO);
-    close(pfd[0]);
-    close(pfd[1]);
     char *const argv[] = {(char *)prog, NULL};
     execvp(prog, argv);
     fprintf(stderr, "%s\n", strerror(errno));
     _exit(EXEC_FAILED);
 }
 
-/* Write the script into the pipe's write end fd (closed on return); a
- * gnuplot that exits early must not kill us with SIGPIPE. */
-static void send_script(int fd, p2pb_gnuplot_script_fn script, const void *ctx)
+/* Wait for pid at most timeout_s seconds (polling every 10 ms), then kill
+ * it. *status as waitpid's; returns 1 when it had to be killed. */
+static int wait_bounded(pid_t pid, int *status)
 {
-    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-    FILE *o = fdopen(fd, "w");
-    if (!o) {
-        close(fd);
-    } else {
-        script(o, ctx);
-        fclose(o);
+    struct timespec t0, now, tick = {0, 10 * 1000 * 1000};
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        pid_t r = waitpid(pid, status, timeout_s > 0 ? WNOHANG : 0);
+        if (r == pid || (r < 0 && errno != EINTR))
+            return 0;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double waited =
+            (double)(now.tv_sec - t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - t0.tv_nsec);
+        if (r == 0 && waited >= timeout_s) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+                ;
+            return 1;
+        }
+        if (r == 0)
+            nanosleep(&tick, NULL);
     }
-    signal(SIGPIPE, old);
 }
 
 /* The first line of gnuplot's stderr (file e) that reports an error: one
@@ -96,31 +112,38 @@ static enum p2pb_status judge(const char *prog, int status, FILE *e, const char 
 enum p2pb_status p2pb_gnuplot_run(const char *prog, p2pb_gnuplot_script_fn script, const void *ctx,
                                   const char *image, const char *name, char *err, size_t errlen)
 {
-    int pfd[2];
-    FILE *e = tmpfile();
-    if (!e)
-        return p2pb_fail(P2PB_EIO, err, errlen, "temporary file: %s", strerror(errno));
-    if (pipe(pfd) != 0) {
-        fclose(e);
-        return p2pb_fail(P2PB_EIO, err, errlen, "pipe: %s", strerror(errno));
+    FILE *e = tmpfile(), *in = tmpfile();
+    enum p2pb_status st = P2PB_OK;
+    if (!e || !in) {
+        st = p2pb_fail(P2PB_EIO, err, errlen, "temporary file: %s", strerror(errno));
+        goto out;
+    }
+    script(in, ctx);
+    if (fflush(in) != 0 || ferror(in) || fseek(in, 0, SEEK_SET) != 0) {
+        st = p2pb_fail(P2PB_EIO, err, errlen, "temporary file: %s", strerror(errno));
+        goto out;
     }
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
-        close(pfd[0]);
-        close(pfd[1]);
-        fclose(e);
-        return p2pb_fail(P2PB_EIO, err, errlen, "fork: %s", strerror(errno));
+        st = p2pb_fail(P2PB_EIO, err, errlen, "fork: %s", strerror(errno));
+        goto out;
     }
     if (pid == 0)
-        exec_gnuplot(prog, pfd, fileno(e));
-    close(pfd[0]);
-    send_script(pfd[1], script, ctx);
+        exec_gnuplot(prog, fileno(in), fileno(e));
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    enum p2pb_status st = judge(prog, status, e, image, name, err, errlen);
-    fclose(e);
+    if (wait_bounded(pid, &status))
+        st = p2pb_fail(P2PB_EIO, err, errlen,
+                       "gnuplot ('%s') did not finish within %g s writing '%s'; stopped it "
+                       "(--gnuplot-timeout)",
+                       prog, timeout_s, name);
+    else
+        st = judge(prog, status, e, image, name, err, errlen);
+out:
+    if (e)
+        fclose(e);
+    if (in)
+        fclose(in);
     return st;
 }
 

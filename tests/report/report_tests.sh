@@ -531,6 +531,13 @@ plot)
     eq "$(sed -n 2p err.txt)" 'gnuplot: "-", line 9: x range is invalid?[2J' "gnuplot's first error line"
     eq "$(wc -l <err.txt | tr -d ' ')" 2 "gnuplot failure: lines on stderr"
     [ -z "$(ls f.svg* 2>/dev/null)" ] || fail "failed gnuplot: files left"
+    # a gnuplot that hangs: stopped after --gnuplot-timeout, one line, no file left
+    printf '#!/bin/sh\nexec sleep 600\n' >hanggp
+    chmod +x hanggp
+    expect_status 1 "$bin" plot a -o h.svg --gnuplot ./hanggp --gnuplot-timeout 1
+    eq "$(cat err.txt)" "p2pbench-report: gnuplot ('./hanggp') did not finish within 1 s writing 'h.svg'; stopped it (--gnuplot-timeout)" "hanging gnuplot"
+    [ -z "$(ls h.svg* 2>/dev/null)" ] || fail "hanging gnuplot: files left"
+    expect_status 2 "$bin" plot a -o h.svg --gnuplot-timeout 0
     printf '#!/bin/sh\necho "warning: noise" >&2\nexec gnuplot\n' >warngp
     chmod +x warngp
     expect_status 0 "$bin" plot a -o w.svg --gnuplot ./warngp
