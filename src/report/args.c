@@ -59,15 +59,17 @@ static enum p2pb_status set_vs(struct p2pb_args *a, const char *v, char *err, si
     return P2PB_OK;
 }
 
-/* A percentage in (0, 100), "%" allowed after it, stored as a fraction. */
+/* A percentage in [0.0001, 100), "%" allowed after it, stored as a fraction
+ * (below 0.0001% the margin is finer than the ratios are printed). */
 static enum p2pb_status set_threshold(struct p2pb_args *a, const char *v, char *err, size_t errlen)
 {
     char *end;
     errno = 0;
     double x = strtod(v, &end);
-    if (end == v || errno || (*end && strcmp(end, "%") != 0) || !(x > 0.0 && x < 100.0))
-        return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                         "invalid --threshold '%s' (a percentage in (0, 100))" P2PB_TRY_HELP, v);
+    if (end == v || errno || (*end && strcmp(end, "%") != 0) || !(x >= 0.0001 && x < 100.0))
+        return p2pb_fail(
+            P2PB_EUSAGE, err, errlen,
+            "invalid --threshold '%s' (a percentage from 0.0001 to below 100)" P2PB_TRY_HELP, v);
     a->threshold = x / 100.0;
     return P2PB_OK;
 }

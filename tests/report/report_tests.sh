@@ -821,6 +821,7 @@ incomplete)
     expect_status 0 "$bin" compare b --vs a -t 0.0001
     grep -q "CI outside \[0.999999, 1.000001\]" out.txt || fail "-t 0.0001 bounds: $(grep 'CI outside' out.txt)"
     grep -q " 1.0000000 \[[0-9.]*\.\.[0-9.]*\]" out.txt || fail "-t 0.0001: ratio decimals"
+    expect_status 2 "$bin" compare b --vs a -t 1e-14 # finer than any printed ratio
     expect_status 0 "$bin" compare b --vs a -t 12.5
     grep -q "CI outside \[0.875, 1.125\]" out.txt || fail "-t 12.5 bounds"
     ;;
