@@ -37,6 +37,8 @@ struct p2pb_report_ctx {
     long eager_limit;              /* bytes; < 0 if unknown. Marked in text tables. */
     int incomplete;                /* set before end(): the run aborted or was cut short
                                     * (imb: no "All processes entering MPI_Finalize") */
+    void *priv;                    /* the reporter's own state (imb: rows of a -multi
+                                    * table held until it is complete); end() frees it */
 };
 
 struct p2pb_reporter {
