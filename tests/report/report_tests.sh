@@ -330,6 +330,15 @@ roundtrip)
         { k = $3 "," $4 "," $5; g = $(c["mbytes_per_sec"]); w = want[k]; d = g - w; if (d < 0) d = -d
           if (!(k in want) || d > 0.01 + 0.005 * w) print k, g, w }' "$rt/p2pbench-imb-all.csv" own.csv)
     [ -z "$bad" ] || fail "own output rates differ from the run's results file: $bad"
+    # the layout before IMB's Uniband/-multi tables ("Uniband 0->1", "Multi-PingPong pair 0-1")
+    expect_status 0 "$bin" import "$rt/p2pbench-imb-old-layout.txt" -o .
+    "$bin" show -f csv p2pbench-imb-old-layout.jsonl >old.csv 2>/dev/null
+    bad=$(awk -F, 'NR == FNR { if (FNR > 1) want[$1 "," $2 "," $3] = $4; next }
+        FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { k = $3 "," $4 "," $5; g = $(c["mbytes_per_sec"]); w = want[k]; d = g - w; if (d < 0) d = -d; n++
+          if (!(k in want) || d > 0.01 + 0.005 * w) print k, g, w }
+        END { if (n != 203) print n " rows, want 203" }' "$rt/p2pbench-imb-old-layout.csv" old.csv)
+    [ -z "$bad" ] || fail "old own layout: $bad"
     grep -q '"kernel":"uniband","display_name":"Uniband","variant":"0->1","bytes":1024,[^}]*"bytes_factor":64' p2pbench-imb-all.jsonl || fail "uniband window 64"
     grep -q '"fixed_bytes":16777216' p2pbench-imb-all.jsonl || fail "memcpy buffer 16 MiB"
     # values read from the text: Uniband/Biband t of one iteration = messages of a
