@@ -138,9 +138,12 @@ static void imb_begin(struct p2pb_report_ctx *ctx)
     fprintf(ctx->out, "# Mbytes/sec            : 1 MB = 10^6 bytes\n");
 }
 
-/* The header block of a table without a Group column. */
-static void imb_section(FILE *o, const struct p2pb_imb_tab *t, const struct p2pb_result *r)
+/* The header block of a table without a Group column; ctx->header_done
+ * says whether it ends in the column header (not after a skipped row). */
+static void imb_section(struct p2pb_report_ctx *ctx, const struct p2pb_imb_tab *t,
+                        const struct p2pb_result *r)
 {
+    FILE *o = ctx->out;
     int skipped = r->status == P2PB_ROW_SKIPPED;
     int ncols = skipped ? 4 : p2pb_imb_ncols(t);
     fputc('\n', o);
@@ -156,6 +159,7 @@ static void imb_section(FILE *o, const struct p2pb_imb_tab *t, const struct p2pb
         fprintf(o, "# skipped: %s\n", r->note);
     else
         p2pb_imb_col_header(o, t->cols, 0);
+    ctx->header_done = !skipped;
 }
 
 static void imb_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
@@ -169,8 +173,10 @@ static void imb_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     if (t.group && r->status != P2PB_ROW_SKIPPED && p2pb_imb_hold(ctx, &t, r) == 0)
         return;
     t.group = 0; /* a row that could not be held: a table of its own */
-    if (p2pb_report_new_section(ctx, r))
-        imb_section(o, &t, r);
+    /* a table whose first sizes were skipped (below the kernel's minimum)
+     * gets its header again, with the columns, at its first measured row */
+    if (p2pb_report_new_section(ctx, r) || (r->status != P2PB_ROW_SKIPPED && !ctx->header_done))
+        imb_section(ctx, &t, r);
     if (r->status == P2PB_ROW_SKIPPED)
         return;
     if (r->status != P2PB_ROW_OK) {

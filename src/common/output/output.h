@@ -25,7 +25,7 @@ struct p2pb_report_ctx {
     int section_open;
     int title_done;                /* the open section's title line is printed */
     char last_skip[160];           /* text: reason of the skipped rows just printed */
-    int header_done;               /* text: column header of the open section printed */
+    int header_done;               /* text, imb: column header of the open section printed */
     int cur_asym;                  /* text: the open section has an asymmetry column */
     size_t rows;                   /* rows printed in total */
     size_t prev_bytes;             /* size of the previous row */
