@@ -91,7 +91,7 @@ static void window_suffix(const struct p2pb_result *r, int agg, char *name, size
         snprintf(name + used, len - used, "_win%ld", w);
 }
 
-void p2pb_imb_describe(const struct p2pb_result *r, struct p2pb_imb_tab *t)
+void p2pb_imb_describe(const struct p2pb_result *r, int foreign, struct p2pb_imb_tab *t)
 {
     memset(t, 0, sizeof *t);
     const char *v = r->variant;
@@ -105,14 +105,18 @@ void p2pb_imb_describe(const struct p2pb_result *r, struct p2pb_imb_tab *t)
     t->group_size = memcpy_k ? 1 : 2;
     snprintf(t->name, sizeof t->name, "%s",
              memcpy_k && (t->group || agg) ? "Multi-Memcpy" : r->display_name);
+    char *end = t->name + strlen(t->name);
     window_suffix(r, agg, t->name, sizeof t->name, t);
+    if (foreign)
+        *end = '\0'; /* W unknown: IMB's */
     size_t used = strlen(t->name);
     if ((dir && a > b) || (agg && strstr(v, "hi->lo")))
         snprintf(t->name + used, sizeof t->name - used, "_reverse");
     used = strlen(t->name);
     if (agg)
         snprintf(t->name + used, sizeof t->name - used, "_aggregate");
-    else if (v[0] && !dir && !t->group && !(memcpy_k && rank))
+    else if (v[0] && !dir && !t->group && !(memcpy_k && rank) &&
+             !(foreign && strncmp(v, "np ", 3) == 0))
         snprintf(t->name + used, sizeof t->name - used, " %s", v); /* noise: "Noise rank 0" */
     if (agg)
         t->cols = P2PB_IMB_COLS_T;
@@ -166,7 +170,8 @@ static void imb_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
 {
     FILE *o = ctx->out;
     struct p2pb_imb_tab t;
-    p2pb_imb_describe(r, &t);
+    const struct p2pb_run_info *ri = ctx->run;
+    p2pb_imb_describe(r, ri && ri->imported && strncmp(ri->source, "p2pbench", 8) != 0, &t);
     const char *held = p2pb_imb_held_name(ctx);
     if (held && (!t.group || strcmp(held, t.name) != 0))
         p2pb_imb_flush(ctx);

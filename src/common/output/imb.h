@@ -30,8 +30,10 @@ struct p2pb_imb_tab {
     double msgs_per_iter; /* COLS_RATE: messages per iteration (W, or 2 W for Biband) */
 };
 
-/* The table of row r (docs/kernels.md, "IMB layout"). */
-void p2pb_imb_describe(const struct p2pb_result *r, struct p2pb_imb_tab *t);
+/* The table of row r (docs/kernels.md, "IMB layout"). foreign: r was imported
+ * from another tool's log (IMB's Uniband imports as one message per
+ * iteration: no window suffix; "np N" rows say N in "#processes"). */
+void p2pb_imb_describe(const struct p2pb_result *r, int foreign, struct p2pb_imb_tab *t);
 
 /* A rule as wide as ncols 13-character columns ("#---...", 13 ncols characters). */
 void p2pb_imb_rule(FILE *o, int ncols);
