@@ -339,8 +339,34 @@ roundtrip)
         { k = $3 "," $4 "," $5; g = $(c["mbytes_per_sec"]); w = want[k]; d = g - w; if (d < 0) d = -d
           if (!(k in want) || d > 0.01 + 0.005 * w) print k, g, w }' "$rt/p2pbench-imb-all.csv" own.csv)
     [ -z "$bad" ] || fail "own output rates differ from the run's results file: $bad"
+    # the layout before IMB's Uniband/-multi tables ("Uniband 0->1", "Multi-PingPong pair 0-1")
+    expect_status 0 "$bin" import "$rt/p2pbench-imb-old-layout.txt" -o .
+    "$bin" show -f csv p2pbench-imb-old-layout.jsonl >old.csv 2>/dev/null
+    bad=$(awk -F, 'NR == FNR { if (FNR > 1) want[$1 "," $2 "," $3] = $4; next }
+        FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { k = $3 "," $4 "," $5; g = $(c["mbytes_per_sec"]); w = want[k]; d = g - w; if (d < 0) d = -d; n++
+          if (!(k in want) || d > 0.01 + 0.005 * w) print k, g, w }
+        END { if (n != 203) print n " rows, want 203" }' "$rt/p2pbench-imb-old-layout.csv" old.csv)
+    [ -z "$bad" ] || fail "old own layout: $bad"
     grep -q '"kernel":"uniband","display_name":"Uniband","variant":"0->1","bytes":1024,[^}]*"bytes_factor":64' p2pbench-imb-all.jsonl || fail "uniband window 64"
     grep -q '"fixed_bytes":16777216' p2pbench-imb-all.jsonl || fail "memcpy buffer 16 MiB"
+    # values read from the text: Uniband/Biband t of one iteration = messages of a
+    # window (64; Biband 128, both ways) / Msg/sec; -multi Group rows by the header's groups
+    j=p2pbench-imb-all.jsonl
+    near "$(csvval $j uniband 0-\>1 1024 t_median_usec)" 12.85085 0.0001 "Uniband 1K: 64 / 4980215 msg/s"
+    near "$(csvval $j uniband 0-\>1 1024 mbytes_per_sec)" 5099.74 0.001 "Uniband 1K MB/s"
+    near "$(csvval $j uniband 1-\>0 1024 mbytes_per_sec)" 5379.35 0.001 "Uniband_reverse 1K MB/s"
+    near "$(csvval $j biband '' 1024 t_median_usec)" 23.61692 0.0001 "Biband 1K: 128 / 5419843 msg/s"
+    near "$(csvval $j biband '' 1024 mbytes_per_sec)" 5549.92 0.001 "Biband 1K MB/s"
+    near "$(csvval $j multi-pingpong 'pair 2-3' 1024 t_median_usec)" 0.89 0.0001 "Multi-PingPong group 1 1K t"
+    near "$(csvval $j multi-pingpong 'pair 2-3' 1024 mbytes_per_sec)" 1155.31 0.001 "Multi-PingPong group 1 1K"
+    near "$(csvval $j multi-pingpong aggregate 1024 mbytes_per_sec)" 2308.34 0.001 "Multi-PingPong_aggregate 1K"
+    near "$(csvval $j multi-uniband 2-\>3 1024 mbytes_per_sec)" 2117.42 0.001 "Multi-Uniband group 1 1K"
+    near "$(csvval $j multi-uniband 3-\>2 1024 mbytes_per_sec)" 2231.02 0.001 "Multi-Uniband_reverse group 1 1K"
+    near "$(csvval $j multi-uniband 'aggregate hi->lo' 1024 t_median_usec)" 50.19 0.0001 "reverse aggregate 1K t"
+    near "$(csvval $j multi-uniband 'aggregate hi->lo' 1024 mbytes_per_sec)" 3536.73 0.001 "reverse aggregate 1K"
+    near "$(csvval $j memcpy 'rank 0' 1024 t_median_usec)" 1234.09 0.0001 "Memcpy 1K t"
+    near "$(csvval $j memcpy 'rank 0' 1024 mbytes_per_sec)" 13594.82 0.001 "Memcpy 1K MB/s"
     expect_status 0 "$bin" import "$cases/seed-pmb-sendrecv-native-vs-domU.txt" -o .
     expect_status 0 "$bin" compare seed-pmb-sendrecv-native-vs-domU-Experiment_1.jsonl --vs seed-pmb-sendrecv-native-vs-domU-Experiment_2.jsonl -f csv
     r=$(awk -F, '$1 == "throughput" && $7 == 16384 { print $16 }' out.txt)

@@ -1,23 +1,137 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * IMB-MPI1 compatible layout (docs/kernels.md): 13-character right-aligned
- * columns, 2 decimals; times are means over all timed iterations as IMB
- * prints them; Mbytes/sec from t_max. p2pbench always counts 1 MB = 10^6 B
- * and says so in the header (IMB's own unit varied between releases: PMB
- * and IMB <= 3.2 used 2^20 B; see docs/report.md on imports).
+ * IMB-MPI1 compatible layout (docs/kernels.md, "IMB layout"): 13-character
+ * right-aligned columns, 2 decimals; times are means over all timed
+ * iterations as IMB prints them; Mbytes/sec from t_max. p2pbench always
+ * counts 1 MB = 10^6 B and says so in the header (IMB's own unit varied
+ * between releases: PMB and IMB <= 3.2 used 2^20 B; see docs/report.md on
+ * imports).
+ *
+ * Each table is named by one word after "# Benchmarking": IMB's name where
+ * the kernel's definition is IMB's benchmark of that name (Uniband and Biband
+ * with a window of 64 in IMB's direction, Multi-PingPong per pair), else a
+ * name of its own: a suffix _winW (another window), _reverse (the higher rank
+ * of each pair sends), _aggregate (the sum over pairs or ranks).
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "output/imb.h"
 #include "output/output.h"
 
-static const char rule[] = "#---------------------------------------------------";
+void p2pb_imb_rule(FILE *o, int ncols)
+{
+    fputc('#', o);
+    for (int i = 1; i < 13 * ncols; i++)
+        fputc('-', o);
+    fputc('\n', o);
+}
+
+int p2pb_imb_ncols(const struct p2pb_imb_tab *t)
+{
+    return (t->cols == P2PB_IMB_COLS_TMMA ? 6 : 4) + (t->group ? 1 : 0);
+}
+
+void p2pb_imb_col_header(FILE *o, enum p2pb_imb_cols cols, int group)
+{
+    if (group)
+        fprintf(o, "%13s", "Group");
+    if (cols == P2PB_IMB_COLS_TMMA)
+        fprintf(o, "%13s%13s%13s%13s%13s%13s\n", "#bytes", "#repetitions", "t_min[usec]",
+                "t_max[usec]", "t_avg[usec]", "Mbytes/sec");
+    else if (cols == P2PB_IMB_COLS_RATE)
+        fprintf(o, "%13s%13s%13s%13s\n", "#bytes", "#repetitions", "Mbytes/sec", "Msg/sec");
+    else
+        fprintf(o, "%13s%13s%13s%13s\n", "#bytes", "#repetitions", "t[usec]", "Mbytes/sec");
+}
+
+void p2pb_imb_values(FILE *o, const struct p2pb_imb_tab *t, const struct p2pb_result *r)
+{
+    size_t reps = p2pb_result_repetitions(r);
+    if (t->cols == P2PB_IMB_COLS_TMMA) {
+        fprintf(o, "%13zu%13zu%13.2f%13.2f%13.2f%13.2f\n", r->bytes, reps, r->t_min_usec,
+                r->t_max_usec, r->t_avg_usec, r->mbytes_per_sec_imb);
+    } else if (t->cols == P2PB_IMB_COLS_RATE) {
+        /* IMB: messages of one iteration / t_max; MB/s = Msg/sec x X / 10^6 */
+        double msgs = r->t_max_usec > 0 ? t->msgs_per_iter * 1e6 / r->t_max_usec : 0;
+        fprintf(o, "%13zu%13zu%13.2f%13.0f\n", r->bytes, reps, r->mbytes_per_sec_imb, msgs);
+    } else {
+        fprintf(o, "%13zu%13zu%13.2f%13.2f\n", r->bytes, reps, r->t_max_usec,
+                r->mbytes_per_sec_imb);
+    }
+}
+
+/* Kernels of a window of W messages per iteration (and per pair). */
+static int window_kernel(const char *k)
+{
+    return strcmp(k, "uniband") == 0 || strcmp(k, "biband") == 0 ||
+           strcmp(k, "multi-uniband") == 0 || strcmp(k, "tcp-uniband") == 0;
+}
+
+/* Kernels whose variants are pairs or ranks with an aggregate row. */
+static int per_group_kernel(const char *k)
+{
+    return strcmp(k, "multi-pingpong") == 0 || strcmp(k, "multi-uniband") == 0 ||
+           strcmp(k, "memcpy") == 0;
+}
+
+/* Append "_winW" to name (len bytes) when a window kernel's W is not IMB's. */
+static void window_suffix(const struct p2pb_result *r, int agg, char *name, size_t len,
+                          struct p2pb_imb_tab *t)
+{
+    if (!window_kernel(r->kernel))
+        return;
+    /* bytes_factor: W X per pair, 2 W X for Biband, P W X for an aggregate of P pairs */
+    double pairs = agg && r->active_ranks >= 2 ? (double)(r->active_ranks / 2) : 1.0;
+    t->msgs_per_iter = r->bytes_factor / pairs;
+    long w = lround(t->msgs_per_iter / (strcmp(r->kernel, "biband") == 0 ? 2.0 : 1.0));
+    size_t used = strlen(name);
+    if (w > 0 && w != P2PB_IMB_WINDOW)
+        snprintf(name + used, len - used, "_win%ld", w);
+}
+
+void p2pb_imb_describe(const struct p2pb_result *r, int foreign, struct p2pb_imb_tab *t)
+{
+    memset(t, 0, sizeof *t);
+    const char *v = r->variant;
+    int a = -1, b = -1, n = 0;
+    int dir = sscanf(v, "%d->%d%n", &a, &b, &n) == 2 && v[n] == '\0';
+    int groups = per_group_kernel(r->kernel);
+    int agg = groups && strncmp(v, "aggregate", 9) == 0;
+    int memcpy_k = strcmp(r->kernel, "memcpy") == 0;
+    int rank = strncmp(v, "rank ", 5) == 0;
+    t->group = groups && !agg && v[0] && (!memcpy_k || r->active_ranks > 1);
+    t->group_size = memcpy_k ? 1 : 2;
+    snprintf(t->name, sizeof t->name, "%s",
+             memcpy_k && (t->group || agg) ? "Multi-Memcpy" : r->display_name);
+    char *end = t->name + strlen(t->name);
+    window_suffix(r, agg, t->name, sizeof t->name, t);
+    if (foreign)
+        *end = '\0'; /* W unknown: IMB's */
+    size_t used = strlen(t->name);
+    if ((dir && a > b) || (agg && strstr(v, "hi->lo")))
+        snprintf(t->name + used, sizeof t->name - used, "_reverse");
+    used = strlen(t->name);
+    if (agg)
+        snprintf(t->name + used, sizeof t->name - used, "_aggregate");
+    else if (v[0] && !dir && !t->group && !(memcpy_k && rank) &&
+             !(foreign && strncmp(v, "np ", 3) == 0))
+        snprintf(t->name + used, sizeof t->name - used, " %s", v); /* noise: "Noise rank 0" */
+    if (agg)
+        t->cols = P2PB_IMB_COLS_T;
+    else if (window_kernel(r->kernel))
+        t->cols = P2PB_IMB_COLS_RATE;
+    else
+        t->cols = r->imb_layout == P2PB_IMB_TMINMAXAVG ? P2PB_IMB_COLS_TMMA : P2PB_IMB_COLS_T;
+}
 
 static void imb_begin(struct p2pb_report_ctx *ctx)
 {
     const struct p2pb_run_info *ri = ctx->run;
-    fprintf(ctx->out, "%s\n#    p2pbench %s, IMB-MPI1 compatible output\n%s\n", rule,
-            ri ? ri->version : "", rule);
+    p2pb_imb_rule(ctx->out, 4);
+    fprintf(ctx->out, "#    p2pbench %s, IMB-MPI1 compatible output\n", ri ? ri->version : "");
+    p2pb_imb_rule(ctx->out, 4);
     if (ri) {
         fprintf(ctx->out, "# Date                  : %s\n", ri->start_utc);
         fprintf(ctx->out, "# Machine               : %s\n", ri->host);
@@ -28,28 +142,46 @@ static void imb_begin(struct p2pb_report_ctx *ctx)
     fprintf(ctx->out, "# Mbytes/sec            : 1 MB = 10^6 bytes\n");
 }
 
+/* The header block of a table without a Group column; ctx->header_done
+ * says whether it ends in the column header (not after a skipped row). */
+static void imb_section(struct p2pb_report_ctx *ctx, const struct p2pb_imb_tab *t,
+                        const struct p2pb_result *r)
+{
+    FILE *o = ctx->out;
+    int skipped = r->status == P2PB_ROW_SKIPPED;
+    int ncols = skipped ? 4 : p2pb_imb_ncols(t);
+    fputc('\n', o);
+    p2pb_imb_rule(o, ncols);
+    fprintf(o, "# Benchmarking %s\n# #processes = %d\n", t->name,
+            skipped ? r->nranks : r->active_ranks);
+    int waiting = r->nranks - r->active_ranks;
+    if (!skipped && waiting > 0)
+        fprintf(o, "# ( %d additional process%s waiting in MPI_Barrier)\n", waiting,
+                waiting == 1 ? "" : "es");
+    p2pb_imb_rule(o, ncols);
+    if (skipped)
+        fprintf(o, "# skipped: %s\n", r->note);
+    else
+        p2pb_imb_col_header(o, t->cols, 0);
+    ctx->header_done = !skipped;
+}
+
 static void imb_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
 {
     FILE *o = ctx->out;
-    int new_section = p2pb_report_new_section(ctx, r);
-    if (new_section) {
-        int skipped = r->status == P2PB_ROW_SKIPPED;
-        fprintf(o, "\n%s\n# Benchmarking %s%s%s\n# #processes = %d\n", rule, r->display_name,
-                r->variant[0] ? " " : "", r->variant, skipped ? r->nranks : r->active_ranks);
-        if (!skipped && r->nranks > r->active_ranks)
-            fprintf(o, "# ( %d additional processes waiting in MPI_Barrier)\n",
-                    r->nranks - r->active_ranks);
-        fprintf(o, "%s\n", rule);
-        if (r->status == P2PB_ROW_SKIPPED) {
-            fprintf(o, "# skipped: %s\n", r->note);
-            return;
-        }
-        if (r->imb_layout == P2PB_IMB_TMINMAXAVG)
-            fprintf(o, "%13s%13s%13s%13s%13s%13s\n", "#bytes", "#repetitions", "t_min[usec]",
-                    "t_max[usec]", "t_avg[usec]", "Mbytes/sec");
-        else
-            fprintf(o, "%13s%13s%13s%13s\n", "#bytes", "#repetitions", "t[usec]", "Mbytes/sec");
-    }
+    struct p2pb_imb_tab t;
+    const struct p2pb_run_info *ri = ctx->run;
+    p2pb_imb_describe(r, ri && ri->imported && strncmp(ri->source, "p2pbench", 8) != 0, &t);
+    const char *held = p2pb_imb_held_name(ctx);
+    if (held && (!t.group || strcmp(held, t.name) != 0))
+        p2pb_imb_flush(ctx);
+    if (t.group && r->status != P2PB_ROW_SKIPPED && p2pb_imb_hold(ctx, &t, r) == 0)
+        return;
+    t.group = 0; /* a row that could not be held: a table of its own */
+    /* a table whose first sizes were skipped (below the kernel's minimum)
+     * gets its header again, with the columns, at its first measured row */
+    if (p2pb_report_new_section(ctx, r) || (r->status != P2PB_ROW_SKIPPED && !ctx->header_done))
+        imb_section(ctx, &t, r);
     if (r->status == P2PB_ROW_SKIPPED)
         return;
     if (r->status != P2PB_ROW_OK) {
@@ -57,19 +189,14 @@ static void imb_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
                 r->note[0] ? ": " : "", r->note);
         return;
     }
-    size_t reps = p2pb_result_repetitions(r);
-    if (r->imb_layout == P2PB_IMB_TMINMAXAVG)
-        fprintf(o, "%13zu%13zu%13.2f%13.2f%13.2f%13.2f\n", r->bytes, reps, r->t_min_usec,
-                r->t_max_usec, r->t_avg_usec, r->mbytes_per_sec_imb);
-    else
-        fprintf(o, "%13zu%13zu%13.2f%13.2f\n", r->bytes, reps, r->t_max_usec,
-                r->mbytes_per_sec_imb);
+    p2pb_imb_values(o, &t, r);
 }
 
 /* IMB's closing line tells parsers the run finished: only a complete run
  * gets it. */
 static void imb_end(struct p2pb_report_ctx *ctx)
 {
+    p2pb_imb_flush(ctx);
     if (ctx->incomplete)
         fprintf(ctx->out, "\n\n# p2pbench: run incomplete (aborted or cut short): not every "
                           "size was measured\n\n");

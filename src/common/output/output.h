@@ -25,7 +25,7 @@ struct p2pb_report_ctx {
     int section_open;
     int title_done;                /* the open section's title line is printed */
     char last_skip[160];           /* text: reason of the skipped rows just printed */
-    int header_done;               /* text: column header of the open section printed */
+    int header_done;               /* text, imb: column header of the open section printed */
     int cur_asym;                  /* text: the open section has an asymmetry column */
     size_t rows;                   /* rows printed in total */
     size_t prev_bytes;             /* size of the previous row */
@@ -39,6 +39,8 @@ struct p2pb_report_ctx {
     long eager_limit;              /* bytes; < 0 if unknown. Marked in text tables. */
     int incomplete;                /* set before end(): the run aborted or was cut short
                                     * (imb: no "All processes entering MPI_Finalize") */
+    void *priv;                    /* the reporter's own state (imb: rows of a -multi
+                                    * table held until it is complete); end() frees it */
 };
 
 struct p2pb_reporter {

@@ -185,9 +185,12 @@ static void imb_section(struct p2pb_imp_scan *sc, const char *m)
     const char *name = m + strlen("Benchmarking ");
     size_t l = strcspn(name, " \t\r");
     snprintf(sc->benchbuf, sizeof sc->benchbuf, "%.*s", (int)(l < 63 ? l : 63), name);
+    if (sc->own) /* "Uniband_reverse": kind Uniband, the suffixes noted */
+        p2pb_imp_own_section(sc, name, l, sc->benchbuf, sizeof sc->benchbuf);
     sc->bench = sc->benchbuf;
-    /* p2pbench's own output names the part after the kernel: "Uniband 0->1",
-     * "Multi-PingPong pair 0-1", "Memcpy rank 0": that is the variant */
+    /* p2pbench's own output before 0.2 named the part after the kernel:
+     * "Uniband 0->1", "Multi-PingPong pair 0-1", "Memcpy rank 0": that is the
+     * variant (still "Noise rank 0") */
     snprintf(sc->section_variant, sizeof sc->section_variant, "%.31s", p2pb_imp_skip_ws(name + l));
     p2pb_imp_rtrim(sc->section_variant);
     sc->nprocs = sc->waiting = sc->multi = 0;
@@ -211,7 +214,8 @@ static void imb_process_counts(struct p2pb_imp_scan *sc, const char *s)
     const char *m;
     if ((m = strstr(s, "#processes =")) != NULL)
         sc->nprocs = count_at(m + strlen("#processes ="));
-    if (strstr(s, "additional processes waiting") != NULL) {
+    if (strstr(s, "additional processes waiting") != NULL ||
+        strstr(s, "additional process waiting") != NULL) {
         const char *p = strchr(s, '(');
         sc->waiting = p ? count_at(p + 1) : 0;
     }
@@ -246,6 +250,8 @@ void p2pb_imp_imb_comment(struct p2pb_imp_scan *sc, size_t i, const char *s)
     if ((m = strstr(s, "Benchmarking ")) != NULL)
         imb_section(sc, m);
     imb_process_counts(sc, s);
+    if (sc->own)
+        p2pb_imp_own_comment(sc, s);
 }
 
 /* ---- data rows ---- */
@@ -390,12 +396,8 @@ static struct p2pb_imp_table *imb_table_open(struct p2pb_imp_scan *sc,
     int window = strcmp(ki->kernel, "uniband") == 0 || strcmp(ki->kernel, "biband") == 0 ||
                  strcmp(ki->kernel, "multi-uniband") == 0;
     if (sc->own) {
-        snprintf(t->variant, sizeof t->variant, "%s", sc->section_variant);
-        /* a window of W messages (uniband, biband), P pairs (multi aggregates)
-         * or a fixed buffer (memcpy): the bytes per iteration are not a fixed
-         * multiple of X known here (imb_table_close takes them from the rows) */
-        t->infer_factor =
-            window || strncmp(ki->kernel, "multi-", 6) == 0 || strcmp(ki->kernel, "memcpy") == 0;
+        p2pb_imp_own_table(sc, t, has_group,
+                           imb_has(c, C_MSGS) && !imb_has(c, C_T) && !imb_has(c, C_TMAX));
     } else if ((sc->multi || (sc->bench && strncasecmp(sc->bench, "Multi-", 6) == 0)) &&
                !has_group) {
         snprintf(t->variant, sizeof t->variant, "multi");
@@ -448,6 +450,8 @@ static enum p2pb_status imb_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
             *j = k - 1;
             continue;
         }
+        if (sc->own)
+            p2pb_imp_own_row(sc, t, &tmp);
         int added = p2pb_imp_row_append(sc->lg, sc->g, t, &tmp, *j + 1);
         if (added < 0)
             return p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", lg->path);

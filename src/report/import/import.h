@@ -254,6 +254,22 @@ struct p2pb_imp_osu_section {
     int send_threads, recv_threads; /* osu_latency_mt; 0 none (logged before the title) */
 };
 
+/* Most groups of a -multi table whose ranks are kept (own output). */
+#define P2PB_IMP_OWN_GROUPS 4096
+
+/*
+ * p2pbench's own --format imb tables (docs/kernels.md, "IMB layout"): the
+ * suffixes of the section's name ("Multi-Uniband_win16_reverse_aggregate")
+ * and the ranks of the groups its header lists ("# Group  0:     0    1").
+ */
+struct p2pb_imp_own {
+    int reverse;                      /* _reverse: the higher rank of each pair sends */
+    int aggregate;                    /* _aggregate: the sum over pairs or ranks */
+    int window;                       /* _winW: W; 0: IMB's window, 64 */
+    int ngroups;                      /* group lines read */
+    int rank[P2PB_IMP_OWN_GROUPS][2]; /* ranks of group g; -1: none */
+};
+
 /*
  * State of one pass over a log's lines looking for IMB, PMB and OSU tables.
  * A line index i is 0-based; messages say line i + 1.
@@ -269,7 +285,8 @@ struct p2pb_imp_scan {
     long maxbytes;               /* IMB "Maximum message length in bytes"; -1: none */
     size_t last_end;             /* index of the line after the previous table */
     int own;                     /* p2pbench's own --format imb output (its banner) */
-    char section_variant[32];    /* own output: "0->1" after "Benchmarking Uniband" */
+    char section_variant[32];    /* own output before 0.2: "0->1" after "Benchmarking Uniband" */
+    struct p2pb_imp_own own_tab; /* own output: what the section's name says (imb_own.c) */
     struct p2pb_imp_skips skips; /* tables not imported */
     struct p2pb_imp_osu_section osu;
 };
@@ -289,6 +306,22 @@ void p2pb_imp_imb_comment(struct p2pb_imp_scan *sc, size_t i, const char *s);
  * P2PB_ENOMEM.
  */
 enum p2pb_status p2pb_imp_imb_table(struct p2pb_imp_scan *sc, size_t *i, char *err, size_t errlen);
+/* imb_own.c: own output: the name after "Benchmarking " (name, len
+ * characters, e.g. "Uniband_reverse") into its kind's name (base, baselen
+ * bytes: "Uniband") and sc->own_tab. */
+void p2pb_imp_own_section(struct p2pb_imp_scan *sc, const char *name, size_t len, char *base,
+                          size_t baselen);
+/* imb_own.c: own output: a '#' line s; a group line ("# Group  0:     0    1") is kept. */
+void p2pb_imp_own_comment(struct p2pb_imp_scan *sc, const char *s);
+/* imb_own.c: own output: the default variant and the bytes per X of a new
+ * table t; group: it has a Group column; rate_only: Mbytes/sec and Msg/sec
+ * without a time (Uniband, Biband: t from Msg/sec and the window). */
+void p2pb_imp_own_table(const struct p2pb_imp_scan *sc, struct p2pb_imp_table *t, int group,
+                        int rate_only);
+/* imb_own.c: own output: row r of t as the kernel wrote it: the group's
+ * variant ("pair 2-3", "3->2", "rank 1"), t of one iteration from Msg/sec. */
+void p2pb_imp_own_row(const struct p2pb_imp_scan *sc, const struct p2pb_imp_table *t,
+                      struct p2pb_imp_row *r);
 /* imb.c: at the end of the log: the note on sections skipped. */
 void p2pb_imp_imb_finish(struct p2pb_imp_scan *sc);
 /* imb.c: g's source when no banner named it: "pmb" if the log mentions

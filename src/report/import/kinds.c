@@ -30,6 +30,10 @@ const struct p2pb_imp_kind p2pb_imp_own_kinds[] = {
     {"Multi-PingPong", "multi-pingpong", "Multi-PingPong", 1, 1, 0},
     {"Multi-Uniband",  "multi-uniband",  "Multi-Uniband",  1, 1, 0},
     {"Memcpy",         "memcpy",         "Memcpy",         1, 1, 0},
+    /* memcpy on every rank at once: a -multi table of groups of one rank */
+    {"Multi-Memcpy",   "memcpy",         "Memcpy",         1, 1, 0},
+    {"TCP-PingPong",   "tcp-pingpong",   "TCP-PingPong",   1, 1, 0},
+    {"TCP-Uniband",    "tcp-uniband",    "TCP-Uniband",    1, 1, 0},
 };
 /* clang-format on */
 const size_t p2pb_imp_n_own_kinds = sizeof p2pb_imp_own_kinds / sizeof p2pb_imp_own_kinds[0];
