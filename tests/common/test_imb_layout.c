@@ -12,6 +12,7 @@
 
 #include "../lib/check.h"
 #include "output/output.h"
+#include "render.h"
 
 static struct p2pb_result row(const char *k, const char *disp, const char *v, size_t bytes,
                               int active, double bf, double tmax, double mbps)
@@ -36,19 +37,8 @@ static struct p2pb_result row(const char *k, const char *disp, const char *v, si
 /* The imb reporter's text for rows[n]; caller frees. */
 static char *imb_text(const struct p2pb_result *rows, size_t n)
 {
-    char *buf = NULL;
     size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    struct p2pb_report_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.out = mem;
-    ctx.eager_limit = -1;
-    p2pb_reporter_imb.begin(&ctx);
-    for (size_t i = 0; i < n; i++)
-        p2pb_reporter_imb.row(&ctx, &rows[i]);
-    p2pb_reporter_imb.end(&ctx);
-    fclose(mem);
-    return buf;
+    return render_rows(&p2pb_reporter_imb, NULL, -1, rows, n, &len);
 }
 
 static void window_kernels(void)

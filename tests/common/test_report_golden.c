@@ -7,6 +7,7 @@
 
 #include "../lib/check.h"
 #include "output/output.h"
+#include "render.h"
 #include "rows.h"
 
 static char *slurp(const char *path, size_t *len)
@@ -40,19 +41,8 @@ int main(int argc, char **argv)
     size_t n = test_rows(rows);
     for (size_t i = 0; p2pb_reporters[i]; i++) {
         const struct p2pb_reporter *rep = p2pb_reporters[i];
-        char *buf = NULL;
         size_t len = 0;
-        FILE *mem = open_memstream(&buf, &len);
-        struct p2pb_report_ctx ctx;
-        memset(&ctx, 0, sizeof ctx);
-        ctx.out = mem;
-        ctx.run = &test_run;
-        ctx.eager_limit = 4096;
-        rep->begin(&ctx);
-        for (size_t r = 0; r < n; r++)
-            rep->row(&ctx, &rows[r]);
-        rep->end(&ctx);
-        fclose(mem);
+        char *buf = render_rows(rep, &test_run, 4096, rows, n, &len);
         char path[1024];
         snprintf(path, sizeof path, "%s/report.%s.txt", argv[1], rep->name);
         if (update) {
