@@ -1,0 +1,347 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Tests of p2pbench-report import, plot and html (no MPI). Usage:
+#   report_import_tests.sh TEST REPORT_BIN SOURCE_DIR WORK_DIR
+# TEST: import | cases | roundtrip | plot | html
+# shellcheck source=SCRIPTDIR/report_lib.sh
+. "$3/tests/report/report_lib.sh"
+
+case $test in
+import)
+    expect_status 0 "$bin" import "$cases"/*.txt -o .
+    cp err.txt import-messages.txt
+    for f in *.jsonl; do expect_status 0 "$bin" show "$f"; done  # every file reads back (p2pb_results_read)
+    # case02: IMB 4.1, four kernels x 24 sizes, collectives skipped with a note
+    for k in pingpong pingping sendrecv exchange; do eq "$(rows case02.jsonl $k '')" 24 "case02 $k rows"; done
+    grep -q "case02.txt: note: 13 tables of other benchmarks skipped.*Allreduce.*Barrier" import-messages.txt || fail "case02 collectives note"
+    near "$(csvval case02.jsonl pingpong '' 4194304 t_median_usec)" 36946.39 0.001 "case02 PingPong 4M t"
+    near "$(csvval case02.jsonl sendrecv '' 1024 imb_t_min_usec)" 342.37 0.001 "case02 Sendrecv 1K t_min"
+    near "$(csvval case02.jsonl sendrecv '' 1024 imb_t_max_usec)" 342.40 0.001 "case02 Sendrecv 1K t_max"
+    near "$(csvval case02.jsonl sendrecv '' 1024 imb_t_avg_usec)" 342.38 0.001 "case02 Sendrecv 1K t_avg"
+    near "$(csvval case02.jsonl exchange '' 4194304 t_median_usec)" 120539.31 0.001 "case02 Exchange 4M t (= t_max)"
+    eq "$(csvval case02.jsonl pingpong '' 65536 repetitions)" 640 "case02 PingPong 64K repetitions"
+    # the rows of this IMB 4.1 log fit 1 MB = 2^20 B: 108.26 x 1.048576 = 113.5188
+    near "$(csvval case02.jsonl pingpong '' 4194304 mbytes_per_sec)" 113.5188 0.001 "case02 PingPong 4M MB/s"
+    grep -q '"release":"4.3.0-rc5"' case02.jsonl || fail "case02 header release"
+    grep -q '"machine":"aarch64"' case02.jsonl || fail "case02 header machine"
+    grep -q '"source":"imb-4.1"' case02.jsonl || fail "case02 source"
+    # case04: IMB 2019 U5, 10^6 B as logged; the drop at 256K is kept
+    eq "$(rows case04.jsonl pingpong '')" 24 "case04 rows"
+    near "$(csvval case04.jsonl pingpong '' 131072 mbytes_per_sec)" 5628.98 0.001 "case04 128K MB/s"
+    near "$(csvval case04.jsonl pingpong '' 262144 mbytes_per_sec)" 3422.21 0.001 "case04 256K MB/s"
+    near "$(csvval case04.jsonl pingpong '' 262144 t_median_usec)" 76.60 0.001 "case04 256K t"
+    grep -q '"calling_sequence":"IMB-MPI1 pingpong"' case04.jsonl || fail "case04 calling sequence"
+    # case06: OSU 5.6.2 bibw, every row kept
+    eq "$(rows case06.jsonl osu_bibw '')" 23 "case06 rows"
+    near "$(csvval case06.jsonl osu_bibw '' 4096 mbytes_per_sec)" 249.63 0.001 "case06 4K"
+    near "$(csvval case06.jsonl osu_bibw '' 8192 mbytes_per_sec)" 6660.37 0.001 "case06 8K"
+    near "$(csvval case06.jsonl osu_bibw '' 16384 mbytes_per_sec)" 849.51 0.001 "case06 16K"
+    grep -q '"source":"osu-5.6.2"' case06.jsonl || fail "case06 source"
+    # case09: Multi-PingPong with t_min/t_max/t_avg, calling sequence kept
+    eq "$(rows case09.jsonl pingpong multi)" 2 "case09 rows"
+    near "$(csvval case09.jsonl pingpong multi 1024 imb_t_min_usec)" 56.92 0.001 "case09 t_min"
+    near "$(csvval case09.jsonl pingpong multi 1024 imb_t_max_usec)" 61.39 0.001 "case09 t_max"
+    near "$(csvval case09.jsonl pingpong multi 2048 imb_t_avg_usec)" 66.40 0.001 "case09 t_avg"
+    near "$(csvval case09.jsonl pingpong multi 2048 mbytes_per_sec)" 29.77 0.001 "case09 MB/s"
+    eq "$(csvval case09.jsonl pingpong multi 1024 repetitions)" 100000 "case09 repetitions"
+    grep -q '"calling_sequence":"mpi-benchmarks/IMB-MPI1 -msglog 10:11 -multi 0' case09.jsonl || fail "case09 calling sequence"
+    eq "$(csvval case09.jsonl pingpong multi 1024 nranks)" 4 "case09 ranks (2 groups of 2)"
+    # case11: PMB inside a harness log; 4 processes, 2 waiting; then -multi 1 with groups
+    eq "$(rows case11.jsonl pingpong '')" 24 "case11 plain rows"
+    eq "$(rows case11.jsonl pingpong 'group 0')" 24 "case11 group 0 rows"
+    eq "$(rows case11.jsonl pingpong 'group 1')" 24 "case11 group 1 rows"
+    eq "$(csvval case11.jsonl pingpong '' 1024 nranks)" 4 "case11 nranks"
+    eq "$(csvval case11.jsonl pingpong '' 1024 active_ranks)" 2 "case11 active ranks"
+    near "$(csvval case11.jsonl pingpong '' 0 t_median_usec)" 10.19 0.001 "case11 0 t"
+    near "$(csvval case11.jsonl pingpong 'group 1' 4194304 t_median_usec)" 5693.45 0.001 "case11 group 1 4M t"
+    # PMB: 1 MB = 2^20 B: 697.08 x 1.048576 = 730.9415
+    near "$(csvval case11.jsonl pingpong '' 4194304 mbytes_per_sec)" 730.9415 0.001 "case11 4M MB/s (converted)"
+    grep -q '"units_assumed":"1 MB = 2^20 B (PMB/IMB <= 3.2), converted to 10^6 B"' case11.jsonl || fail "case11 units"
+    # case13: OSU 3.3 latency then a crash
+    eq "$(rows case13.jsonl osu_latency '')" 24 "case13 rows"
+    near "$(csvval case13.jsonl osu_latency '' 4194304 t_median_usec)" 4616.67 0.001 "case13 4M"
+    near "$(csvval case13.jsonl osu_latency '' 0 t_median_usec)" 0.76 0.001 "case13 0"
+    grep -q "case13.txt: warning: line 28: the log ends in a crash" import-messages.txt || fail "case13 crash warning"
+    # seed PMB: two sides, usec despite the millisec label, 2^20 B
+    s1=seed-pmb-sendrecv-native-vs-domU-Experiment_1.jsonl s2=seed-pmb-sendrecv-native-vs-domU-Experiment_2.jsonl
+    eq "$(rows $s1 sendrecv '')" 24 "seed E1 rows"
+    eq "$(rows $s2 sendrecv '')" 24 "seed E2 rows"
+    near "$(csvval $s1 sendrecv '' 16384 t_median_usec)" 2096.86 0.001 "seed E1 16K t (usec)"
+    near "$(csvval $s2 sendrecv '' 4194304 t_median_usec)" 1503987.61 0.01 "seed E2 4M t"
+    near "$(csvval $s1 sendrecv '' 16384 mbytes_per_sec)" 15.6238 0.0001 "seed E1 16K MB/s: 14.9 x 1.048576"
+    grep -q "seed-pmb-sendrecv-native-vs-domU.txt: warning: line 28: the latency table says millisec but its values are usec" import-messages.txt || fail "seed millisec warning"
+    # seed memcpy: three sides, 16 chunk sizes each
+    eq "$(rows seed-memcpy-baremetal-pvhvm-pv-pv.jsonl memcpy '')" 16 "memcpy pv rows"
+    grep -q '"kernel":"memcpy","display_name":"Memcpy"' seed-memcpy-baremetal-pvhvm-pv-pv.jsonl ||
+        fail "memcpy display name as the descriptor says (Memcpy)"
+    near "$(csvval seed-memcpy-baremetal-pvhvm-pv-bare_metal.jsonl memcpy '' 4 t_median_usec)" 5827000 0.5 "memcpy bare metal 4 B (msec -> usec)"
+    # hand-written logs in the IMB 3.2 and OSU 7 layouts (tests/data/synthetic/README.md)
+    syn="$src/tests/data/synthetic"
+    expect_status 0 "$bin" import "$syn/imb32-cut.txt" "$syn/osu7-capture.txt" -o .
+    grep -q "imb32-cut.txt: warning: line 38: Sendrecv table cut short" err.txt || fail "imb32 cut-short warning"
+    grep -q '"source":"imb-3.2.4"' imb32-cut.jsonl || fail "imb32 source"
+    grep -q '"units_assumed":"1 MB = 2^20 B (PMB/IMB <= 3.2), converted to 10^6 B"' imb32-cut.jsonl || fail "imb32 units"
+    eq "$(rows imb32-cut.jsonl pingpong '')" 4 "imb32 PingPong rows"
+    eq "$(rows imb32-cut.jsonl sendrecv '')" 3 "imb32 Sendrecv rows (partial row dropped)"
+    near "$(csvval imb32-cut.jsonl pingpong '' 1048576 mbytes_per_sec)" 5242.88 0.001 "imb32 1M: 5000 x 1.048576"
+    near "$(csvval imb32-cut.jsonl sendrecv '' 65536 t_median_usec)" 32 0.001 "imb32 Sendrecv 64K t = t_max"
+    eq "$(rows osu7-capture.jsonl osu_latency '')" 4 "osu7 latency rows"
+    eq "$(rows osu7-capture.jsonl osu_bw '')" 3 "osu7 bw rows"
+    eq "$(rows osu7-capture.jsonl osu_bibw '')" 2 "osu7 bibw rows"
+    near "$(csvval osu7-capture.jsonl osu_latency '' 8 t_median_usec)" 0.23 0.0001 "osu7 latency 8 B (avg column)"
+    near "$(csvval osu7-capture.jsonl osu_bw '' 1048576 mbytes_per_sec)" 11800.75 0.001 "osu7 bw 1M"
+    grep -q '"source":"osu-7.1"' osu7-capture.jsonl || fail "osu7 source"
+    expect_status 0 "$bin" import "$syn/imb2018-interleaved.txt" -o .
+    grep -q "imb2018-interleaved.txt: line 27: 1 non-data line inside the PingPong table skipped" err.txt || fail "interleaved note: $(cat err.txt)"
+    eq "$(rows imb2018-interleaved.jsonl pingpong '')" 4 "interleaved rows"
+    near "$(csvval imb2018-interleaved.jsonl pingpong '' 65536 mbytes_per_sec)" 4096 0.001 "interleaved 64K (10^6 B as logged)"
+    eq "$(csvval imb2018-interleaved.jsonl pingpong '' 4096 active_ranks)" 2 "interleaved active ranks"
+    eq "$(csvval imb2018-interleaved.jsonl pingpong '' 4096 nranks)" 4 "interleaved ranks"
+    grep -q "cut short" err.txt && fail "interleaved: no cut-short warning expected"
+    ;;
+cases)
+    # the real logs of tests/data/cases/README.md ("More real logs"), one import each
+    imp() { expect_status "$1" "$bin" import "$cases/$2.txt" -o .; cp err.txt "$2.msg"; }
+    # case21: IMB 2019 U6 PingPong after an Intel MPI startup line
+    imp 0 case21
+    eq "$(rows case21.jsonl pingpong '')" 24 "case21 rows"
+    eq "$(csvval case21.jsonl pingpong '' 1024 nranks)" 2 "case21 nranks"
+    near "$(csvval case21.jsonl pingpong '' 1024 t_median_usec)" 1.72 0.001 "case21 1K t"
+    near "$(csvval case21.jsonl pingpong '' 1024 mbytes_per_sec)" 595.82 0.001 "case21 1K MB/s"
+    near "$(csvval case21.jsonl pingpong '' 4194304 mbytes_per_sec)" 12069.36 0.001 "case21 4M MB/s"
+    eq "$(csvval case21.jsonl pingpong '' 4194304 repetitions)" 10 "case21 4M reps"
+    # case22: six Uniband sections, one table per #processes, no time column
+    imp 0 case22
+    for v in '' 'np 4' 'np 8' 'np 16' 'np 32' 'np 56'; do eq "$(rows case22.jsonl uniband "$v")" 24 "case22 uniband '$v' rows"; done
+    near "$(csvval case22.jsonl uniband '' 1 mbytes_per_sec)" 6.01 0.001 "case22 2 ranks 1 B"
+    near "$(csvval case22.jsonl uniband '' 4194304 mbytes_per_sec)" 4730.15 0.001 "case22 2 ranks 4M"
+    near "$(csvval case22.jsonl uniband 'np 56' 4194304 mbytes_per_sec)" 5786.19 0.001 "case22 56 ranks 4M"
+    eq "$(csvval case22.jsonl uniband 'np 56' 4194304 repetitions)" 8 "case22 56 ranks 4M reps"
+    eq "$(csvval case22.jsonl uniband 'np 56' 4194304 active_ranks)" 56 "case22 56 ranks active"
+    near "$(csvval case22.jsonl uniband '' 1 t_median_usec)" "$(awk 'BEGIN { printf "%.9g", 1e6 / 6005859 }')" 0.000001 "case22 t = 1/(msg/s)"
+    # case23: osu_mbw_mr, 1 pair, window 64: its own kernel, never osu_bw
+    imp 0 case23
+    eq "$(rows case23.jsonl osu_mbw_mr 'pairs 1')" 23 "case23 rows"
+    eq "$(rows case23.jsonl osu_bw '')" 0 "case23 is not osu_bw"
+    near "$(csvval case23.jsonl osu_mbw_mr 'pairs 1' 1 mbytes_per_sec)" 7.59 0.001 "case23 1 B"
+    near "$(csvval case23.jsonl osu_mbw_mr 'pairs 1' 4194304 mbytes_per_sec)" 12069.22 0.001 "case23 4M"
+    grep -q '"note":"[^"]*window 64, messages/s 7592221.77"' case23.jsonl || fail "case23 messages/s and window"
+    # case24: osu_bibw counts both directions: t = 2 X / rate
+    imp 0 case24
+    eq "$(rows case24.jsonl osu_bibw '')" 23 "case24 rows"
+    near "$(csvval case24.jsonl osu_bibw '' 65536 mbytes_per_sec)" 16349.49 0.001 "case24 64K"
+    near "$(csvval case24.jsonl osu_bibw '' 4194304 mbytes_per_sec)" 18666.02 0.001 "case24 4M"
+    near "$(csvval case24.jsonl osu_bibw '' 4194304 t_median_usec)" "$(awk 'BEGIN { printf "%.9g", 2 * 4194304 / 18666.02 }')" 0.0001 "case24 4M t"
+    # case26, case27: multi-pair and multi-threaded latency, never osu_latency
+    imp 0 case26
+    eq "$(rows case26.jsonl osu_latency '')" 0 "case26 is not osu_latency"
+    near "$(csvval case26.jsonl osu_multi_lat '' 4 t_median_usec)" 0.16 0.0001 "case26 4 B"
+    eq "$(csvval case26.jsonl osu_multi_lat '' 8 nranks)" 8 "case26 nranks"
+    imp 0 case27
+    eq "$(rows case27.jsonl osu_latency '')" 0 "case27 is not osu_latency"
+    near "$(csvval case27.jsonl osu_latency_mt 'threads 1:2' 4 t_median_usec)" 40.51 0.0001 "case27 4 B"
+    near "$(csvval case27.jsonl osu_latency_mt 'threads 1:2' 8 t_median_usec)" 45.16 0.0001 "case27 8 B"
+    # case28 (one-sided OSU), case31 (IMB-EXT): nothing importable, each table named
+    imp 1 case28
+    grep -q "case28.txt: nothing importable: 1 table of other benchmarks skipped: OSU MPI_Put Bandwidth (one-sided)" err.txt || fail "case28 message: $(cat err.txt)"
+    [ -e case28.jsonl ] && fail "case28 wrote a file"
+    imp 1 case31
+    grep -q "case31.txt: nothing importable: 11 tables of other benchmarks skipped: Window, Unidir_Get x2, Unidir_Put x2, Bidir_Get x2, Bidir_Put x2, Accumulate x2" err.txt || fail "case31 message: $(cat err.txt)"
+    grep -c "no IMB, PMB, OSU" err.txt | grep -qx 0 || fail "case31: contradicting last line"
+    # case33: OSU 5.8 osu_bw with JSON after the table
+    imp 0 case33
+    eq "$(rows case33.jsonl osu_bw '')" 23 "case33 rows"
+    near "$(csvval case33.jsonl osu_bw '' 1 mbytes_per_sec)" 0.08 0.0001 "case33 1 B"
+    near "$(csvval case33.jsonl osu_bw '' 4194304 mbytes_per_sec)" 921.91 0.001 "case33 4M"
+    # case35: MPI-CUDA latency, H H: buffers and device API recorded
+    imp 0 case35
+    eq "$(rows case35.jsonl osu_latency '')" 24 "case35 rows"
+    near "$(csvval case35.jsonl osu_latency '' 0 t_median_usec)" 21.91 0.0001 "case35 0 B"
+    near "$(csvval case35.jsonl osu_latency '' 4194304 t_median_usec)" 1655.53 0.0001 "case35 4M"
+    grep -q '"note":"buffers H H, device API CUDA"' case35.jsonl || fail "case35 buffers"
+    grep -q '"device_api":"CUDA"' case35.jsonl || fail "case35 device API"
+    # case38: IMB 4.0 with 62 waiting; the rows fit 2^20 B
+    imp 0 case38
+    eq "$(rows case38.jsonl pingpong '')" 24 "case38 rows"
+    eq "$(csvval case38.jsonl pingpong '' 1024 nranks)" 64 "case38 nranks"
+    eq "$(csvval case38.jsonl pingpong '' 1024 active_ranks)" 2 "case38 active"
+    near "$(csvval case38.jsonl pingpong '' 1024 mbytes_per_sec)" 288.74 0.01 "case38 1K"
+    near "$(csvval case38.jsonl pingpong '' 4194304 mbytes_per_sec)" 6211.93 0.01 "case38 4M"
+    # case40: IMB 2021.3 PingPong kept, OSU Broadcast skipped, source from IMB
+    imp 0 case40
+    eq "$(rows case40.jsonl pingpong '')" 24 "case40 rows"
+    near "$(csvval case40.jsonl pingpong '' 262144 t_median_usec)" 127.18 0.001 "case40 256K t"
+    near "$(csvval case40.jsonl pingpong '' 262144 mbytes_per_sec)" 2061.29 0.001 "case40 256K"
+    near "$(csvval case40.jsonl pingpong '' 4194304 mbytes_per_sec)" 10526.36 0.001 "case40 4M"
+    eq "$(rows case40.jsonl osu_latency '')" 0 "case40 Broadcast is not osu_latency"
+    grep -q '"source":"imb-2021.3"' case40.jsonl || fail "case40 source"
+    grep -q "OSU MPI Broadcast Latency (collective)" case40.msg || fail "case40 bcast note"
+    # case45: OSU 7.2, "# Datatype" after the header
+    imp 0 case45
+    eq "$(rows case45.jsonl osu_latency '')" 1 "case45 rows"
+    near "$(csvval case45.jsonl osu_latency '' 8192 t_median_usec)" 2.06 0.0001 "case45 8K"
+    # import refuses to replace a file, and reads a log named twice once
+    expect_status 1 "$bin" import "$cases/case45.txt" -o .
+    grep -q "case45.jsonl exists: not replaced" err.txt || fail "overwrite refused: $(cat err.txt)"
+    expect_status 0 "$bin" import "$cases/case45.txt" "$cases/case45.txt" -o dup
+    eq "$(ls dup)" case45.jsonl "a log named twice gives one file"
+    grep -q "named more than once; imported once" err.txt || fail "duplicate note"
+    expect_status 0 "$bin" import --force "$cases/case45.txt" -o dup
+    ;;
+roundtrip)
+    # p2pbench's own -f imb output of every kernel of `p2pbench --list` (a 4-rank run,
+    # tests/data/roundtrip/): each row's rate as in the results file of that run
+    rt="$src/tests/data/roundtrip"
+    expect_status 0 "$bin" import "$rt/p2pbench-imb-all.txt" -o .
+    grep -q "cut short" err.txt && fail "own output: $(cat err.txt)"
+    grep -q '"source":"p2pbench-imb"' p2pbench-imb-all.jsonl || fail "own output source"
+    "$bin" show -f csv p2pbench-imb-all.jsonl >own.csv 2>/dev/null
+    for k in pingpong pingping sendrecv exchange uniband biband multi-pingpong multi-uniband memcpy; do
+        eq "$(awk -F, -v k=$k '$1 == k' "$rt/p2pbench-imb-all.csv" | wc -l)" \
+            "$(awk -F, -v k=$k 'NR > 1 && $3 == k' own.csv | wc -l)" "own output: $k rows"
+    done
+    bad=$(awk -F, 'NR == FNR { if (FNR > 1) want[$1 "," $2 "," $3] = $4; next }
+        FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { k = $3 "," $4 "," $5; g = $(c["mbytes_per_sec"]); w = want[k]; d = g - w; if (d < 0) d = -d
+          if (!(k in want) || d > 0.01 + 0.005 * w) print k, g, w }' "$rt/p2pbench-imb-all.csv" own.csv)
+    [ -z "$bad" ] || fail "own output rates differ from the run's results file: $bad"
+    # the layout before IMB's Uniband/-multi tables ("Uniband 0->1", "Multi-PingPong pair 0-1")
+    expect_status 0 "$bin" import "$rt/p2pbench-imb-old-layout.txt" -o .
+    "$bin" show -f csv p2pbench-imb-old-layout.jsonl >old.csv 2>/dev/null
+    bad=$(awk -F, 'NR == FNR { if (FNR > 1) want[$1 "," $2 "," $3] = $4; next }
+        FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { k = $3 "," $4 "," $5; g = $(c["mbytes_per_sec"]); w = want[k]; d = g - w; if (d < 0) d = -d; n++
+          if (!(k in want) || d > 0.01 + 0.005 * w) print k, g, w }
+        END { if (n != 203) print n " rows, want 203" }' "$rt/p2pbench-imb-old-layout.csv" old.csv)
+    [ -z "$bad" ] || fail "old own layout: $bad"
+    grep -q '"kernel":"uniband","display_name":"Uniband","variant":"0->1","bytes":1024,[^}]*"bytes_factor":64' p2pbench-imb-all.jsonl || fail "uniband window 64"
+    grep -q '"fixed_bytes":16777216' p2pbench-imb-all.jsonl || fail "memcpy buffer 16 MiB"
+    # values read from the text: Uniband/Biband t of one iteration = messages of a
+    # window (64; Biband 128, both ways) / Msg/sec; -multi Group rows by the header's groups
+    j=p2pbench-imb-all.jsonl
+    near "$(csvval $j uniband 0-\>1 1024 t_median_usec)" 12.85085 0.0001 "Uniband 1K: 64 / 4980215 msg/s"
+    near "$(csvval $j uniband 0-\>1 1024 mbytes_per_sec)" 5099.74 0.001 "Uniband 1K MB/s"
+    near "$(csvval $j uniband 1-\>0 1024 mbytes_per_sec)" 5379.35 0.001 "Uniband_reverse 1K MB/s"
+    near "$(csvval $j biband '' 1024 t_median_usec)" 23.61692 0.0001 "Biband 1K: 128 / 5419843 msg/s"
+    near "$(csvval $j biband '' 1024 mbytes_per_sec)" 5549.92 0.001 "Biband 1K MB/s"
+    near "$(csvval $j multi-pingpong 'pair 2-3' 1024 t_median_usec)" 0.89 0.0001 "Multi-PingPong group 1 1K t"
+    near "$(csvval $j multi-pingpong 'pair 2-3' 1024 mbytes_per_sec)" 1155.31 0.001 "Multi-PingPong group 1 1K"
+    near "$(csvval $j multi-pingpong aggregate 1024 mbytes_per_sec)" 2308.34 0.001 "Multi-PingPong_aggregate 1K"
+    near "$(csvval $j multi-uniband 2-\>3 1024 mbytes_per_sec)" 2117.42 0.001 "Multi-Uniband group 1 1K"
+    near "$(csvval $j multi-uniband 3-\>2 1024 mbytes_per_sec)" 2231.02 0.001 "Multi-Uniband_reverse group 1 1K"
+    near "$(csvval $j multi-uniband 'aggregate hi->lo' 1024 t_median_usec)" 50.19 0.0001 "reverse aggregate 1K t"
+    near "$(csvval $j multi-uniband 'aggregate hi->lo' 1024 mbytes_per_sec)" 3536.73 0.001 "reverse aggregate 1K"
+    near "$(csvval $j memcpy 'rank 0' 1024 t_median_usec)" 1234.09 0.0001 "Memcpy 1K t"
+    near "$(csvval $j memcpy 'rank 0' 1024 mbytes_per_sec)" 13594.82 0.001 "Memcpy 1K MB/s"
+    expect_status 0 "$bin" import "$cases/seed-pmb-sendrecv-native-vs-domU.txt" -o .
+    expect_status 0 "$bin" compare seed-pmb-sendrecv-native-vs-domU-Experiment_1.jsonl --vs seed-pmb-sendrecv-native-vs-domU-Experiment_2.jsonl -f csv
+    r=$(awk -F, '$1 == "throughput" && $7 == 16384 { print $16 }' out.txt)
+    near "$r" "$(awk 'BEGIN { printf "%.9g", 3.77 / 14.9 }')" 0.000001 "seed 16K throughput ratio 3.77/14.9"
+    r=$(awk -F, '$1 == "latency" && $7 == 16384 { print $16 }' out.txt)
+    near "$r" "$(awk 'BEGIN { printf "%.9g", 8300.18 / 2096.86 }')" 0.000001 "seed 16K latency ratio (usec both sides)"
+    expect_status 0 "$bin" compare seed-pmb-sendrecv-native-vs-domU-Experiment_1.jsonl --vs seed-pmb-sendrecv-native-vs-domU-Experiment_2.jsonl
+    grep -q "16384    16K .* 0.253 .*no verdict (< 4 launches)" out.txt || fail "seed text row 16K"
+    ;;
+plot)
+    command -v gnuplot >/dev/null 2>&1 || skip "gnuplot not installed"
+    gen a a native 4 1.0
+    gen b b domU 4 1.2 2
+    expect_status 0 "$bin" plot a --vs b -o "it's a plot.svg"
+    grep -q "<svg" "it's a plot.svg" || fail "no svg written"
+    expect_status 0 "$bin" plot a/a-01.jsonl b/b-01.jsonl -o p.png
+    [ -s p.png ] || fail "no png written"
+    expect_status 0 "$bin" plot a --vs b -k sendrecv -o s.svg
+    grep -q "Sendrecv latency" s.svg || fail "plot -k sendrecv: no Sendrecv title"
+    expect_status 1 "$bin" plot a -k nosuch -o n.svg
+    grep -q "kernel 'nosuch' is not in the files" err.txt || fail "plot unknown kernel message"
+    expect_status 2 "$bin" plot a -o p.gif
+    expect_status 1 "$bin" plot a -o p.svg --gnuplot /nonexistent/gnuplot
+    grep -q "cannot run gnuplot '/nonexistent/gnuplot': No such file" err.txt || fail "missing gnuplot: $(cat err.txt)"
+    # upper-case extensions
+    expect_status 0 "$bin" plot a -o P.SVG
+    grep -q "<svg" P.SVG || fail "plot -o P.SVG: no svg"
+    expect_status 0 "$bin" plot a -o P.Png
+    [ -s P.Png ] || fail "plot -o P.Png: no png"
+    # a gnuplot that writes nothing: one line, exit 1, no file left
+    expect_status 1 "$bin" plot a -o t.png --gnuplot /bin/true
+    eq "$(cat err.txt)" "p2pbench-report: gnuplot ('/bin/true') exited 0 but wrote no image for 't.png'" "/bin/true"
+    [ -z "$(ls t.png* 2>/dev/null)" ] || fail "/bin/true: files left: $(ls t.png*)"
+    # gnuplot's stderr: never raw; on failure one line plus its first error line, sanitised
+    printf '#!/bin/sh\ncat >/dev/null\necho "\"-\", line 3: warning: Skipping data file" >&2\necho " plot \$d" >&2\necho "      ^" >&2\nprintf "\"-\", line 9: x range is invalid\\033[2J\\n" >&2\necho more >&2\nexit 1\n' >fakegp
+    chmod +x fakegp
+    expect_status 1 "$bin" plot a -o f.svg --gnuplot ./fakegp
+    eq "$(sed -n 2p err.txt)" 'gnuplot: "-", line 9: x range is invalid?[2J' "gnuplot's first error line"
+    eq "$(wc -l <err.txt | tr -d ' ')" 2 "gnuplot failure: lines on stderr"
+    [ -z "$(ls f.svg* 2>/dev/null)" ] || fail "failed gnuplot: files left"
+    # a gnuplot that hangs: stopped after --gnuplot-timeout, one line, no file left
+    printf '#!/bin/sh\nexec sleep 600\n' >hanggp
+    chmod +x hanggp
+    expect_status 1 "$bin" plot a -o h.svg --gnuplot ./hanggp --gnuplot-timeout 1
+    eq "$(cat err.txt)" "p2pbench-report: gnuplot ('./hanggp') did not finish within 1 s writing 'h.svg'; stopped it (--gnuplot-timeout)" "hanging gnuplot"
+    [ -z "$(ls h.svg* 2>/dev/null)" ] || fail "hanging gnuplot: files left"
+    expect_status 2 "$bin" plot a -o h.svg --gnuplot-timeout 0
+    printf '#!/bin/sh\necho "warning: noise" >&2\nexec gnuplot\n' >warngp
+    chmod +x warngp
+    expect_status 0 "$bin" plot a -o w.svg --gnuplot ./warngp
+    [ -s err.txt ] && fail "gnuplot warnings passed through: $(cat err.txt)"
+    # labels literally (no enhanced text: _ is no subscript); unlabelled files by short name
+    sed 's/"label":"native"/"label":"Experiment_1"/' a/a-01.jsonl >e.jsonl
+    sed 's/"label":"native"/"label":""/' a/a-01.jsonl >unlabelled.jsonl
+    expect_status 0 "$bin" plot e.jsonl .//unlabelled.jsonl -o e.svg
+    grep -q "<text>Experiment_1</text>" e.svg || fail "label not literal in the legend"
+    grep -q "<text>unlabelled</text>" e.svg || fail "unlabelled file not named 'unlabelled'"
+    grep -q "//" e.svg && grep "<text>.*//" e.svg && fail "a path in the legend"
+    # ticks as 1K/1M: powers of 2
+    grep -q "<text>1K</text>" e.svg || fail "no 1K tick"
+    # nothing to draw (only 0 bytes): one line, exit 1, no file
+    grep -v '"bytes":[1-9]' a/a-01.jsonl >zero.jsonl
+    expect_status 1 "$bin" plot zero.jsonl -o z.png
+    eq "$(wc -l <err.txt | tr -d ' ')" 1 "nothing to draw: lines on stderr"
+    grep -q "nothing to plot: kernel pingpong has no measured size above 0 bytes" err.txt || fail "nothing to draw: $(cat err.txt)"
+    [ -z "$(ls z.png* 2>/dev/null)" ] || fail "nothing to draw: file left"
+    # side B fails after its first file was read: every file read so far is freed
+    # (LeakSanitizer under the asan preset; it leaked 2,400 B before the command table)
+    expect_status 1 "$bin" plot a --vs b/b-01.jsonl nosuch.jsonl -o p.svg
+    grep -q "nosuch.jsonl: cannot open" err.txt || fail "plot side B error: $(cat err.txt)"
+    expect_status 1 "$bin" plot a/a-01.jsonl b/b-01.jsonl nosuch.jsonl -o p.svg
+    ;;
+html)
+    gen a a native 6 1.0
+    GEN_KREL=6.2.0 gen slow slow slow 6 1.2 2
+    expect_status 0 "$bin" html a --vs slow -o r.html
+    [ -s err.txt ] && fail "html printed on stderr: $(head -3 err.txt)"
+    # compare's verdicts: 20% slower at every size with a number (8 latency, 6 throughput rows)
+    grep -q '<td class="verdict v-worse">changed (worse)</td><td class="v-worse">8</td><td class="v-worse">6</td>' r.html ||
+        fail "verdict counts: want 8 latency and 6 throughput rows changed (worse)"
+    eq "$(grep -o '<td class="verdict v-worse">changed (worse)' r.html | wc -l | tr -d ' ')" 15 "worse cells (14 rows and the count)"
+    eq "$(grep -o '<td>1.200 <span' r.html | wc -l | tr -d ' ')" 8 "latency ratio 1.200 cells"
+    grep -q "kernel_release: native = 6.1.0 | slow = 6.2.0" r.html || fail "the context difference is not listed"
+    eq "$(grep -c '<section class="kernel">' r.html)" 2 "one section per kernel (pingpong, sendrecv)"
+    eq "$(grep -c '<svg viewBox="0 0 540 320"' r.html)" 4 "two charts per kernel"
+    grep -q -i -E "<script|https?:|src=|href=|url\(" r.html && fail "the page is not self-contained"
+    # the same input, the same page
+    expect_status 0 "$bin" html a --vs slow -o r2.html
+    cmp -s r.html r2.html || fail "two runs wrote different pages"
+    # one group: charts and values, no comparison
+    expect_status 0 "$bin" html a -o ONE.HTML --title 'My <runs>'
+    grep -q "<h1>My &lt;runs&gt;</h1>" ONE.HTML || fail "--title not escaped in the heading"
+    grep -q "ratio" ONE.HTML && fail "one group: a ratio column"
+    eq "$(grep -c '<svg viewBox="0 0 540 320"' ONE.HTML)" 4 "one group: two charts per kernel"
+    # usage errors: one line naming the value, exit 2, no file
+    expect_status 2 "$bin" html a
+    grep -q "html needs -o FILE.html" err.txt || fail "html without -o: $(cat err.txt)"
+    expect_status 2 "$bin" html a -o r.txt
+    grep -q "html output 'r.txt' must end in .html or .htm" err.txt || fail "html -o r.txt: $(cat err.txt)"
+    expect_status 2 "$bin" html a -o k.html -k pingpong
+    grep -q "html takes only" err.txt || fail "html -k: $(cat err.txt)"
+    [ -e k.html ] && fail "a usage error left k.html"
+    expect_status 1 "$bin" html a -o no/such/dir/x.html
+    grep -q "cannot write 'no/such/dir/x.html'" err.txt || fail "unwritable: $(cat err.txt)"
+    expect_status 1 "$bin" html a/a-01.jsonl nosuch.jsonl -o n.html
+    [ -e n.html ] && fail "a missing input left n.html"
+    [ -z "$(ls ./*.html.* 2>/dev/null)" ] || fail "temporary files left: $(ls ./*.html.*)"
+    ;;
+*)
+    echo "unknown test $test" >&2; exit 2 ;;
+esac
+report_done
