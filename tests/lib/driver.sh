@@ -140,3 +140,32 @@ summary() {
     printf '%d passed, %d failed\n' "$PASSED" "$FAILED"
     [ "$FAILED" -eq 0 ]
 }
+
+# ---- network-namespace tests (tests/multihost) ----
+
+# netns_require [COMMAND...]: root and the testbed's commands (plus COMMAND...),
+# else skip (or fail under REQUIRE_VAR); then OUTDIR made and absolute.
+netns_require() {
+    require_root
+    require_commands ip unshare tc mpirun python3 timeout "$@"
+    mkdir -p -- "$OUTDIR"
+    OUTDIR=$(cd "$OUTDIR" && pwd)
+}
+
+# netns_own_testbed TAG: this test's own testbed, namespace prefix TAG + PID
+# (a testbed someone else has up is never touched), torn down on every exit
+# path (EXIT, INT, TERM, HUP). Needs TESTBED, the path of testbed.sh.
+netns_own_testbed() {
+    export P2PB_TESTBED_PREFIX="$1$$"
+    trap netns_teardown EXIT
+    exit_on_signals
+}
+
+netns_teardown() {
+    _rc=$?
+    trap - EXIT INT TERM HUP
+    if ip netns list 2>/dev/null | awk '{print $1}' | grep -q "^${P2PB_TESTBED_PREFIX}-"; then
+        "$TESTBED" down >/dev/null 2>&1 || say "warning: could not tear down testbed $P2PB_TESTBED_PREFIX"
+    fi
+    exit "$_rc"
+}

@@ -52,8 +52,7 @@ BIN=$1
 OUTDIR=$2
 FALLBACK=${P2PB_TEST_FALLBACK:-}
 
-require_root
-require_commands ip unshare tc mpirun python3 timeout
+netns_require
 [[ -x $TESTBED ]] || {
     fail "testbed script not executable: $TESTBED"
     summary || exit 1
@@ -72,21 +71,7 @@ else
     }
     BIN=$BIN_PATH
 fi
-mkdir -p -- "$OUTDIR"
-OUTDIR=$(cd "$OUTDIR" && pwd)
-
-# Our own namespace prefix, so a testbed someone else has up is never touched.
-export P2PB_TESTBED_PREFIX=p2pt$$
-cleanup() {
-    local rc=$?
-    trap - EXIT INT TERM HUP
-    if [[ -n $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^${P2PB_TESTBED_PREFIX}-" || true) ]]; then
-        "$TESTBED" down >/dev/null 2>&1 || say "warning: could not tear down testbed $P2PB_TESTBED_PREFIX"
-    fi
-    exit "$rc"
-}
-trap cleanup EXIT
-exit_on_signals
+netns_own_testbed p2pt
 
 # tb NAME TIMEOUT N PROFILE-ARGS... -- MPIRUN-ARGS...: one testbed run, its
 # output in OUTDIR/NAME.log; returns testbed.sh's exit status.

@@ -28,22 +28,9 @@ TESTBED=$HERE/../../scripts/testbed/testbed.sh
     exit 2
 }
 BIN=$1 OUTDIR=$2
-require_root
-require_commands ip unshare tc mpirun python3 timeout
-mkdir -p -- "$OUTDIR"
-OUTDIR=$(cd "$OUTDIR" && pwd)
+netns_require
 
-export P2PB_TESTBED_PREFIX=p2ps$$ # our own namespaces only
-cleanup() {
-    local rc=$?
-    trap - EXIT INT TERM HUP
-    if ip netns list 2>/dev/null | awk '{print $1}' | grep -qE "^${P2PB_TESTBED_PREFIX}-"; then
-        "$TESTBED" down >/dev/null 2>&1 || say "warning: could not tear down $P2PB_TESTBED_PREFIX"
-    fi
-    exit "$rc"
-}
-trap cleanup EXIT
-exit_on_signals
+netns_own_testbed p2ps
 
 # shift_of FILE: "flagged first_median last_median" of the 64 KiB row, or "none"
 shift_of() {

@@ -46,23 +46,10 @@ readonly SIZE=65536
     exit 2
 }
 BIN=$1 OUTDIR=$2
-require_root
-require_commands ip unshare tc mpirun python3 timeout
-mkdir -p -- "$OUTDIR"
-OUTDIR=$(cd "$OUTDIR" && pwd)
+netns_require
 
-export P2PB_TESTBED_PREFIX=p2pc$$ # our own namespaces only
+netns_own_testbed p2pc
 export P2PB_TESTBED_MTU=9000
-cleanup() {
-    local rc=$?
-    trap - EXIT INT TERM HUP
-    if ip netns list 2>/dev/null | awk '{print $1}' | grep -qE "^${P2PB_TESTBED_PREFIX}-"; then
-        "$TESTBED" down >/dev/null 2>&1 || say "warning: could not tear down $P2PB_TESTBED_PREFIX"
-    fi
-    exit "$rc"
-}
-trap cleanup EXIT
-exit_on_signals
 
 q() { python3 "$RESULTS" "$@"; }
 within() { float_test "abs(m - r) <= $3 * r" "m=$1" "r=$2"; }

@@ -36,22 +36,9 @@ TESTBED=$HERE/../../scripts/testbed/testbed.sh
 }
 BIN=$1 REPORT=$2 OUTDIR=$3
 JUDGE=(-m throughput --min-off 0.5)
-require_root
-require_commands ip unshare tc mpirun python3 timeout gnuplot
-mkdir -p -- "$OUTDIR"
-OUTDIR=$(cd "$OUTDIR" && pwd)
+netns_require gnuplot
 
-export P2PB_TESTBED_PREFIX=p2ps$$
-cleanup() {
-    local rc=$?
-    trap - EXIT INT TERM HUP
-    if ip netns list 2>/dev/null | awk '{print $1}' | grep -q "^${P2PB_TESTBED_PREFIX}-"; then
-        "$TESTBED" down >/dev/null 2>&1 || say "warning: could not tear down $P2PB_TESTBED_PREFIX"
-    fi
-    exit "$rc"
-}
-trap cleanup EXIT
-exit_on_signals
+netns_own_testbed p2pv
 
 # survey NAME SHAPING...: 6 hosts, the survey's file in OUTDIR/NAME.jsonl.
 # mpi_yield_when_idle: 6 ranks on 2 CPUs; a waiting rank must not spin.
