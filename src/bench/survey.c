@@ -509,9 +509,12 @@ enum p2pb_status p2pb_survey_run(struct p2pb_run *run)
         retest(&w);
     int st = (int)w.st;
     P2PB_MPI_CHECK(MPI_Bcast(&st, 1, MPI_INT, 0, run->comm));
-    if (run->rank == 0 && st == P2PB_OK)
-        printf("# %zu rows; verdicts: p2pbench-report survey %s\n", w.written,
-               run->rf ? p2pb_results_path(run->rf) : "FILE");
+    if (run->rank == 0 && st == P2PB_OK) {
+        const char *f = run->rf ? p2pb_results_path(run->rf) : "FILE";
+        printf("# %zu rows; verdicts: p2pbench-report survey %s; heatmaps: p2pbench-report html "
+               "%s -o survey.html\n",
+               w.written, f, f);
+    }
     walk_free(&w);
     return (enum p2pb_status)st;
 }
