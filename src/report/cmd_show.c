@@ -284,6 +284,16 @@ static void show_rows(const struct p2pb_reporter *rep, struct p2pb_report_ctx *c
     free(order);
 }
 
+/* The eager limit a file's run marked in its tables ("eager_limit_marked",
+ * bytes), or -1 when it had none or the file is not p2pbench's. */
+static long marked_eager_limit(const struct p2pb_results_data *d)
+{
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(d->run, "eager_limit_marked");
+    if (!cJSON_IsNumber(e) || !(e->valuedouble >= 0) || e->valuedouble > 1e15)
+        return -1;
+    return (long)e->valuedouble;
+}
+
 /* The tables of every file through the reporter of fmt; csv has one header. */
 static void show_tables(const struct p2pb_side *s, enum p2pb_outfmt fmt)
 {
@@ -293,7 +303,7 @@ static void show_tables(const struct p2pb_side *s, enum p2pb_outfmt fmt)
         ctx.out = stdout;
         ctx.run = &s->files[f].info;
         ctx.incomplete = !s->files[f].complete;
-        ctx.eager_limit = -1;
+        ctx.eager_limit = marked_eager_limit(&s->files[f]); /* as the live tables */
         if (fmt != P2PB_OUT_CSV || f == 0)
             rep->begin(&ctx);
         else if (f > 0)

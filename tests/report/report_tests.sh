@@ -54,6 +54,10 @@ synthetic)
     expect_status 0 "$bin" compare mhz.jsonl --vs a/a-01.jsonl
     grep -q '^# CPU frequency while measured (disturbance.cpu_mhz): A 1500-2400 MHz, B unknown$' out.txt ||
         fail "compare: CPU frequency line: $(grep -i 'frequency' out.txt)"
+    # the eager limit the run marked: show marks it as the live tables did
+    sed '1s/"type":"run",/"type":"run","eager_limit_marked":4096,/' a/a-01.jsonl >eager.jsonl
+    expect_status 0 "$bin" show eager.jsonl
+    eq "$(grep -c -- '--- eager limit 4096 bytes' out.txt)" 2 "show: eager limit lines (PingPong, Sendrecv)"
     # faster is changed (better) and passes the gate
     expect_status 0 "$bin" compare a --vs fast --fail-on-regression
     eq "$(grep -c 'changed (better)' out.txt)" 14 "20% faster: changed (better) rows"
