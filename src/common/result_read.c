@@ -198,8 +198,11 @@ void p2pb_run_info_from_json(const void *obj, struct p2pb_run_info *ri)
     ri->imported = cJSON_IsTrue(imp);
     const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(o, "ranks");
     const cJSON *r0 = cJSON_IsArray(ranks) ? cJSON_GetArrayItem(ranks, 0) : NULL;
+    const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(o, "hosts");
     if (r0)
         get_str(r0, "host", ri->host, sizeof ri->host);
+    else if (cJSON_IsObject(hosts) && cJSON_IsObject(hosts->child)) /* imported: its one host */
+        get_str(hosts->child, "host", ri->host, sizeof ri->host);
 }
 
 void p2pb_results_data_free(struct p2pb_results_data *d)

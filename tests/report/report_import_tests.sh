@@ -205,6 +205,15 @@ roundtrip)
         { k = $3 "," $4 "," $5; g = $(c["mbytes_per_sec"]); w = want[k]; d = g - w; if (d < 0) d = -d
           if (!(k in want) || d > 0.01 + 0.005 * w) print k, g, w }' "$rt/p2pbench-imb-all.csv" own.csv)
     [ -z "$bad" ] || fail "own output rates differ from the run's results file: $bad"
+    # the header of p2pbench's -f imb: rank 0's host and the library string come back
+    # as they went out (IMB's own "Machine" and "MPI Version" mean uname -m and the standard)
+    sed -n '1,/^# Benchmarking PingPong/p' "$rt/p2pbench-imb-all.txt" | sed '/^# Machine/d; /^# MPI Version/d' >hdr.txt
+    sed -i '1,/^# Date/s/^\(# Date.*\)$/\1\n# Host                  : node7\n# MPI Library           : Some MPI 9.1 (x)/' hdr.txt
+    sed -n '/^# Benchmarking PingPong/,/^$/p' "$rt/p2pbench-imb-all.txt" | sed 1d >>hdr.txt
+    expect_status 0 "$bin" import hdr.txt -o hdr
+    expect_status 0 "$bin" show -f imb hdr/hdr.jsonl
+    grep -q '^# Host  *: node7$' out.txt || fail "own header: host: $(grep '^# [HM]' out.txt)"
+    grep -q '^# MPI Library  *: Some MPI 9.1 (x)$' out.txt || fail "own header: library: $(grep '^# MPI' out.txt)"
     # the layout before IMB's Uniband/-multi tables ("Uniband 0->1", "Multi-PingPong pair 0-1")
     expect_status 0 "$bin" import "$rt/p2pbench-imb-old-layout.txt" -o .
     "$bin" show -f csv p2pbench-imb-old-layout.jsonl >old.csv 2>/dev/null

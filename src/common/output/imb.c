@@ -134,8 +134,9 @@ static void imb_begin(struct p2pb_report_ctx *ctx)
     p2pb_imb_rule(ctx->out, 4);
     if (ri) {
         fprintf(ctx->out, "# Date                  : %s\n", ri->start_utc);
-        fprintf(ctx->out, "# Machine               : %s\n", ri->host);
-        fprintf(ctx->out, "# MPI Version           : %s\n", ri->mpi_library);
+        /* not IMB's "Machine" (uname -m) nor "MPI Version" (the standard's) */
+        fprintf(ctx->out, "# Host                  : %s\n", ri->host);
+        fprintf(ctx->out, "# MPI Library           : %s\n", ri->mpi_library);
         if (ri->label[0])
             fprintf(ctx->out, "# Label                 : %s\n", ri->label);
     }

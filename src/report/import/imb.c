@@ -85,6 +85,8 @@ static const char *const imb_facts[][2] = {
     {"Release", "release"},
     {"Version", "version"},
     {"MPI Version", "mpi_version"},
+    {"Host", "host"},               /* p2pbench's -f imb: rank 0's host */
+    {"MPI Library", "mpi_library"}, /* p2pbench's -f imb: the library's own string */
     {"MPI Thread Environment", "mpi_thread_environment"},
 };
 

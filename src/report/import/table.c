@@ -364,7 +364,8 @@ static void run_hosts(cJSON *run, const struct p2pb_imp_group *g)
 {
     cJSON *hosts = cJSON_AddObjectToObject(run, "hosts");
     cJSON *h = cJSON_AddObjectToObject(hosts, "imported");
-    static const char *const map[][2] = {{"release", "kernel_release"},
+    static const char *const map[][2] = {{"host", "host"},
+                                         {"release", "kernel_release"},
                                          {"machine", "machine"},
                                          {"system", "os"},
                                          {"version", "kernel_version"}};
@@ -392,8 +393,11 @@ cJSON *p2pb_imp_run_record(const struct p2pb_imp_log *lg, const struct p2pb_imp_
     const cJSON *date = cJSON_GetObjectItemCaseSensitive(g->header, "date");
     cJSON_AddStringToObject(run, "start_utc", cJSON_IsString(date) ? date->valuestring : "");
     const cJSON *mv = cJSON_GetObjectItemCaseSensitive(g->header, "mpi_version");
-    char mpi[128] = "";
-    if (cJSON_IsString(mv) && mv->valuestring[0])
+    const cJSON *lib = cJSON_GetObjectItemCaseSensitive(g->header, "mpi_library");
+    char mpi[256] = "";
+    if (cJSON_IsString(lib) && lib->valuestring[0]) /* p2pbench's own -f imb */
+        snprintf(mpi, sizeof mpi, "%s", lib->valuestring);
+    else if (cJSON_IsString(mv) && mv->valuestring[0])
         snprintf(mpi, sizeof mpi, "MPI standard %s (as logged)", mv->valuestring);
     cJSON_AddStringToObject(run, "mpi_library", mpi);
     cJSON_AddNumberToObject(run, "nranks", nranks);
