@@ -62,7 +62,8 @@ reports per message size the median with its 95% confidence interval, p99,
 minimum and sample count. Each run writes a JSON Lines results file with the
 host context (MPI library, binding, topology, hypervisor signals).
 p2pbench-report shows, compares (with a verdict per row), imports IMB/PMB/OSU
-logs and plots results files.")
+logs, plots and renders (a self-contained html report) results files, and
+names the slow nodes and links of a link survey.")
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # p2pbench_VERSION_ARCH.deb

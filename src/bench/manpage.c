@@ -23,7 +23,13 @@ static const char description2[] =
     "It is started by the MPI launcher. Every rank checks the options; a bad option is reported "
     "by every rank with the same one-line message and the same exit status. Options that would "
     "override or ignore each other are refused naming both. p2pbench-report(1) shows, compares, "
-    "imports and plots the results files.";
+    "imports, plots and renders (html) the results files and judges surveys.";
+
+static const char survey_text[] =
+    "Every pair of hosts (or ranks) in the N-1 rounds of a round-robin schedule: latency by "
+    "PingPong and bandwidth by a windowed one-way stream each way, suspects retested alone; "
+    "p2pbench-report survey names slow nodes and slow links (docs/survey.md). Runs instead of "
+    "kernels; its options are the --survey-* ones.";
 
 static const char units[] =
     "Message size in bytes (K = 2^10, M = 2^20, G = 2^30 in size arguments); times t in usec; "
@@ -45,7 +51,8 @@ static const char files[] =
     "campaign.sh (repeated launches for p2pbench\\-report compare) and batch/ (a Slurm sbatch "
     "script, a PBS script, a private single\\-node Slurm to try them).\n"
     ".TP\n/usr/share/doc/p2pbench\n"
-    "README.md and docs/: kernels, methodology, output format, host context, report, testbed.";
+    "README.md and docs/: kernels, methodology, output format, host context, report, survey, "
+    "testbed, performance; results.schema.json.";
 
 /* "2", "2-8" or ">=2": the ranks a kernel runs on (as --list says). */
 static void ranks_text(const struct p2pb_kernel *k, char *buf, size_t len)
@@ -97,7 +104,9 @@ void p2pb_options_man(FILE *f)
           f);
     p2pb_roff_section(f, "SYNOPSIS");
     fputs("\\fBmpirun \\-np\\fR \\fIN\\fR \\fBp2pbench\\fR [\\fIOPTION\\fR]... "
-          "[\\fIKERNEL\\fR]...\n",
+          "[\\fIKERNEL\\fR]...\n.br\n"
+          "\\fBmpirun \\-np\\fR \\fIN\\fR \\fBp2pbench survey\\fR [\\fB\\-s\\fR "
+          "\\fILAT,BW\\fR] [\\fIOPTION\\fR]...\n",
           f);
     p2pb_roff_section(f, "DESCRIPTION");
     p2pb_roff_para(f, description1);
@@ -107,6 +116,8 @@ void p2pb_options_man(FILE *f)
     print_options(f);
     p2pb_roff_section(f, "KERNELS");
     print_kernels(f);
+    fputs(".TP\n\\fBsurvey\\fR (>=2 ranks, alone)\n", f);
+    p2pb_roff_para(f, survey_text);
     p2pb_roff_section(f, "UNITS");
     p2pb_roff_para(f, units);
     p2pb_roff_section(f, "EXIT STATUS");

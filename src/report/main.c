@@ -37,13 +37,16 @@ static const struct report_cmd cmds[] = {
     {"import", p2pb_cmd_import, 0, "LOG... [-o DIR] [--force]",
      "convert IMB/PMB/OSU text logs into results files in DIR (default .)"},
     {"plot", p2pb_cmd_plot, 1,
-     "RUN... [--vs RUN...] -o FILE.png|FILE.svg [-k KERNEL] [--gnuplot PATH]",
+     "RUN... [--vs RUN...] -o FILE.png|FILE.svg [-k KERNEL] [--gnuplot PATH]\n"
+     "[--gnuplot-timeout SEC]",
      "latency and throughput against size (log-log) via gnuplot; one line per\n"
      "label (or per side with --vs) and variant, the CI or launch range as a band"},
-    {"html", p2pb_cmd_html, 1, "RUN... [--vs RUN...] -o FILE.html [-t PCT] [--holm] [--title TEXT]",
+    {"html", p2pb_cmd_html, 1,
+     "RUN... [--vs RUN...] -o FILE.html [-t PCT] [--holm] [--title TEXT]\n"
+     "[--mad-k K] [--min-off FRAC]",
      "one self-contained page (inline SVG and CSS, no script): run summary, host\n"
      "context, per kernel latency and throughput charts and, with --vs, compare's\n"
-     "table with verdicts and the confounders"},
+     "table with verdicts and the confounders; survey files: heatmaps and verdicts"},
     {"survey", p2pb_cmd_survey, 0,
      "FILE [-f text|json|csv] [-m latency|throughput] [--heatmap FILE.png|.svg]\n"
      "[--fail-on-slow] [--mad-k K] [--min-off FRAC]",
@@ -93,7 +96,9 @@ static void print_man(FILE *o)
 {
     p2pb_roff_title(o, "p2pbench-report", P2PB_VERSION);
     p2pb_roff_section(o, "NAME");
-    fputs("p2pbench\\-report \\- show, compare, import and plot p2pbench results files\n", o);
+    fputs("p2pbench\\-report \\- show, compare, import, plot and render (html) p2pbench results "
+          "files; judge link surveys\n",
+          o);
     p2pb_roff_section(o, "SYNOPSIS");
     fputs("\\fBp2pbench\\-report\\fR \\fICOMMAND\\fR [\\fIOPTION\\fR]... \\fIFILE\\fR...\n", o);
     p2pb_roff_section(o, "DESCRIPTION");
