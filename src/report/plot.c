@@ -20,6 +20,7 @@
 #include "output/output.h"
 #include "input.h"
 #include "plot.h"
+#include "text.h"
 
 /* Write s as a single-quoted gnuplot string ('' stands for '). Newlines,
  * which gnuplot cannot take inside a string, become spaces. */
@@ -256,6 +257,38 @@ static enum p2pb_status prepare(struct plot_job *job, const char *kernel, char *
     return st;
 }
 
+/* Without -k: one line on stderr naming the kernels of the files that were
+ * not drawn (sanitised names, at most 8), so that none goes unnoticed. */
+static void note_other_kernels(const struct plot_job *job)
+{
+    char seen[8][32], list[8 * 34] = "";
+    size_t n = 0, more = 0, len = 0;
+    for (size_t s = 0; s < job->nsides; s++)
+        for (size_t f = 0; f < job->sides[s].nfiles; f++)
+            for (size_t i = 0; i < job->sides[s].files[f].nrows; i++) {
+                const char *k = job->sides[s].files[f].rows[i].kernel;
+                size_t j = 0;
+                while (j < n && strcmp(seen[j], k) != 0)
+                    j++;
+                if (j < n || strcmp(k, job->first->kernel) == 0)
+                    continue;
+                if (n == 8) {
+                    more++;
+                    continue;
+                }
+                snprintf(seen[n], sizeof seen[n], "%s", k);
+                p2pb_text_sanitize(seen[n]);
+                len +=
+                    (size_t)snprintf(list + len, sizeof list - len, "%s%s", n ? ", " : "", seen[n]);
+                n++;
+            }
+    if (n)
+        fprintf(stderr,
+                "p2pbench-report: plot drew kernel %s; the files also hold %s%s (one plot per "
+                "kernel: -k NAME)\n",
+                job->first->kernel, list, more ? ", ..." : "");
+}
+
 enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *out,
                            const char *kernel, const char *gnuplot, char *err, size_t errlen)
 {
@@ -277,6 +310,8 @@ enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *o
         st = p2pb_plot_run(gnuplot ? gnuplot : "gnuplot", &job, err, errlen);
     if (st == P2PB_OK && rename(tmp, out) != 0)
         st = p2pb_fail(P2PB_EIO, err, errlen, "cannot write plot '%s': %s", out, strerror(errno));
+    if (st == P2PB_OK && !kernel)
+        note_other_kernels(&job);
     if (st != P2PB_OK && tmp[0])
         unlink(tmp);
     free(job.lines);

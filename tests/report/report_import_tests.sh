@@ -291,8 +291,11 @@ plot)
     expect_status 2 "$bin" plot a -o h.svg --gnuplot-timeout 0
     printf '#!/bin/sh\necho "warning: noise" >&2\nexec gnuplot\n' >warngp
     chmod +x warngp
-    expect_status 0 "$bin" plot a -o w.svg --gnuplot ./warngp
+    expect_status 0 "$bin" plot a -o w.svg --gnuplot ./warngp -k pingpong
     [ -s err.txt ] && fail "gnuplot warnings passed through: $(cat err.txt)"
+    # without -k: the kernels not drawn are named, once
+    expect_status 0 "$bin" plot a -o w2.svg
+    eq "$(cat err.txt)" "p2pbench-report: plot drew kernel pingpong; the files also hold sendrecv (one plot per kernel: -k NAME)" "plot: kernels not drawn"
     # labels literally (no enhanced text: _ is no subscript); unlabelled files by short name
     sed 's/"label":"native"/"label":"Experiment_1"/' a/a-01.jsonl >e.jsonl
     sed 's/"label":"native"/"label":""/' a/a-01.jsonl >unlabelled.jsonl
