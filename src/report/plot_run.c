@@ -33,6 +33,7 @@ void p2pb_gnuplot_set_timeout(double seconds)
 /* Child side of the fork: infd as stdin, errfd as stderr, exec prog. */
 __attribute__((noreturn)) static void exec_gnuplot(const char *prog, int infd, int errfd)
 {
+    setpgid(0, 0); /* its own process group: a timeout stops its children too */
     dup2(infd, STDIN_FILENO);
     dup2(errfd, STDERR_FILENO);
     char *const argv[] = {(char *)prog, NULL};
@@ -55,7 +56,8 @@ static int wait_bounded(pid_t pid, int *status)
         double waited =
             (double)(now.tv_sec - t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - t0.tv_nsec);
         if (r == 0 && waited >= timeout_s) {
-            kill(pid, SIGKILL);
+            if (kill(-pid, SIGKILL) != 0)
+                kill(pid, SIGKILL);
             while (waitpid(pid, status, 0) < 0 && errno == EINTR)
                 ;
             return 1;
@@ -131,6 +133,7 @@ enum p2pb_status p2pb_gnuplot_run(const char *prog, p2pb_gnuplot_script_fn scrip
     }
     if (pid == 0)
         exec_gnuplot(prog, fileno(in), fileno(e));
+    setpgid(pid, pid); /* also here: no race with a timeout that comes first */
     int status = 0;
     if (wait_bounded(pid, &status))
         st = p2pb_fail(P2PB_EIO, err, errlen,

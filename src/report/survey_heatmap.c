@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "input.h"
 #include "plot.h"
 #include "survey.h"
 
@@ -162,11 +163,21 @@ enum p2pb_status p2pb_survey_heatmap(const struct p2pb_survey_matrix *m,
         return p2pb_fail(P2PB_EUSAGE, err, errlen, "heatmap '%s' must end in .png or .svg", out);
     if (strpbrk(out, "\n\r"))
         return p2pb_fail(P2PB_EUSAGE, err, errlen, "heatmap name contains a line break");
-    FILE *probe = fopen(out, "ab"); /* gnuplot would fall back to stdout */
-    if (!probe)
-        return p2pb_fail(P2PB_EIO, err, errlen, "cannot write heatmap '%s': %s", out,
-                         strerror(errno));
-    fclose(probe);
-    struct heatmap_job job = {m, v, out, svg};
-    return p2pb_gnuplot_run(prog ? prog : "gnuplot", heatmap_script, &job, out, out, err, errlen);
+    /* gnuplot writes a temporary file beside out, renamed over it only when
+     * gnuplot exited 0 with an image: a failed run leaves no file and never
+     * a stale or empty one (as plot) */
+    char tmp[4096];
+    enum p2pb_status st = P2PB_OK;
+    int fd = p2pb_tmp_beside(out, "heatmap ", tmp, sizeof tmp, &st, err, errlen);
+    if (fd < 0)
+        return st;
+    close(fd); /* gnuplot writes it by name */
+    struct heatmap_job job = {m, v, tmp, svg};
+    st = p2pb_gnuplot_run(prog ? prog : "gnuplot", heatmap_script, &job, tmp, out, err, errlen);
+    if (st == P2PB_OK && rename(tmp, out) != 0)
+        st =
+            p2pb_fail(P2PB_EIO, err, errlen, "cannot write heatmap '%s': %s", out, strerror(errno));
+    if (st != P2PB_OK)
+        unlink(tmp);
+    return st;
 }

@@ -51,6 +51,18 @@ if command -v gnuplot >/dev/null 2>&1; then
 else
     say "gnuplot missing: heatmaps not checked"
 fi
+# a gnuplot that writes nothing, fails or hangs: exit 1, an image already there
+# is left as it was, and no file is left behind otherwise
+printf '#!/bin/sh\ncat >/dev/null\nexit 0\n' >silentgp && chmod +x silentgp
+printf '#!/bin/sh\nexec sleep 600\n' >hanggp && chmod +x hanggp
+echo GOOD >keep.png
+expect_status 1 "$bin" survey slow.jsonl --heatmap keep.png --gnuplot ./silentgp
+[ "$(cat keep.png)" = GOOD ] && pass "heatmap: failed gnuplot keeps the old image" || fail "keep.png replaced"
+expect_status 1 "$bin" survey slow.jsonl --heatmap none.svg --gnuplot ./hanggp --gnuplot-timeout 1
+grep -q "did not finish within 1 s writing 'none.svg'" err.txt && pass "heatmap: hanging gnuplot stopped" ||
+    fail "hanging gnuplot: $(cat err.txt)"
+[ -z "$(ls none.svg* keep.png.* 2>/dev/null)" ] && pass "heatmap: no file left" ||
+    fail "heatmap: files left: $(ls none.svg* keep.png.*)"
 expect_status 2 "$bin" survey slow.jsonl --heatmap map.jpg
 grep -q "heatmap 'map.jpg' must end in .png or .svg" err.txt && pass "bad heatmap name" || fail "jpg"
 expect_status 2 "$bin" survey slow.jsonl ok.jsonl
