@@ -24,11 +24,19 @@ struct srow {
     char host[2][64];
 };
 
-/* The rows of a file while it is read. */
+/* The rows of a file while it is read; nranks from the run record (0:
+ * none seen yet), every row's pair must lie below it. */
 struct reading {
     struct srow *rows;
     size_t n, cap;
+    double nranks;
 };
+
+/* A survey's node x node matrices take n^2 cells: a file may name at most
+ * as many nodes as its rows can cover (a whole survey of n nodes has
+ * 3 n (n - 1) / 2 rows; a survey cut short after a tenth of its rounds
+ * still passes): n^2 <= 16 x rows + 1024. */
+#define NODES_PER_ROWS(rows) (16.0 * (double)(rows) + 1024.0)
 
 static void get_text(const cJSON *o, const char *name, char *dst, size_t len)
 {
@@ -45,9 +53,11 @@ static double get_number(const cJSON *o, const char *name, double dflt)
     return cJSON_IsNumber(x) ? x->valuedouble : dflt;
 }
 
-/* The run record's "survey" object. */
-static void read_run(const cJSON *run, struct p2pb_survey_matrix *m)
+/* The run record's rank count and "survey" object. */
+static void read_run(const cJSON *run, struct p2pb_survey_matrix *m, struct reading *rd)
 {
+    double nr = get_number(run, "nranks", 0);
+    rd->nranks = nr >= 2 && nr <= 1e9 && nr == floor(nr) ? nr : 0;
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(run, "survey");
     if (!cJSON_IsObject(s))
         return;
@@ -74,7 +84,8 @@ static int read_row(const cJSON *o, struct srow *r)
     memset(r, 0, sizeof *r);
     const cJSON *a = cJSON_GetArrayItem(pair, 0), *b = cJSON_GetArrayItem(pair, 1);
     if (!cJSON_IsNumber(a) || !cJSON_IsNumber(b) || a->valuedouble < 0 ||
-        a->valuedouble >= b->valuedouble || b->valuedouble > 1e9)
+        a->valuedouble >= b->valuedouble || b->valuedouble > 1e9 ||
+        a->valuedouble != floor(a->valuedouble) || b->valuedouble != floor(b->valuedouble))
         return -1;
     r->lo = a->valueint;
     r->hi = b->valueint;
@@ -116,7 +127,7 @@ static enum p2pb_status read_line_json(const char *line, struct reading *rd,
     get_text(o, "type", type, sizeof type);
     enum p2pb_status st = P2PB_OK;
     if (strcmp(type, "run") == 0)
-        read_run(o, m);
+        read_run(o, m, rd);
     else if (strcmp(type, "end") == 0) {
         char s[32];
         get_text(o, "status", s, sizeof s);
@@ -135,6 +146,14 @@ static enum p2pb_status read_line_json(const char *line, struct reading *rd,
                 st = p2pb_fail(P2PB_EFORMAT, err, errlen,
                                "%s:%zu: malformed survey row (pair, hosts, metric or direction)",
                                path, ln);
+            else if (k > 0 && !rd->nranks)
+                st = p2pb_fail(P2PB_EFORMAT, err, errlen,
+                               "%s:%zu: survey row before a run record with \"nranks\"", path, ln);
+            else if (k > 0 && !(rd->nranks > rd->rows[rd->n].hi))
+                st = p2pb_fail(P2PB_EFORMAT, err, errlen,
+                               "%s:%zu: survey row's pair [%d, %d] is not among the run's %.0f "
+                               "ranks",
+                               path, ln, rd->rows[rd->n].lo, rd->rows[rd->n].hi, rd->nranks);
             rd->n += k > 0;
         }
     }
@@ -172,6 +191,8 @@ static enum p2pb_status make_nodes(const struct reading *rd, struct p2pb_survey_
     for (size_t i = 0; i < n; i++)
         if (m->n == 0 || m->ranks[m->n - 1] != m->ranks[i])
             m->ranks[m->n++] = m->ranks[i];
+    if ((double)m->n * (double)m->n > NODES_PER_ROWS(rd->n))
+        return P2PB_ERANGE;
     m->labels = calloc(m->n, sizeof *m->labels);
     if (!m->labels)
         return P2PB_ENOMEM;
@@ -251,8 +272,11 @@ enum p2pb_status p2pb_survey_load(const char *path, struct p2pb_survey_matrix *m
     if (st == P2PB_OK && rd.n == 0)
         st = p2pb_fail(P2PB_EFORMAT, err, errlen,
                        "%s: no survey rows (not made by 'p2pbench survey'?)", path);
-    if (st == P2PB_OK)
-        st = make_nodes(&rd, m);
+    if (st == P2PB_OK && (st = make_nodes(&rd, m)) == P2PB_ERANGE)
+        st = p2pb_fail(P2PB_EFORMAT, err, errlen,
+                       "%s: %zu rows name %zu nodes: too few to be a survey of them (its "
+                       "matrices would take %zu x %zu cells; a whole survey has 3 rows per pair)",
+                       path, rd.n, m->n, m->n, m->n);
     if (st == P2PB_OK)
         st = fill(&rd, m);
     if (st == P2PB_ENOMEM)

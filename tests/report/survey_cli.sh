@@ -77,6 +77,27 @@ grep -q "none.jsonl: no survey rows" err.txt && pass "no survey rows: exit 1" ||
 printf '{"type":"result","pair":[3,1],"hosts":["a","b"]}\n' >badpair.jsonl
 expect_status 1 "$bin" survey badpair.jsonl
 grep -q "badpair.jsonl:1: malformed survey row" err.txt && pass "bad pair: exit 1" || fail "badpair"
+# pairs checked against the run record; a file whose rows name far more nodes
+# than they could survey is refused before n x n matrices are made
+{ head -1 ok.jsonl; grep -m1 '"metric": *"latency"' ok.jsonl | sed 's/"pair": *\[[0-9]*, *[0-9]*\]/"pair": [0, 99]/'; } >oor.jsonl
+expect_status 1 "$bin" survey oor.jsonl
+grep -q "oor.jsonl:2: survey row's pair \[0, 99\] is not among the run's 6 ranks" err.txt &&
+    pass "pair outside the run: exit 1" || fail "oor: $(cat err.txt)"
+grep -m1 '"metric": *"latency"' ok.jsonl >norun.jsonl
+expect_status 1 "$bin" survey norun.jsonl
+grep -q "norun.jsonl:1: survey row before a run record" err.txt && pass "no run record: exit 1" || fail "norun: $(cat err.txt)"
+python3 - "$(head -1 ok.jsonl)" "$(grep -m1 '"metric": *"latency"' ok.jsonl)" >sparse.jsonl <<'PY'
+import json, sys
+run, row = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+run["nranks"] = 100000
+print(json.dumps(run))
+for i in range(0, 4000, 2):  # 2000 disjoint pairs: 4000 nodes, 2000 rows
+    row["pair"] = [i, i + 1]
+    print(json.dumps(row))
+PY
+expect_status 1 "$bin" survey sparse.jsonl
+grep -q "sparse.jsonl: 2000 rows name 4000 nodes: too few to be a survey of them" err.txt &&
+    pass "sparse: refused" || fail "sparse: $(cat err.txt)"
 # a measured bandwidth of 0 MB/s: refused (the verdicts take logarithms), no 'nan'
 grep -m1 '"metric": *"bandwidth"' ok.jsonl | sed 's/"mbytes_per_sec": *[0-9.e+-]*/"mbytes_per_sec": 0/' >zero-row.jsonl
 { head -1 ok.jsonl; cat zero-row.jsonl; } >zero.jsonl
