@@ -157,6 +157,12 @@ static const char *md_escape(char *buf, size_t len, const char *s)
     return buf;
 }
 
+/* s as is in text, escaped for markdown (md_escape) into buf. */
+static const char *md_text(int md, char *buf, size_t len, const char *s)
+{
+    return md ? md_escape(buf, len, s) : s;
+}
+
 static int same_section(const struct p2pb_cmp_row *x, const struct p2pb_cmp_row *y)
 {
     return strcmp(x->kernel, y->kernel) == 0 && strcmp(x->variant, y->variant) == 0;
@@ -238,8 +244,10 @@ static void print_only_rows(FILE *o, int md, const struct p2pb_side *a, const st
         const char *side = strcmp(r->only, "A") == 0   ? a->name
                            : strcmp(r->only, "B") == 0 ? b->name
                                                        : "neither side (no numbers)";
-        fprintf(o, "%s%s%s%s ", md ? "- " : "#   ", r->display_name, r->variant[0] ? " " : "",
-                r->variant);
+        char es[5 * sizeof a->name], ed[5 * sizeof r->display_name], ev[5 * sizeof r->variant];
+        side = md_text(md, es, sizeof es, side);
+        fprintf(o, "%s%s%s%s ", md ? "- " : "#   ", md_text(md, ed, sizeof ed, r->display_name),
+                r->variant[0] ? " " : "", md_text(md, ev, sizeof ev, r->variant));
         if (j == i)
             fprintf(o, "%zu (%s): %s\n", r->bytes, p2pb_fmt_size(s1, sizeof s1, r->bytes), side);
         else
@@ -250,12 +258,14 @@ static void print_only_rows(FILE *o, int md, const struct p2pb_side *a, const st
     }
 }
 
-static void print_files(FILE *o, const char *pfx, const char *tag, const struct p2pb_side *s)
+static void print_files(FILE *o, int md, const char *pfx, const char *tag,
+                        const struct p2pb_side *s)
 {
-    fprintf(o, "%s%s = %s: %zu launch%s:", pfx, tag, s->name, s->nfiles,
+    char e[5 * sizeof s->files[0].path];
+    fprintf(o, "%s%s = %s: %zu launch%s:", pfx, tag, md_text(md, e, sizeof e, s->name), s->nfiles,
             s->nfiles == 1 ? "" : "es");
     for (size_t i = 0; i < s->nfiles && i < 4; i++)
-        fprintf(o, " %s", s->files[i].path);
+        fprintf(o, " %s", md_text(md, e, sizeof e, s->files[i].path));
     if (s->nfiles > 4)
         fprintf(o, " ... (%zu more)", s->nfiles - 4);
     int imported = 0;
@@ -329,14 +339,16 @@ static void print_text(FILE *o, int md, const struct p2pb_cmp_print *opt, const 
                        const struct p2pb_cmp_table *thr, const struct p2pb_ctx_diff *diff)
 {
     const char *pfx = md ? "" : "# ";
+    char ea[5 * sizeof a->name], eb[5 * sizeof b->name];
+    const char *an = md_text(md, ea, sizeof ea, a->name), *bn = md_text(md, eb, sizeof eb, b->name);
     if (md)
-        fprintf(o, "## p2pbench-report compare: %s vs %s\n\n", a->name, b->name);
+        fprintf(o, "## p2pbench-report compare: %s vs %s\n\n", an, bn);
     else
-        fprintf(o, "# p2pbench-report compare: %s vs %s\n", a->name, b->name);
-    print_files(o, pfx, "A", a);
+        fprintf(o, "# p2pbench-report compare: %s vs %s\n", an, bn);
+    print_files(o, md, pfx, "A", a);
     if (md)
         fprintf(o, "\n");
-    print_files(o, pfx, "B", b);
+    print_files(o, md, pfx, "B", b);
     if (md)
         fprintf(o, "\n");
     fprintf(o,
@@ -348,7 +360,7 @@ static void print_text(FILE *o, int md, const struct p2pb_cmp_print *opt, const 
     fprintf(o,
             "%sratio = %s/%s, Hodges-Lehmann on log values with 95%% CI; p = exact two-sided "
             "Mann-Whitney U on launch values\n",
-            pfx, b->name, a->name);
+            pfx, bn, an);
     if (md)
         fprintf(o, "\n");
     fprintf(o,

@@ -19,6 +19,12 @@ golden)
     for f in text markdown csv json; do
         expect_status 0 "$bin" compare a --vs b -f $f; golden compare-$f.txt
     done
+    # labels and paths from files are escaped in compare's markdown header lines too
+    mkdir -p "x<b>"
+    sed 's/"label":"native"/"label":"<img src=x>|a"/' a/a-01.jsonl >"x<b>/x.jsonl"
+    expect_status 0 "$bin" compare "x<b>/x.jsonl" --vs b -f markdown
+    grep -q '<img\|<b>' out.txt && fail "compare markdown: raw markup: $(grep '<img\|<b>' out.txt | head -2)"
+    grep -q '^## p2pbench-report compare: &lt;img src=x&gt;\\|a vs ' out.txt || fail "compare markdown heading: $(head -1 out.txt)"
     # an incomplete file: rows as far as they go, a warning naming file and rows
     GEN_END=none gen c c cut 1 1.0
     head -5 c/c-01.jsonl >c/cut.jsonl
