@@ -128,10 +128,11 @@ static enum p2pb_status mhz_from_json(const cJSON *o, struct p2pb_disturbance *d
     d->mhz_source = P2PB_MHZ_NONE;
     if (!cJSON_GetObjectItemCaseSensitive(o, "cpu_mhz") && !src)
         return P2PB_OK; /* not readable on that host, or a file from before */
-    if (nonneg(o, "cpu_mhz", &d->cpu_mhz) != 0 || !(d->cpu_mhz > 0) || !cJSON_IsString(src))
+    if (nonneg(o, "cpu_mhz", &d->cpu_mhz) != 0 || !(d->cpu_mhz >= 1) || d->cpu_mhz > 1e5 ||
+        !cJSON_IsString(src))
         return p2pb_fail(P2PB_EFORMAT, err, errlen,
-                         "field \"disturbance.cpu_mhz\" must be a number > 0 with "
-                         "\"cpu_mhz_source\"");
+                         "field \"disturbance.cpu_mhz\" must be a number from 1 to 100000 (MHz) "
+                         "with \"cpu_mhz_source\"");
     if (strcmp(src->valuestring, "aperf_mperf") == 0)
         d->mhz_source = P2PB_MHZ_APERF;
     else if (strcmp(src->valuestring, "cpufreq") == 0)
@@ -164,8 +165,11 @@ enum p2pb_status p2pb_disturbance_from_json(const void *obj, struct p2pb_disturb
                              need[i]);
     if (nonneg(o, "migrations", &d->migrations) != 0)
         d->migrations = -1;
-    if (nonneg(o, "cpu_lost_pct", &d->cpu_lost_pct) != 0)
+    if (!cJSON_GetObjectItemCaseSensitive(o, "cpu_lost_pct"))
         d->cpu_lost_pct = 0; /* absent in files before it was recorded */
+    else if (nonneg(o, "cpu_lost_pct", &d->cpu_lost_pct) != 0)
+        return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                         "field \"disturbance.cpu_lost_pct\" is not a number or negative");
     if (d->steal_pct > 100 || d->cpu_lost_pct > 100)
         return p2pb_fail(P2PB_EFORMAT, err, errlen,
                          "field \"disturbance.%s\" is above 100 (a percentage)",

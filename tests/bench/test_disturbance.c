@@ -261,6 +261,20 @@ static void test_freq(void)
     CHECK(p2pb_disturbance_from_json(o, &back, err, sizeof err) == P2PB_EFORMAT);
     CHECK_STR_CONTAINS(err, "cpu_mhz_source");
     cJSON_Delete(o);
+    static const char *const bad[] = {
+        "\"cpu_mhz\":1e308,\"cpu_mhz_source\":\"cpufreq\"",  /* no such clock */
+        "\"cpu_mhz\":1e-300,\"cpu_mhz_source\":\"cpufreq\"", /* prints as 0 MHz */
+        "\"cpu_lost_pct\":-1",                               /* would hide the 'd' */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char js[256];
+        snprintf(js, sizeof js,
+                 "{\"disturbance\":{\"steal_pct\":1,\"invol_ctxsw\":3,\"worst_rank\":0,%s}}",
+                 bad[i]);
+        o = cJSON_Parse(js);
+        CHECK(p2pb_disturbance_from_json(o, &back, err, sizeof err) == P2PB_EFORMAT);
+        cJSON_Delete(o);
+    }
     snprintf(path, sizeof path, "rm -rf '%s'", dir);
     CHECK(system(path) == 0);
 }
