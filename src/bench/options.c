@@ -388,12 +388,16 @@ enum p2pb_status p2pb_opt_survey_sizes(struct p2pb_optparse *ps, const char *arg
 static enum p2pb_status apply_label(struct p2pb_optparse *ps, const char *arg)
 {
     struct p2pb_options *o = ps->o;
+    char shown[48]; /* the value as the message shows it: cut, sanitised */
+    snprintf(shown, sizeof shown, "%.40s", arg);
+    p2pb_text_sanitize(shown);
     if (strlen(arg) >= sizeof o->label)
         return p2pb_fail(P2PB_ERANGE, ps->err, ps->errlen,
-                         "label '%.40s...' too long (at most %zu bytes)", arg, sizeof o->label - 1);
+                         "label '%s...' too long (at most %zu bytes)", shown, sizeof o->label - 1);
     if (!p2pb_text_is_clean(arg))
         return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
-                         "invalid label (control characters or bytes that are not UTF-8)");
+                         "invalid label '%s' (control characters or bytes that are not UTF-8)",
+                         shown);
     strcpy(o->label, arg);
     return P2PB_OK;
 }

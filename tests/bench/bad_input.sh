@@ -42,8 +42,8 @@ expect_error 2 "invalid value 'nosuch0' for --tcp-if: no interface of that name 
 expect_error 2 "invalid value for --tcp-if: not an interface name" tcp-pingpong --tcp-if 'a b'
 expect_error 2 "invalid --msglog '5:2' (need 0 <= A <= B <= 62)" --msglog 5:2
 expect_error 2 "invalid message size list '1,,2' (empty element)" -s 1,,2
-expect_error 2 "invalid label (control characters or bytes that are not UTF-8)" -l "$(printf 'a\nb')"
-expect_error 2 "invalid label (control characters or bytes that are not UTF-8)" -l "$(printf '\377x')"
+expect_error 2 "invalid label 'a?b' (control characters or bytes that are not UTF-8)" -l "$(printf 'a\nb')"
+expect_error 2 "invalid label '?x' (control characters or bytes that are not UTF-8)" -l "$(printf '\377x')"
 expect_error 2 "unknown kernel 'ping?pong' (see p2pbench --list)" "$(printf 'ping\npong')"
 # conflicting options (issue #13): refused, naming both; nothing written
 expect_error 2 "--output and --no-results exclude each other" --no-results -o "$outdir/nr.jsonl"
