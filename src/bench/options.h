@@ -34,11 +34,11 @@ struct p2pb_options {
     int output_default; /* 1 if output was not given (default name) */
     char label[64];
     struct p2pb_policy policy;
-    int progress;     /* --progress: P2PB_PROGRESS_AUTO, _ALWAYS, _NEVER (ticker.c) */
-    int numa_node;    /* --numa-node: buffers on this NUMA node (OS index); -1 = first touch */
-    char tcp_if[16];  /* --tcp-if: interface of the TCP kernels; "" = the one MPI uses */
-    char unused[256]; /* an option given that none of the kernels run uses, as a
-                       * warning for rank 0 to print; "" = none */
+    int progress;      /* --progress: P2PB_PROGRESS_AUTO, _ALWAYS, _NEVER (ticker.c) */
+    int numa_node;     /* --numa-node: buffers on this NUMA node (OS index); -1 = first touch */
+    char tcp_if[16];   /* --tcp-if: interface of the TCP kernels; "" = the one MPI uses */
+    char unused[1024]; /* options given that none of the kernels run uses, one
+                        * warning line each for rank 0 to print; "" = none */
     int do_list, do_info, do_help, do_version;
     /* The link survey (src/bench/survey.c, docs/survey.md): "survey" named
      * as the kernel. Sizes: -s LAT,BW or --survey-sizes (bytes). */

@@ -313,15 +313,17 @@ static int kernel_uses(const struct p2pb_kernel *k, size_t id)
     }
 }
 
-/* Options given that nothing run will read: one warning line in o->unused
- * naming the first such option and the kernels that read it (the survey
- * reads --window and the --survey-* options, and no kernel option else). */
+/* Options given that nothing run will read: one warning line each in
+ * o->unused (lines joined by '\n') naming the option and the kernels that
+ * read it (the survey reads --window and the --survey-* options, and no
+ * kernel option else). */
 static void find_unused(const struct p2pb_optparse *ps)
 {
     static const size_t some[] = {O_WINDOW,       O_TCP_IF,      O_MEMCPY_BUFFER, O_MEMCPY_RANKS,
                                   O_SURVEY_SIZES, O_SURVEY_MODE, O_SURVEY_ORDER,  O_SURVEY_SEED,
                                   O_SURVEY_PER,   O_SURVEY_TIME};
     const struct p2pb_options *o = ps->o;
+    size_t len = 0;
     for (size_t i = 0; i < sizeof some / sizeof some[0]; i++) {
         size_t id = some[i];
         int survey_opt = id >= O_SURVEY_SIZES && id <= O_SURVEY_TIME, used = 0;
@@ -339,10 +341,12 @@ static void find_unused(const struct p2pb_optparse *ps)
             if (kernel_uses(p2pb_kernels[k], id) && n + 20 < sizeof users)
                 n += (size_t)snprintf(users + n, sizeof users - n, "%s%s", n ? ", " : "",
                                       p2pb_kernels[k]->name);
-        snprintf(ps->o->unused, sizeof ps->o->unused,
-                 "--%s has no effect on what runs (it is read by: %s%s)", p2pb_opt_table[id].name,
-                 users, id == O_WINDOW ? ", survey" : "");
-        return;
+        int w = snprintf(ps->o->unused + len, sizeof ps->o->unused - len,
+                         "%s--%s has no effect on what runs (it is read by: %s%s)", len ? "\n" : "",
+                         p2pb_opt_table[id].name, users, id == O_WINDOW ? ", survey" : "");
+        if (w < 0 || (size_t)w >= sizeof ps->o->unused - len)
+            return; /* the lines that fit */
+        len += (size_t)w;
     }
 }
 

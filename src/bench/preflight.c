@@ -78,8 +78,11 @@ enum p2pb_status p2pb_preflight_parse(struct p2pb_run *run, int argc, char **arg
     run->local_ranks = ranks_on_this_host(run->comm, run->rank);
     if (run->measuring)
         run->opt->policy.llc_bytes = p2pb_hostinfo_llc_bytes();
-    if (run->measuring && run->rank == 0 && opt->unused[0])
-        fprintf(stderr, "p2pbench: warning: %s\n", opt->unused);
+    for (const char *w = opt->unused; run->measuring && run->rank == 0 && *w;) {
+        size_t n = strcspn(w, "\n");
+        fprintf(stderr, "p2pbench: warning: %.*s\n", (int)n, w);
+        w += n + (w[n] == '\n');
+    }
     utc_now(run->start_utc, sizeof run->start_utc, "%Y-%m-%dT%H:%M:%SZ");
     return st;
 }
