@@ -266,6 +266,8 @@ static void notes_box(FILE *o, const struct html_doc *d)
     }
     if (!d->nnotes && d->nsides == 1 && !survey_only(d))
         fputs("<li>one group of runs: no comparison (give a second group after --vs)</li>\n", o);
+    else if (!d->nnotes && d->nsides == 1 && !p2pb_html_marks(d, NULL, dist, shift))
+        fputs("<li>none: every file complete, no launch row disturbed or shifted</li>\n", o);
     fputs("</ul></div>\n", o);
 }
 
@@ -347,6 +349,13 @@ static void page_head(FILE *o, const struct html_doc *d, const char *title)
     fprintf(o, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", css);
     p2pb_xml_text(o, title);
     fputs("</h1>\n<p class=\"sub1\">", o);
+    if (survey_only(d)) {
+        fprintf(o,
+                "%zu survey file%s. t in usec; MB/s with 1 MB = 10^6 B. Written by "
+                "p2pbench-report %s.</p>\n",
+                d->nsurvey_files, d->nsurvey_files == 1 ? "" : "s", P2PB_VERSION);
+        return;
+    }
     for (size_t s = 0; s < d->nsides; s++) {
         fputs(s ? " vs " : "", o);
         p2pb_xml_text(o, d->sides[s].name);

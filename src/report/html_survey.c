@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "html.h"
+#include "output/output.h"
 #include "svg.h"
 
 /* Values printed in the cells up to this many nodes. */
@@ -321,14 +322,17 @@ static void heatmap(FILE *o, const struct html_survey *h, int bw)
 {
     struct geom g = make_geom(h, bw);
     char title[160];
+    char sz[32];
     if (bw)
-        snprintf(title, sizeof title, "Bandwidth MB/s, row to column (%zu x %zu bytes one way)",
-                 h->m.window, h->m.bw_bytes);
+        snprintf(title, sizeof title, "Bandwidth MB/s, row to column (%zu x %s one way)",
+                 h->m.window, p2pb_fmt_size(sz, sizeof sz, h->m.bw_bytes));
     else
         snprintf(title, sizeof title, "Latency t [usec], PingPong of %zu bytes, median",
                  h->m.lat_bytes);
     fputs("<figure class=\"chart\">\n", o);
-    p2pb_svg_open(o, (int)ceil(g.w), (int)ceil(g.h), title);
+    /* wide enough for the title (at most about 8.5 px per character, bold) */
+    double w = fmax(g.w, 8.5 * (double)strlen(title) + 12);
+    p2pb_svg_open(o, (int)ceil(w), (int)ceil(g.h), title);
     p2pb_svg_text(o, 4, 18, "start", "ctitle", title);
     if (bw) {
         fprintf(o,

@@ -32,9 +32,11 @@ expect_status 0 "$bin" survey slow.jsonl -f json
 python3 -c 'import json; d = json.load(open("out.txt")); assert d["slow_nodes"] == ["h3"] and d["slow_links"] == [["h1", "h5"]]' &&
     pass "the survey command names the same" || fail "survey -f json differs"
 eq "$(count 'aria-label="Latency t [usec], PingPong of 8 bytes, median"' s.html)" 1 "latency heatmap"
-eq "$(count 'aria-label="Bandwidth MB/s, row to column (64 x 65536 bytes one way)"' s.html)" 1 "bandwidth heatmap"
+eq "$(count 'aria-label="Bandwidth MB/s, row to column (64 x 64K one way)"' s.html)" 1 "bandwidth heatmap"
 eq "$(count 'class="hv' s.html)" 60 "a value in each of the 2 x 30 measured cells"
 eq "$(count '>100</text>' s.html)" 12 "cells of 100 MB/s: h3's row and column, h1-h5 both ways"
+eq "$(count '1 survey file. t in usec' s.html)" 1 "survey page subtitle"
+eq "$(count 'none: every file complete' s.html)" 1 "notes box of a quiet survey not empty"
 eq "$(count 'h3 (slow)' s.html)" 2 "h3 (slow) on both axes of the bandwidth heatmap only"
 eq "$(count 'fill:none;stroke:#000;stroke-width:2.5"' s.html)" 3 "slow link framed in its 2 cells (and the legend)"
 eq "$(count 'stroke-dasharray:5 3' s.html)" 3 "slow node's row and column outlined (and the legend)"
