@@ -17,6 +17,7 @@
 #include "bench.h"
 #include "host/hostinfo.h"
 #include "mpi_util.h"
+#include "outlier.h"
 #include "schedule.h"
 
 /* Suspects retested alone: at most max(MIN_SUSPECTS, surveyed ranks). */
@@ -382,10 +383,13 @@ static void collect_retest(struct walk *w, int lo, int hi, double lat_above, dou
     }
     const struct p2pb_survey *s = w->s;
     char a[80], b[80];
-    printf("retest %s-%s alone: %.2f usec, %.1f / %.1f MB/s: %s\n", who(s, lo, a), who(s, hi, b),
-           rows[0].r.t.median, rows[1].r.mbytes_per_sec, rows[2].r.mbytes_per_sec,
-           rows[0].stayed_slow || rows[1].stayed_slow || rows[2].stayed_slow ? "stayed slow"
-                                                                             : "recovered");
+    int slow = rows[0].stayed_slow || rows[1].stayed_slow || rows[2].stayed_slow;
+    printf("retest %s-%s alone: %.2f usec, %.1f / %.1f MB/s: %s (%s %.0f%% of the first pass's "
+           "median pair%s)\n",
+           who(s, lo, a), who(s, hi, b), rows[0].r.t.median, rows[1].r.mbytes_per_sec,
+           rows[2].r.mbytes_per_sec, slow ? "stayed slow" : "recovered",
+           slow ? "more than" : "within", 100 * P2PB_OUTLIER_MIN_OFF,
+           slow ? "" : "; p2pbench-report survey judges against the typical pair");
     fflush(stdout);
 }
 
