@@ -123,7 +123,7 @@ static void print_text(FILE *o, const char *path, const struct p2pb_survey_matri
             m->complete ? "" : "; INCOMPLETE (no complete end record)");
     fprintf(o,
             "# latency: PingPong of %zu bytes; bandwidth: %zu x %zu bytes one way; MB/s with "
-            "1 MB = 10^6 bytes; r = retested alone\n",
+            "1 MB = 10^6 bytes; r = retested alone, the better of its two values\n",
             m->lat_bytes, m->window, m->bw_bytes);
     if (m->n <= P2PB_SURVEY_FULL_MAX) {
         print_matrix(o, m, 0);
