@@ -35,15 +35,16 @@ static void gp_quote(FILE *o, const char *s)
     fputc('\'', o);
 }
 
-/* The tics of one axis: node names, "(slow)" after slow nodes. */
+/* The tics of one axis: node names, "(slow)" after the nodes the panel's
+ * metric (verdict bit b) found slow. */
 static void write_tics(FILE *o, const char *axis, const struct p2pb_survey_matrix *m,
-                       const struct p2pb_survey_verdict *v)
+                       const struct p2pb_survey_verdict *v, unsigned b)
 {
     size_t step = m->n > MAX_TICS ? (m->n + MAX_TICS - 1) / MAX_TICS : 1;
     fprintf(o, "set %s (", axis);
     for (size_t i = 0; i < m->n; i += step) {
         char name[P2PB_SURVEY_LABEL + 8];
-        snprintf(name, sizeof name, "%s%s", m->labels[i], v->slow_node[i] ? " (slow)" : "");
+        snprintf(name, sizeof name, "%s%s", m->labels[i], v->slow_node[i] & b ? " (slow)" : "");
         fprintf(o, "%s", i ? ", " : "");
         gp_quote(o, name);
         fprintf(o, " %zu", i);
@@ -52,8 +53,10 @@ static void write_tics(FILE *o, const char *axis, const struct p2pb_survey_matri
 }
 
 /* A logarithmic colour scale when the finite positive values span more
- * than 10x, else a linear one from 0. */
-static void colour_scale(FILE *o, const double *x, size_t n)
+ * than 10x, else a linear one over at least 1.5x from the best value (the
+ * smallest time, the largest MB/s; bw: higher is better), so that healthy
+ * pairs a few percent apart look alike and a pair 50% off stands out. */
+static void colour_scale(FILE *o, const double *x, size_t n, int bw)
 {
     double lo = INFINITY, hi = 0;
     for (size_t i = 0; i < n; i++)
@@ -61,10 +64,14 @@ static void colour_scale(FILE *o, const double *x, size_t n)
             lo = x[i] < lo ? x[i] : lo;
             hi = x[i] > hi ? x[i] : hi;
         }
-    /* linear: from 0, so that a 10% difference looks like one */
-    fprintf(o, "%s\n",
-            hi > 10 * lo ? "set logscale cb; set cbrange [*:*]"
-                         : "unset logscale cb; set cbrange [0:*]");
+    if (!(hi > 0) || hi > 10 * lo)
+        fprintf(o, "set logscale cb; set cbrange [*:*]\n");
+    else if (bw)
+        fprintf(o, "unset logscale cb; set cbrange [%.6g:%.6g]\n", lo < hi / 1.5 ? lo : hi / 1.5,
+                hi);
+    else
+        fprintf(o, "unset logscale cb; set cbrange [%.6g:%.6g]\n", lo,
+                hi > 1.5 * lo ? hi : 1.5 * lo);
 }
 
 /* One panel: the matrix as an image, then the marks. */
@@ -79,14 +86,23 @@ static void write_panel(FILE *o, const struct p2pb_survey_matrix *m,
     fprintf(o, "set palette defined %s\n",
             bw ? "(0 '#800026', 1 '#fd8d3c', 2 '#ffffcc')"
                : "(0 '#ffffcc', 1 '#fd8d3c', 2 '#800026')");
-    colour_scale(o, x, m->n * m->n);
+    colour_scale(o, x, m->n * m->n, bw);
     int cells = m->n <= MAX_CELLS_NODES; /* one box per measured cell, else an image */
+    /* only what this panel's metric found slow (as the html heatmaps) */
+    unsigned b = bw ? P2PB_SLOW_BANDWIDTH : P2PB_SLOW_LATENCY;
+    write_tics(o, "xtics", m, v, b);
+    write_tics(o, "ytics", m, v, b);
+    size_t nlinks = 0, nnodes = 0;
+    for (size_t i = 0; i < m->n * m->n; i++)
+        nlinks += (v->slow_link[i] & b) != 0;
+    for (size_t i = 0; i < m->n; i++)
+        nnodes += (v->slow_node[i] & b) != 0;
     fprintf(o, "plot '-' %s notitle",
             cells ? "using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder lc palette"
                   : "matrix with image");
-    if (v->nslow_links)
+    if (nlinks)
         fprintf(o, ", '-' with points pt 6 ps 2.5 lw 3 lc rgb '#00b0f0' title 'slow link'");
-    if (v->nslow_nodes)
+    if (nnodes)
         fprintf(o, ", '-' with points pt 2 ps 2.5 lw 2 lc rgb '#0050c0' title 'slow node'");
     fputc('\n', o);
     for (size_t i = 0; i < m->n; i++)
@@ -100,16 +116,16 @@ static void write_panel(FILE *o, const struct p2pb_survey_matrix *m,
                 fprintf(o, "?%c", j + 1 < m->n ? ' ' : '\n');
         }
     fprintf(o, "e\n");
-    if (v->nslow_links) {
+    if (nlinks) {
         for (size_t i = 0; i < m->n; i++)
             for (size_t j = 0; j < m->n; j++)
-                if (v->slow_link[i * m->n + j])
+                if (v->slow_link[i * m->n + j] & b)
                     fprintf(o, "%zu %zu\n", j, i);
         fprintf(o, "e\n");
     }
-    if (v->nslow_nodes) {
+    if (nnodes) {
         for (size_t i = 0; i < m->n; i++)
-            if (v->slow_node[i])
+            if (v->slow_node[i] & b)
                 fprintf(o, "%zu %zu\n", i, i);
         fprintf(o, "e\n");
     }
@@ -132,8 +148,6 @@ static void write_script(FILE *o, const struct p2pb_survey_matrix *m,
             "set xrange [-0.5:%zu.5]\nset yrange [%zu.5:-0.5]\nset size ratio -1\n"
             "set key below\nset tics scale 0\nset datafile missing '?'\n",
             m->n - 1, m->n - 1);
-    write_tics(o, "xtics", m, v);
-    write_tics(o, "ytics", m, v);
     write_panel(o, m, v, 0);
     write_panel(o, m, v, 1);
     fprintf(o, "unset multiplot\n");
