@@ -6,6 +6,7 @@
  * which must accept it (the importer never writes a file its reader refuses).
  */
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,12 @@ static void read_back(const char *dir)
             fprintf(stderr, "imported file refused by the reader: %s\n", err);
             abort();
         }
+        for (size_t i = 0; i < r.nrows; i++)
+            if (r.rows[i].status == P2PB_ROW_OK && !isfinite(r.rows[i].t.median)) {
+                fprintf(stderr, "imported ok row without a finite time: %s %zu B\n",
+                        r.rows[i].kernel, r.rows[i].bytes);
+                abort();
+            }
         p2pb_results_data_free(&r);
         remove(path);
     }

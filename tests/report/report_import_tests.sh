@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Tests of p2pbench-report import, plot and html (no MPI). Usage:
 #   report_import_tests.sh TEST REPORT_BIN SOURCE_DIR WORK_DIR
-# TEST: import | cases | roundtrip | plot | html
+# TEST: import | cases | roundtrip | ownbad | plot | html
 # shellcheck source=SCRIPTDIR/report_lib.sh
 . "$3/tests/report/report_lib.sh"
 
@@ -250,6 +250,65 @@ roundtrip)
     near "$r" "$(awk 'BEGIN { printf "%.9g", 8300.18 / 2096.86 }')" 0.000001 "seed 16K latency ratio (usec both sides)"
     expect_status 0 "$bin" compare seed-pmb-sendrecv-native-vs-domU-Experiment_1.jsonl --vs seed-pmb-sendrecv-native-vs-domU-Experiment_2.jsonl
     grep -q "16384    16K .* 0.253 .*no verdict (< 4 launches)" out.txt || fail "seed text row 16K"
+    ;;
+ownbad)
+    # p2pbench's own -f imb output (tests/data/roundtrip/p2pbench-imb-all.txt: its banner,
+    # Uniband, 12 sizes 0..1K, and Multi-Uniband, groups 0 (ranks 0 1) and 1 (2 3) at the
+    # same 12 sizes) with one line changed by hand: never a row lost without a warning
+    rt="$src/tests/data/roundtrip"
+    awk '/^# Benchmarking/ { on = ($0 == "# Benchmarking Uniband" || $0 == "# Benchmarking Multi-Uniband") }
+         NR <= 8 || on' "$rt/p2pbench-imb-all.txt" >base.txt
+    # own LINE-REGEX REPLACEMENT: base.txt with the first match replaced, imported (exit 0)
+    own() {
+        sed "0,/$1/s//$2/" base.txt >m.txt
+        cmp -s base.txt m.txt && fail "sed '$1' changed nothing"
+        rm -rf o && expect_status 0 "$bin" import m.txt -o o
+    }
+    mu() { rows o/m.jsonl multi-uniband "$1"; }
+    own '^            1           64 ' '          abc           64 '
+    grep -q "m.txt: warning: line 59: Multi-Uniband table (line 35): row skipped: Group 'abc' is not a finite number; the rows before and after it kept" err.txt ||
+        fail "Group abc: $(cat err.txt)"
+    eq "$(mu '0->1') $(mu '2->3')" "12 11" "Group abc: rows of groups 0 and 1"
+    near "$(csvval o/m.jsonl multi-uniband '2->3' 128 mbytes_per_sec)" 220.63 0.001 "Group abc: the row after it"
+    own '^            1           64 ' '           -1           64 '
+    grep -q "line 59: .*row skipped: Group -1 is not a whole number 0..1000000" err.txt || fail "Group -1: $(cat err.txt)"
+    eq "$(mu '0->1') $(mu '2->3')" "12 11" "Group -1 rows"
+    own '^            1           64 ' '            7           64 '
+    grep -q "line 59: .*row skipped: Group 7 is not one of the 2 groups the header lists" err.txt || fail "Group 7: $(cat err.txt)"
+    eq "$(mu '0->1') $(mu '2->3')" "12 11" "Group 7 rows"
+    own '^\(            1           64 .*\)$' '\1 5'
+    grep -q "line 59: .*row skipped: 6 values where the header has 5 columns" err.txt || fail "extra column: $(cat err.txt)"
+    eq "$(mu '0->1') $(mu '2->3')" "12 11" "extra column rows"
+    # the first row (after the header and a blank line)
+    own '^            0            0 ' '          abc            0 '
+    grep -q "line 37: .*row skipped: Group 'abc'" err.txt || fail "first row abc: $(cat err.txt)"
+    eq "$(mu '0->1') $(mu '2->3')" "11 12" "first row abc rows"
+    # Msg/sec 0 is an infinite time: refused like a negative value, never an ok row without t
+    own ' 773.57       755438$' ' 773.57            0'
+    grep -q "line 70: Multi-Uniband table (line 35) cut short: msg/s 0 is zero (an infinite time); the 22 rows before it kept" err.txt ||
+        fail "Msg/sec 0: $(cat err.txt)"
+    eq "$(mu '0->1') $(mu '2->3')" "11 11" "Msg/sec 0 rows"
+    grep -q '"median":null' o/m.jsonl && fail "Msg/sec 0: a row without a time"
+    # _winW: a whole number 1..65536 (p2pbench --window), else the table is skipped
+    for w in 99999999999 0 abc -5 '' 2147483648 65537; do
+        own '^# Benchmarking Uniband$' "# Benchmarking Uniband_win$w"
+        grep -q "m.txt: warning: line 13: Uniband table skipped: line 9: section \"Uniband_win$w\": window '$w' is not a whole number 1..65536" err.txt ||
+            fail "_win$w: $(cat err.txt)"
+        eq "$(rows o/m.jsonl uniband '0->1') $(mu '0->1')" "0 12" "_win$w rows"
+    done
+    own '^# Benchmarking Uniband$' '# Benchmarking Uniband_win16_win32'
+    grep -q "Uniband table skipped: line 9: section \"Uniband_win16_win32\": suffix '_win32' given twice" err.txt || fail "_win16_win32: $(cat err.txt)"
+    own '^# Benchmarking Uniband$' '# Benchmarking Uniband_win65536'
+    near "$(csvval o/m.jsonl uniband '0->1' 1024 t_median_usec)" 13159.2712 0.001 "_win65536: t = 65536 / 4980215 msg/s"
+    own '^# Benchmarking Uniband$' '# Benchmarking Uniband_win16'
+    near "$(csvval o/m.jsonl uniband '0->1' 1024 t_median_usec)" 3.21271 0.0001 "_win16: t = 16 / 4980215 msg/s"
+    # group lines: ranks 0..INT_MAX-1, groups 0, 1, ... in order
+    own '^# Group  1:     2    3' '# Group 1: 2 99999999999'
+    grep -q "m.txt: warning: line 35: Multi-Uniband table skipped: line 32: \"# Group 1: 2 99999999999\": the ranks are not one or two whole numbers 0..2147483646" err.txt ||
+        fail "group line: $(cat err.txt)"
+    eq "$(mu '0->1') $(rows o/m.jsonl uniband '0->1')" "0 12" "bad group line rows"
+    own '^# Group  1:' '# Group  2:'
+    grep -q "line 32: \"# Group  2:     2    3\": the groups are not numbered 0, 1, 2, ... in order" err.txt || fail "group order: $(cat err.txt)"
     ;;
 plot)
     command -v gnuplot >/dev/null 2>&1 || skip "gnuplot not installed"

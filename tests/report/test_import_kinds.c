@@ -4,14 +4,15 @@
  * (src/report/import/kinds.c) against p2pbench's kernel descriptors
  * (kernels/registry.c): every entry marked native names a kernel with the
  * same name, display name and bytes counted per X; no other entry names a
- * p2pbench kernel. The descriptors are plain data: no MPI call is made, so
- * the test runs without a launcher.
+ * p2pbench kernel. The largest window of a _winW suffix is --window's. The descriptors are plain
+ * data: no MPI call is made, so the test runs without a launcher.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "../lib/check.h"
 #include "import/import.h"
+#include "options.h"
 #include "p2pbench/kernel.h"
 
 /*
@@ -70,8 +71,27 @@ static void check_entry(const struct p2pb_imp_kind *e, size_t *compared)
     }
 }
 
+/* The largest _winW the importer reads is the largest --window p2pbench
+ * takes (its option table, src/bench/options.c). */
+static void check_max_window(void)
+{
+    size_t n;
+    const struct p2pb_optdef *d = p2pb_option_table(&n);
+    int seen = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(d[i].name, "window") == 0) {
+            seen = 1;
+            if (d[i].max != P2PB_IMP_MAX_WINDOW)
+                fprintf(stderr, "--window max %g, importer's P2PB_IMP_MAX_WINDOW %d\n", d[i].max,
+                        P2PB_IMP_MAX_WINDOW);
+            CHECK(d[i].max == P2PB_IMP_MAX_WINDOW);
+        }
+    CHECK(seen);
+}
+
 int main(void)
 {
+    check_max_window();
     size_t compared = 0;
     CHECK(p2pb_imp_n_imb_kinds >= 4);
     for (size_t i = 0; i < p2pb_imp_n_imb_kinds; i++)

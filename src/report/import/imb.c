@@ -12,6 +12,7 @@
  * row of a larger size.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@ enum imb_col { C_GROUP, C_BYTES, C_REPS, C_T, C_TMIN, C_TMAX, C_TAVG, C_MBPS, C_
 /* The columns of one table, in order. */
 struct imb_cols {
     enum imb_col col[16];
+    char name[16][16]; /* as the header writes them, for messages */
     size_t n;
 };
 
@@ -60,6 +62,7 @@ static int imb_header(const char *line, struct imb_cols *c)
     int has_bytes = 0, has_reps = 0;
     for (size_t i = 0; i < n; i++) {
         c->col[i] = imb_col_of(tok[i]);
+        snprintf(c->name[i], sizeof c->name[i], "%s", tok[i]);
         has_bytes |= c->col[i] == C_BYTES;
         has_reps |= c->col[i] == C_REPS;
     }
@@ -160,7 +163,7 @@ static void imb_version(struct p2pb_imp_group *g, const char *line)
     if (!ver[0])
         return;
     snprintf(g->source, sizeof g->source, "imb-%s", ver);
-    double v = atof(ver);
+    double v = strtod(ver, NULL); /* "2019-update-5": 2019 */
     /* PMB and IMB <= 3.2: 2^20; IMB 4 and later (4.x, 2017 .. 2021): 10^6 */
     g->mb_pow2 = v > 0 && v < 4.0 ? 1 : v >= 4.0 ? 0 : -1;
 }
@@ -181,14 +184,15 @@ static void imb_calling_sequence(struct p2pb_imp_scan *sc, size_t i)
     }
 }
 
-/* "# Benchmarking X" (m at "Benchmarking "): a new section; X noted if not imported. */
-static void imb_section(struct p2pb_imp_scan *sc, const char *m)
+/* "# Benchmarking X" (m at "Benchmarking ") at line i: a new section; X noted
+ * if not imported. */
+static void imb_section(struct p2pb_imp_scan *sc, const char *m, size_t i)
 {
     const char *name = m + strlen("Benchmarking ");
     size_t l = strcspn(name, " \t\r");
     snprintf(sc->benchbuf, sizeof sc->benchbuf, "%.*s", (int)(l < 63 ? l : 63), name);
     if (sc->own) /* "Uniband_reverse": kind Uniband, the suffixes noted */
-        p2pb_imp_own_section(sc, name, l, sc->benchbuf, sizeof sc->benchbuf);
+        p2pb_imp_own_section(sc, name, l, sc->benchbuf, sizeof sc->benchbuf, i + 1);
     sc->bench = sc->benchbuf;
     /* p2pbench's own output before 0.2 named the part after the kernel:
      * "Uniband 0->1", "Multi-PingPong pair 0-1", "Memcpy rank 0": that is the
@@ -232,6 +236,20 @@ static void imb_process_counts(struct p2pb_imp_scan *sc, const char *s)
     }
 }
 
+/* The size after "Maximum message length in bytes:" (s): 0..2^50 B; -1 (not
+ * announced) for anything else, so no "cut short" warning rests on it. */
+static long imb_max_bytes(const char *s)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    while (isspace((unsigned char)*end))
+        end++;
+    if (end == s || errno || v < 0 || v > (1L << 50) || *end)
+        return -1;
+    return v;
+}
+
 void p2pb_imp_imb_comment(struct p2pb_imp_scan *sc, size_t i, const char *s)
 {
     if (strstr(s, "p2pbench") && strstr(s, "IMB-MPI1 compatible output")) {
@@ -248,12 +266,12 @@ void p2pb_imp_imb_comment(struct p2pb_imp_scan *sc, size_t i, const char *s)
         imb_calling_sequence(sc, i);
     const char *m;
     if ((m = strstr(s, "Maximum message length in bytes:")) != NULL)
-        sc->maxbytes = atol(m + strlen("Maximum message length in bytes:"));
+        sc->maxbytes = imb_max_bytes(m + strlen("Maximum message length in bytes:"));
     if ((m = strstr(s, "Benchmarking ")) != NULL)
-        imb_section(sc, m);
+        imb_section(sc, m, i);
     imb_process_counts(sc, s);
     if (sc->own)
-        p2pb_imp_own_comment(sc, s);
+        p2pb_imp_own_comment(sc, s, i + 1);
 }
 
 /* ---- data rows ---- */
@@ -326,15 +344,60 @@ static int imb_probe(const char *line, const struct imb_cols *c, size_t *bytes)
     return 1;
 }
 
+/* Line d of a table with columns c that imb_row refused, but looks like a
+ * row: at least as many values as columns, and all numbers but one or the
+ * first starting with a digit. Returns 1 with what is wrong in why (whylen
+ * bytes); 0: another kind of line (text of another program, the next table). */
+static int imb_bad_row(const char *d, const struct imb_cols *c, char *why, size_t whylen)
+{
+    char buf[1024], *tok[17];
+    size_t n = p2pb_imp_tokenize(d, buf, sizeof buf, tok, 17), nums = 0;
+    double v;
+    for (size_t i = 0; i < n; i++)
+        nums += (size_t)p2pb_imp_parse_num(tok[i], &v);
+    if (n < c->n || (nums + 1 < c->n && !isdigit((unsigned char)tok[0][0])))
+        return 0;
+    if (n > c->n) {
+        snprintf(why, whylen, "%zu%s values where the header has %zu columns", n,
+                 n == 17 ? " or more" : "", c->n);
+        return 1;
+    }
+    struct p2pb_imp_row r;
+    p2pb_imp_row_init(&r, "");
+    for (size_t i = 0; i < n; i++) {
+        if (!p2pb_imp_parse_num(tok[i], &v)) {
+            snprintf(why, whylen, "%s '%.24s' is not a finite number", c->name[i], tok[i]);
+            return 1;
+        }
+        if (!imb_set(&r, c->col[i], v)) {
+            snprintf(why, whylen, "%s %.24s is not a whole number 0..%s", c->name[i], tok[i],
+                     c->col[i] == C_GROUP ? "1000000" : "10^15");
+            return 1;
+        }
+    }
+    snprintf(why, whylen, "a value is not valid in its column");
+    return 1;
+}
+
+/* A blank line (blanks, tabs, a CR). */
+static int imb_blank(const char *d)
+{
+    const char *s = p2pb_imp_skip_ws(d);
+    return !*s || *s == '\r';
+}
+
 /* Blank line j: blank lines separate sizes in PMB -multi tables (with a Group
- * column); the table goes on if the next non-blank line is a row. */
+ * column); the table goes on if the next non-blank line is a row, or a bad
+ * row (imb_bad_row: it is reported there). */
 static int imb_blank_continues(const struct p2pb_imp_log *lg, const struct imb_cols *c, size_t j)
 {
     size_t k = j + 1;
     while (k < lg->nlines && !*p2pb_imp_skip_ws(lg->lines[k]))
         k++;
     size_t bytes;
-    return c->col[0] == C_GROUP && k < lg->nlines && imb_probe(lg->lines[k], c, &bytes);
+    char why[160];
+    return c->col[0] == C_GROUP && k < lg->nlines &&
+           (imb_probe(lg->lines[k], c, &bytes) || imb_bad_row(lg->lines[k], c, why, sizeof why));
 }
 
 /*
@@ -385,6 +448,20 @@ static void imb_skip_table(struct p2pb_imp_scan *sc, const struct p2pb_imp_kind 
     sc->bench = NULL;
 }
 
+/* A table of p2pbench's own output at line i whose section's name or group
+ * lines are malformed (sc->own_tab.bad): skipped with a warning. */
+static void imb_skip_malformed(struct p2pb_imp_scan *sc, const struct p2pb_imp_kind *ki, size_t i)
+{
+    struct p2pb_imp_log *lg = sc->lg;
+    p2pb_imp_note(lg, sc->g, "warning: line %zu: %s table skipped: %s", i + 1, ki->display,
+                  sc->own_tab.bad);
+    size_t used = strlen(lg->nothing);
+    if (used + 1 < sizeof lg->nothing)
+        snprintf(lg->nothing + used, sizeof lg->nothing - used, "%sthe %s table (line %zu): %.300s",
+                 used ? "; " : "", ki->display, i + 1, sc->own_tab.bad);
+    sc->bench = NULL;
+}
+
 /* A new table of kind ki with columns c, header at line i; NULL when out of memory. */
 static struct p2pb_imp_table *imb_table_open(struct p2pb_imp_scan *sc,
                                              const struct p2pb_imp_kind *ki,
@@ -416,12 +493,30 @@ static struct p2pb_imp_table *imb_table_open(struct p2pb_imp_scan *sc,
     return t;
 }
 
-/* Line d has the columns of c and starts with a digit (a row with a bad value). */
-static int imb_like_row(const char *d, const struct imb_cols *c)
+/*
+ * Bad row at line j of t (why): skipped with a warning when a row of the
+ * table, good or bad, follows (the next line; in a Group table after blank
+ * lines), and 1:
+ * the table goes on; else the table is cut short there (p2pb_imp_bad_row), 0.
+ */
+static int imb_reject(struct p2pb_imp_scan *sc, const struct p2pb_imp_table *t,
+                      const struct imb_cols *c, size_t j, const char *why)
 {
-    char buf[1024], *tok[16];
-    size_t n = p2pb_imp_tokenize(d, buf, sizeof buf, tok, 16);
-    return n == c->n && isdigit((unsigned char)tok[0][0]);
+    const struct p2pb_imp_log *lg = sc->lg;
+    size_t k = j + 1, bytes;
+    while (c->col[0] == C_GROUP && k < lg->nlines && imb_blank(lg->lines[k]))
+        k++;
+    char next[160];
+    if (k >= lg->nlines ||
+        !(imb_probe(lg->lines[k], c, &bytes) || imb_bad_row(lg->lines[k], c, next, sizeof next))) {
+        p2pb_imp_bad_row(sc->lg, sc->g, t, j + 1, why);
+        return 0;
+    }
+    p2pb_imp_note(sc->lg, sc->g,
+                  "warning: line %zu: %s table (line %ld): row skipped: %s; the rows before "
+                  "and after it kept",
+                  j + 1, t->display, t->line, why);
+    return 1;
 }
 
 /* Read the rows of t from line *j on; *j ends at the first line after the table. */
@@ -430,9 +525,10 @@ static enum p2pb_status imb_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
                                       size_t errlen)
 {
     const struct p2pb_imp_log *lg = sc->lg;
+    char why[160];
     for (; *j < lg->nlines; (*j)++) {
         const char *d = lg->lines[*j];
-        if (!*p2pb_imp_skip_ws(d) || *p2pb_imp_skip_ws(d) == '\r') {
+        if (imb_blank(d)) {
             if (imb_blank_continues(lg, c, *j))
                 continue;
             break;
@@ -440,10 +536,12 @@ static enum p2pb_status imb_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
         struct p2pb_imp_row tmp;
         p2pb_imp_row_init(&tmp, t->variant);
         if (!imb_row(d, c, &tmp, partial)) {
+            if (!*partial && imb_bad_row(d, c, why, sizeof why)) {
+                if (imb_reject(sc, t, c, *j, why))
+                    continue;
+                break;
+            }
             size_t k = imb_foreign_end(lg, t, c, *j, *partial);
-            if (!k && imb_like_row(d, c))
-                p2pb_imp_bad_row(sc->lg, sc->g, t, *j + 1,
-                                 "a value is not a finite number, or not valid in its column");
             if (!k)
                 break;
             p2pb_imp_note(sc->lg, sc->g,
@@ -452,8 +550,11 @@ static enum p2pb_status imb_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
             *j = k - 1;
             continue;
         }
-        if (sc->own)
-            p2pb_imp_own_row(sc, t, &tmp);
+        if (sc->own && !p2pb_imp_own_row(sc, t, &tmp, why, sizeof why)) {
+            if (imb_reject(sc, t, c, *j, why))
+                continue;
+            break;
+        }
         int added = p2pb_imp_row_append(sc->lg, sc->g, t, &tmp, *j + 1);
         if (added < 0)
             return p2pb_fail(P2PB_ENOMEM, err, errlen, "%s: out of memory", lg->path);
@@ -490,6 +591,10 @@ enum p2pb_status p2pb_imp_imb_table(struct p2pb_imp_scan *sc, size_t *i, char *e
     if (!ki || !imb_has(&c, C_MBPS) ||
         !(imb_has(&c, C_T) || imb_has(&c, C_TMAX) || imb_has(&c, C_MSGS))) {
         imb_skip_table(sc, ki, *i);
+        return P2PB_OK;
+    }
+    if (sc->own && sc->own_tab.bad[0]) { /* a malformed name or group line */
+        imb_skip_malformed(sc, ki, *i);
         return P2PB_OK;
     }
     struct p2pb_imp_table *t = imb_table_open(sc, ki, &c, *i);

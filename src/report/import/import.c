@@ -13,6 +13,7 @@
  * OSU tables is read as size/value column tables (columns.c).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,6 +256,19 @@ static enum p2pb_status read_lines(struct p2pb_imp_log *lg, char *err, size_t er
 
 /* ---- writing ---- */
 
+/* An ok row has a finite time >= 0: p2pb_imp_row_ok refused any other (a
+ * check that this stays so, not an input check). Returns P2PB_OK or
+ * P2PB_EFORMAT (the import is refused, nothing written). */
+static enum p2pb_status check_result(const struct p2pb_result *r, const struct p2pb_imp_log *lg,
+                                     char *err, size_t errlen)
+{
+    if (r->status != P2PB_ROW_OK || (isfinite(r->t.median) && r->t.median >= 0))
+        return P2PB_OK;
+    return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                     "%s: internal error: %s %s %zu B would be written with t %g usec", lg->path,
+                     r->kernel, r->variant, r->bytes, r->t.median);
+}
+
 /* Write one group to path. Returns P2PB_OK or P2PB_EIO/ENOMEM. */
 static enum p2pb_status write_group(struct p2pb_imp_log *lg, struct p2pb_imp_group *g,
                                     const char *path, char *err, size_t errlen)
@@ -283,7 +297,9 @@ static enum p2pb_status write_group(struct p2pb_imp_log *lg, struct p2pb_imp_gro
             p2pb_imp_fill_result(&g->tabs[k], &g->tabs[k].rows[i], uf, nranks, &r);
             /* IMB/PMB/OSU latency: PingPong's t is half the round trip */
             r.time_scale = strcmp(r.kernel, "pingpong") == 0 ? 0.5 : 1.0;
-            st = p2pb_results_write_result(f, &r, err, errlen);
+            st = check_result(&r, lg, err, errlen);
+            if (st == P2PB_OK)
+                st = p2pb_results_write_result(f, &r, err, errlen);
         }
     enum p2pb_status cst =
         p2pb_results_close(f, st == P2PB_OK ? "complete" : "aborted", 0.0, err, errlen);

@@ -192,7 +192,8 @@ void p2pb_imp_cut_short(struct p2pb_imp_log *lg, struct p2pb_imp_group *g,
                         const struct p2pb_imp_table *t, long maxbytes, int partial, size_t line_no);
 /*
  * The results-file reader's rules for row r that would follow t's rows: sizes
- * ascend (per variant), values finite and >= 0, repetitions >= 1,
+ * ascend (per variant), values finite and >= 0 (msg/s > 0), a finite time t
+ * (logged or derived), repetitions >= 1,
  * t_min <= t_avg <= t_max, and a logged rate that agrees with
  * bytes_factor * X / t for 1 MB = 10^6 B or 2^20 B (within 25%; rows of at
  * least 1 KiB with a rate of at least 1 MB/s, where both have digits enough).
@@ -256,6 +257,9 @@ struct p2pb_imp_osu_section {
 
 /* Most groups of a -multi table whose ranks are kept (own output). */
 #define P2PB_IMP_OWN_GROUPS 4096
+/* The largest window W of a _winW suffix: the largest --window p2pbench
+ * accepts (src/bench/options.c; tests/report/test_import_kinds.c checks it). */
+#define P2PB_IMP_MAX_WINDOW 65536
 
 /*
  * p2pbench's own --format imb tables (docs/kernels.md, "IMB layout"): the
@@ -268,6 +272,9 @@ struct p2pb_imp_own {
     int window;                       /* _winW: W; 0: IMB's window, 64 */
     int ngroups;                      /* group lines read */
     int rank[P2PB_IMP_OWN_GROUPS][2]; /* ranks of group g; -1: none */
+    char bad[240]; /* "": the name and group lines are well formed; else what is wrong
+                    * ("line 84: section \"Uniband_win0\": window '0' is not ..."):
+                    * the section's table is skipped with a warning */
 };
 
 /*
@@ -307,21 +314,28 @@ void p2pb_imp_imb_comment(struct p2pb_imp_scan *sc, size_t i, const char *s);
  */
 enum p2pb_status p2pb_imp_imb_table(struct p2pb_imp_scan *sc, size_t *i, char *err, size_t errlen);
 /* imb_own.c: own output: the name after "Benchmarking " (name, len
- * characters, e.g. "Uniband_reverse") into its kind's name (base, baselen
- * bytes: "Uniband") and sc->own_tab. */
+ * characters, e.g. "Uniband_reverse") at line line_no (1-based) into its
+ * kind's name (base, baselen bytes: "Uniband") and sc->own_tab. A suffix
+ * p2pbench does not print (unknown, repeated, a window not 1..
+ * P2PB_IMP_MAX_WINDOW: "_win0", "_winabc") sets sc->own_tab.bad. */
 void p2pb_imp_own_section(struct p2pb_imp_scan *sc, const char *name, size_t len, char *base,
-                          size_t baselen);
-/* imb_own.c: own output: a '#' line s; a group line ("# Group  0:     0    1") is kept. */
-void p2pb_imp_own_comment(struct p2pb_imp_scan *sc, const char *s);
+                          size_t baselen, size_t line_no);
+/* imb_own.c: own output: a '#' line s at line line_no (1-based); a group
+ * line ("# Group  0:     0    1") is kept; a malformed one (group not the
+ * next of 0, 1, ..., ranks not 0..INT_MAX-1, extra text) sets
+ * sc->own_tab.bad. */
+void p2pb_imp_own_comment(struct p2pb_imp_scan *sc, const char *s, size_t line_no);
 /* imb_own.c: own output: the default variant and the bytes per X of a new
  * table t; group: it has a Group column; rate_only: Mbytes/sec and Msg/sec
  * without a time (Uniband, Biband: t from Msg/sec and the window). */
 void p2pb_imp_own_table(const struct p2pb_imp_scan *sc, struct p2pb_imp_table *t, int group,
                         int rate_only);
 /* imb_own.c: own output: row r of t as the kernel wrote it: the group's
- * variant ("pair 2-3", "3->2", "rank 1"), t of one iteration from Msg/sec. */
-void p2pb_imp_own_row(const struct p2pb_imp_scan *sc, const struct p2pb_imp_table *t,
-                      struct p2pb_imp_row *r);
+ * variant ("pair 2-3", "3->2", "rank 1"), t of one iteration from Msg/sec.
+ * Returns 1; 0 with the reason in why (whylen bytes) when r's Group is not
+ * one the header lists. */
+int p2pb_imp_own_row(const struct p2pb_imp_scan *sc, const struct p2pb_imp_table *t,
+                     struct p2pb_imp_row *r, char *why, size_t whylen);
 /* imb.c: at the end of the log: the note on sections skipped. */
 void p2pb_imp_imb_finish(struct p2pb_imp_scan *sc);
 /* imb.c: g's source when no banner named it: "pmb" if the log mentions

@@ -158,8 +158,9 @@ static const struct p2pb_imp_row *last_of_variant(const struct p2pb_imp_table *t
     return NULL;
 }
 
-/* A logged value (NAN: not logged) that is negative or not finite; name in *bad. */
-static int bad_value(const struct p2pb_imp_row *r, const char **bad, double *val)
+/* A logged value (NAN: not logged) that is negative or not finite, or a
+ * msg/s of 0 (no time follows from it); name in *bad, what is wrong in *what. */
+static int bad_value(const struct p2pb_imp_row *r, const char **bad, double *val, const char **what)
 {
     const struct {
         const char *name;
@@ -170,8 +171,15 @@ static int bad_value(const struct p2pb_imp_row *r, const char **bad, double *val
         if (!isnan(f[i].v) && (!isfinite(f[i].v) || f[i].v < 0)) {
             *bad = f[i].name;
             *val = f[i].v;
+            *what = "negative or not finite";
             return 1;
         }
+    if (r->msgs == 0) { /* IMB Msg/sec: messages per second, so 1 / t */
+        *bad = "msg/s";
+        *val = 0;
+        *what = "zero (an infinite time)";
+        return 1;
+    }
     return 0;
 }
 
@@ -188,13 +196,15 @@ int p2pb_imp_row_ok(const struct p2pb_imp_table *t, const struct p2pb_imp_row *r
                     size_t whylen)
 {
     const struct p2pb_imp_row *prev = last_of_variant(t, r);
-    const char *bad;
+    const char *bad, *what;
     double v, fit = rate_fit(t, r);
     if (prev && r->bytes <= prev->bytes)
         snprintf(why, whylen, "message size %zu after %zu: sizes must ascend", r->bytes,
                  prev->bytes);
-    else if (bad_value(r, &bad, &v))
-        snprintf(why, whylen, "%s %g is negative or not finite", bad, v);
+    else if (bad_value(r, &bad, &v, &what))
+        snprintf(why, whylen, "%s %g is %s", bad, v, what);
+    else if (!isfinite(r->t)) /* the results file's rows have a time */
+        snprintf(why, whylen, "no time: the row has no t column and no msg/s to derive it from");
     else if (!isnan(r->reps) && r->reps < 1)
         snprintf(why, whylen, "repetitions %g below 1", r->reps);
     else if (!isnan(r->reps) && r->reps > 9007199254740992.0) /* the reader's limit, 2^53 */
