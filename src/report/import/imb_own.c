@@ -168,6 +168,7 @@ void p2pb_imp_own_table(const struct p2pb_imp_scan *sc, struct p2pb_imp_table *t
      * are not a fixed multiple of X known here (taken from the rows) */
     t->infer_factor = o->aggregate || sc->section_variant[0] || uni || strcmp(k, "biband") == 0 ||
                       strncmp(k, "multi-", 6) == 0 || strcmp(k, "memcpy") == 0;
+    t->rate_is_sum = o->aggregate;
 }
 
 int p2pb_imp_own_row(const struct p2pb_imp_scan *sc, const struct p2pb_imp_table *t,

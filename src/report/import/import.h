@@ -130,6 +130,8 @@ struct p2pb_imp_table {
     long line;           /* line of the column header (1-based) */
     long end_line;       /* first line after the table (1-based) */
     int infer_factor;    /* bytes_factor unknown (a window): taken from the rows */
+    int rate_is_sum;     /* the rate column is a sum over pairs or ranks (p2pbench's
+                          * _aggregate tables), not bytes_factor x X / t: kept as logged */
     double fixed_bytes;  /* memcpy: bytes per iteration whatever X; 0 otherwise */
     struct p2pb_imp_row *rows;
     size_t nrows, cap;

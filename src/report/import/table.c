@@ -457,7 +457,7 @@ void p2pb_imp_fill_result(const struct p2pb_imp_table *t, const struct p2pb_imp_
     /* A logged rate below 1 has at most 2 significant digits (IMB and PMB print
      * 2 decimals: 0.01 for 0.0064): where the log has the time, the rate follows
      * from the definition, bytes_factor x X / t, with the time's precision. */
-    if (tv > 0 && !r->t_derived && (!isfinite(rate) || r->mbps < 1.0))
+    if (tv > 0 && !r->t_derived && !t->rate_is_sum && (!isfinite(rate) || r->mbps < 1.0))
         rate = p2pb_mbytes_per_sec(t->bytes_factor, r->bytes, tv);
     o->mbytes_per_sec = rate;
     o->mbytes_per_sec_imb = rate;
