@@ -44,7 +44,7 @@ enum p2pb_status p2pb_cmd_survey(struct p2pb_args *a, char *err, size_t errlen)
                            : P2PB_SLOW_LATENCY | P2PB_SLOW_BANDWIDTH;
     struct p2pb_survey_matrix m;
     struct p2pb_survey_verdict v = {0};
-    st = p2pb_survey_load(a->files[0][0], &m, err, p2pb_cmd_errlen(errlen));
+    st = p2pb_survey_load(a->files[0][0], a->max_file_bytes, &m, err, p2pb_cmd_errlen(errlen));
     if (st == P2PB_OK && !m.complete)
         fprintf(stderr,
                 "p2pbench-report: warning: %s: no complete end record; verdicts from "

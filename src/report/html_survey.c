@@ -17,6 +17,7 @@
  */
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,7 +60,8 @@ enum p2pb_status p2pb_html_surveys_load(struct html_doc *d, char *err, size_t er
             struct html_survey *h = &d->surveys[d->nsurveys++];
             h->side = s;
             h->path = file->path;
-            enum p2pb_status st = p2pb_survey_load(file->path, &h->m, err, errlen);
+            enum p2pb_status st =
+                p2pb_survey_load(file->path, SIZE_MAX, &h->m, err, errlen); /* read before */
             if (st != P2PB_OK)
                 return st;
             if (p2pb_survey_verdict(&h->m, &rule, P2PB_SLOW_LATENCY | P2PB_SLOW_BANDWIDTH, &h->v) !=

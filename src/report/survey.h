@@ -41,12 +41,14 @@ struct p2pb_survey_matrix {
 
 /*
  * Read the survey rows of a results file into m (rows without "pair" are
- * ignored). Returns P2PB_OK, P2PB_EIO (cannot open), P2PB_EFORMAT (a line
- * that is not JSON, a bad pair, no survey rows: err names file and line),
- * P2PB_ENOMEM. Free with p2pb_survey_matrix_free in any case.
+ * ignored), in two passes: path must be a regular file of at most max_bytes
+ * bytes (--max-file-size). Returns P2PB_OK, P2PB_EIO (cannot open, not a
+ * regular file, too large), P2PB_EFORMAT (a line that is not JSON, a bad
+ * pair, no survey rows: err names file and line), P2PB_ENOMEM. Free with
+ * p2pb_survey_matrix_free in any case.
  */
-enum p2pb_status p2pb_survey_load(const char *path, struct p2pb_survey_matrix *m, char *err,
-                                  size_t errlen);
+enum p2pb_status p2pb_survey_load(const char *path, size_t max_bytes, struct p2pb_survey_matrix *m,
+                                  char *err, size_t errlen);
 void p2pb_survey_matrix_free(struct p2pb_survey_matrix *m);
 
 /* A pair's bandwidth: the slower of its two directions (either one when

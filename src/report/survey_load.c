@@ -1,16 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * survey_load.c - a survey results file (docs/output-format.md, "Survey
- * rows") into node x node matrices (survey.h). Rows are kept only while
- * reading; a pair retested alone keeps the better of its first-pass and
- * retest values (the retest rows come after the first pass in the file).
+ * rows") into node x node matrices (survey.h), in two passes over the file:
+ * the first checks every line and collects the surveyed ranks, the second
+ * fills the matrices; no row is held, so memory is the n x n matrices plus
+ * the ranks (a survey of thousands of hosts reads in the matrices' size).
+ * A pair retested alone keeps the better of its first-pass and retest
+ * values (the retest rows come after the first pass in the file).
  */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "array.h"
+#include "input.h"
 #include "survey.h"
 #include "text.h"
 
@@ -24,12 +30,15 @@ struct srow {
     char host[2][64];
 };
 
-/* The rows of a file while it is read; nranks from the run record (0:
- * none seen yet), every row's pair must lie below it. */
+/* A file while it is read: nranks from the run record (0: none seen yet),
+ * every row's pair must lie below it; n survey rows; the ranks of their
+ * pairs (pass 1: nr entries, the first uniq of them sorted and distinct). */
 struct reading {
-    struct srow *rows;
-    size_t n, cap;
+    size_t n;
     double nranks;
+    int *ranks;
+    size_t nr, cap, uniq;
+    int pass; /* 1 check and collect, 2 fill */
 };
 
 /* A survey's node x node matrices take n^2 cells: a file may name at most
@@ -115,6 +124,69 @@ static int read_row(const cJSON *o, struct srow *r)
     return 1;
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sort rd->ranks and keep each rank once: uniq = nr = the distinct count. */
+static void compact_ranks(struct reading *rd)
+{
+    qsort(rd->ranks, rd->nr, sizeof *rd->ranks, cmp_int);
+    size_t u = 0;
+    for (size_t i = 0; i < rd->nr; i++)
+        if (u == 0 || rd->ranks[u - 1] != rd->ranks[i])
+            rd->ranks[u++] = rd->ranks[i];
+    rd->nr = rd->uniq = u;
+}
+
+/* Pass 1: the two ranks of row r into rd->ranks, compacted whenever the
+ * unsorted tail outgrows the distinct part (memory O(distinct ranks)).
+ * 0, or -1 out of memory. */
+static int add_ranks(struct reading *rd, const struct srow *r)
+{
+    if (p2pb_array_grow(&rd->ranks, &rd->cap, rd->nr + 1, sizeof *rd->ranks) != 0)
+        return -1;
+    rd->ranks[rd->nr++] = r->lo;
+    rd->ranks[rd->nr++] = r->hi;
+    if (rd->nr - rd->uniq > (rd->uniq > 65536 ? rd->uniq : 65536))
+        compact_ranks(rd);
+    return 0;
+}
+
+/* Index of rank in m->ranks (sorted); -1 if absent. */
+static long node_of(const struct p2pb_survey_matrix *m, int rank)
+{
+    const int *p = bsearch(&rank, m->ranks, m->n, sizeof *m->ranks, cmp_int);
+    return p ? p - m->ranks : -1;
+}
+
+/* Pass 2: row r into the labels and the matrices (a retest keeps the better
+ * of the two: interference, contention or a busy host, only ever slows a
+ * measurement down). */
+static void fill_row(struct p2pb_survey_matrix *m, const struct srow *r)
+{
+    size_t n = m->n;
+    long la = node_of(m, r->lo), lb = node_of(m, r->hi);
+    if (la < 0 || lb < 0)
+        return; /* cannot happen: pass 1 saw the same rows */
+    size_t a = (size_t)la, b = (size_t)lb;
+    snprintf(m->labels[a], P2PB_SURVEY_LABEL, "%s", r->host[0]);
+    snprintf(m->labels[b], P2PB_SURVEY_LABEL, "%s", r->host[1]);
+    if (r->latency) {
+        double *x = &m->lat[a * n + b];
+        *x = r->retest && isfinite(*x) && *x < r->median ? *x : r->median;
+        m->lat[b * n + a] = *x;
+    } else {
+        size_t from = r->from == r->lo ? a : b, to = from == a ? b : a;
+        double *x = &m->bw[from * n + to];
+        *x = r->retest && isfinite(*x) && *x > r->mbs ? *x : r->mbs;
+    }
+    if (r->retest)
+        m->retested[a * n + b] = m->retested[b * n + a] = 1;
+}
+
 /* One line: run record, survey row or end record. */
 static enum p2pb_status read_line_json(const char *line, struct reading *rd,
                                        struct p2pb_survey_matrix *m, const char *path, size_t ln,
@@ -133,73 +205,60 @@ static enum p2pb_status read_line_json(const char *line, struct reading *rd,
         get_text(o, "status", s, sizeof s);
         m->complete = strcmp(s, "complete") == 0;
     } else if (strcmp(type, "result") == 0) {
-        if (p2pb_array_grow(&rd->rows, &rd->cap, rd->n, sizeof *rd->rows) != 0)
+        struct srow row;
+        int k = read_row(o, &row);
+        if (k == -2)
+            st = p2pb_fail(P2PB_EFORMAT, err, errlen,
+                           "%s:%zu: survey row without a positive time or bandwidth (a "
+                           "measured row cannot have 0)",
+                           path, ln);
+        else if (k < 0)
+            st = p2pb_fail(P2PB_EFORMAT, err, errlen,
+                           "%s:%zu: malformed survey row (pair, hosts, metric or direction)", path,
+                           ln);
+        else if (k > 0 && !rd->nranks)
+            st = p2pb_fail(P2PB_EFORMAT, err, errlen,
+                           "%s:%zu: survey row before a run record with \"nranks\"", path, ln);
+        else if (k > 0 && !(rd->nranks > row.hi))
+            st = p2pb_fail(P2PB_EFORMAT, err, errlen,
+                           "%s:%zu: survey row's pair [%d, %d] is not among the run's %.0f ranks",
+                           path, ln, row.lo, row.hi, rd->nranks);
+        else if (k > 0 && rd->pass == 1 && add_ranks(rd, &row) != 0)
             st = p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
-        else {
-            int k = read_row(o, &rd->rows[rd->n]);
-            if (k == -2)
-                st = p2pb_fail(P2PB_EFORMAT, err, errlen,
-                               "%s:%zu: survey row without a positive time or bandwidth (a "
-                               "measured row cannot have 0)",
-                               path, ln);
-            else if (k < 0)
-                st = p2pb_fail(P2PB_EFORMAT, err, errlen,
-                               "%s:%zu: malformed survey row (pair, hosts, metric or direction)",
-                               path, ln);
-            else if (k > 0 && !rd->nranks)
-                st = p2pb_fail(P2PB_EFORMAT, err, errlen,
-                               "%s:%zu: survey row before a run record with \"nranks\"", path, ln);
-            else if (k > 0 && !(rd->nranks > rd->rows[rd->n].hi))
-                st = p2pb_fail(P2PB_EFORMAT, err, errlen,
-                               "%s:%zu: survey row's pair [%d, %d] is not among the run's %.0f "
-                               "ranks",
-                               path, ln, rd->rows[rd->n].lo, rd->rows[rd->n].hi, rd->nranks);
-            rd->n += k > 0;
-        }
+        else if (k > 0 && rd->pass == 2)
+            fill_row(m, &row);
+        rd->n += k > 0;
     }
     cJSON_Delete(o);
     return st;
 }
 
-static int cmp_int(const void *a, const void *b)
+/* After pass 1: the nodes (the distinct ranks, taken from rd) and empty
+ * matrices. P2PB_ERANGE when the rows name far more nodes than they could
+ * survey (NODES_PER_ROWS), P2PB_ENOMEM. */
+static enum p2pb_status make_nodes(struct reading *rd, struct p2pb_survey_matrix *m)
 {
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
-/* Index of rank in m->ranks (sorted); -1 if absent. */
-static long node_of(const struct p2pb_survey_matrix *m, int rank)
-{
-    const int *p = bsearch(&rank, m->ranks, m->n, sizeof *m->ranks, cmp_int);
-    return p ? p - m->ranks : -1;
-}
-
-/* The nodes: distinct ranks, labelled by host, or host:rank where a host
- * has several. */
-static enum p2pb_status make_nodes(const struct reading *rd, struct p2pb_survey_matrix *m)
-{
-    m->ranks = malloc((2 * rd->n + 1) * sizeof *m->ranks);
-    if (!m->ranks)
-        return P2PB_ENOMEM;
-    size_t n = 0;
-    for (size_t i = 0; i < rd->n; i++) {
-        m->ranks[n++] = rd->rows[i].lo;
-        m->ranks[n++] = rd->rows[i].hi;
-    }
-    qsort(m->ranks, n, sizeof *m->ranks, cmp_int);
-    m->n = 0;
-    for (size_t i = 0; i < n; i++)
-        if (m->n == 0 || m->ranks[m->n - 1] != m->ranks[i])
-            m->ranks[m->n++] = m->ranks[i];
+    compact_ranks(rd);
+    m->ranks = rd->ranks;
+    m->n = rd->uniq;
+    rd->ranks = NULL;
     if ((double)m->n * (double)m->n > NODES_PER_ROWS(rd->n))
         return P2PB_ERANGE;
-    m->labels = calloc(m->n, sizeof *m->labels);
-    if (!m->labels)
+    size_t n = m->n;
+    m->labels = calloc(n, sizeof *m->labels);
+    m->lat = malloc(n * n * sizeof *m->lat);
+    m->bw = malloc(n * n * sizeof *m->bw);
+    m->retested = calloc(n * n, 1);
+    if (!m->labels || !m->lat || !m->bw || !m->retested)
         return P2PB_ENOMEM;
-    for (size_t i = 0; i < rd->n; i++)
-        for (int s = 0; s < 2; s++)
-            snprintf(m->labels[node_of(m, s ? rd->rows[i].hi : rd->rows[i].lo)], P2PB_SURVEY_LABEL,
-                     "%s", rd->rows[i].host[s]);
+    for (size_t i = 0; i < n * n; i++)
+        m->lat[i] = m->bw[i] = NAN;
+    return P2PB_OK;
+}
+
+/* After pass 2: a host with several surveyed ranks labels them host:rank. */
+static enum p2pb_status unique_labels(struct p2pb_survey_matrix *m)
+{
     unsigned char *dup = calloc(m->n + 1, 1);
     if (!dup)
         return P2PB_ENOMEM;
@@ -217,58 +276,61 @@ static enum p2pb_status make_nodes(const struct reading *rd, struct p2pb_survey_
     return P2PB_OK;
 }
 
-/* The matrices from the rows, in file order (a retest overwrites). */
-static enum p2pb_status fill(const struct reading *rd, struct p2pb_survey_matrix *m)
+/* One pass over fp (rewound) with rd->pass set. */
+static enum p2pb_status read_pass(FILE *fp, struct reading *rd, struct p2pb_survey_matrix *m,
+                                  const char *path, char *err, size_t errlen)
 {
-    size_t n = m->n;
-    m->lat = malloc(n * n * sizeof *m->lat);
-    m->bw = malloc(n * n * sizeof *m->bw);
-    m->retested = calloc(n * n, 1);
-    if (!m->lat || !m->bw || !m->retested)
-        return P2PB_ENOMEM;
-    for (size_t i = 0; i < n * n; i++)
-        m->lat[i] = m->bw[i] = NAN;
-    for (size_t k = 0; k < rd->n; k++) {
-        const struct srow *r = &rd->rows[k];
-        size_t a = (size_t)node_of(m, r->lo), b = (size_t)node_of(m, r->hi);
-        /* a retest keeps the better of the two: interference (contention,
-         * a busy host) only ever slows a measurement down */
-        if (r->latency) {
-            double *x = &m->lat[a * n + b];
-            *x = r->retest && isfinite(*x) && *x < r->median ? *x : r->median;
-            m->lat[b * n + a] = *x;
-        } else {
-            size_t from = r->from == r->lo ? a : b, to = from == a ? b : a;
-            double *x = &m->bw[from * n + to];
-            *x = r->retest && isfinite(*x) && *x > r->mbs ? *x : r->mbs;
-        }
-        if (r->retest)
-            m->retested[a * n + b] = m->retested[b * n + a] = 1;
-    }
-    return P2PB_OK;
-}
-
-enum p2pb_status p2pb_survey_load(const char *path, struct p2pb_survey_matrix *m, char *err,
-                                  size_t errlen)
-{
-    memset(m, 0, sizeof *m);
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return p2pb_fail(P2PB_EIO, err, errlen, "cannot open '%s'", path);
-    struct reading rd = {0};
     char *line = NULL;
     size_t cap = 0, ln = 0;
     ssize_t len;
     enum p2pb_status st = P2PB_OK;
+    rewind(fp);
+    rd->n = 0;
     while (st == P2PB_OK && (len = getline(&line, &cap, fp)) >= 0) {
         ln++;
         if ((size_t)len > MAX_LINE)
             st = p2pb_fail(P2PB_EFORMAT, err, errlen, "%s:%zu: line longer than 16 MiB", path, ln);
         else if (len > 1 || (len == 1 && line[0] != '\n'))
-            st = read_line_json(line, &rd, m, path, ln, err, errlen);
+            st = read_line_json(line, rd, m, path, ln, err, errlen);
     }
     free(line);
-    fclose(fp);
+    return st;
+}
+
+/* path opened for two passes: a regular file (it is read twice) of at most
+ * max_bytes bytes; NULL with one line in err otherwise. */
+static FILE *open_survey(const char *path, size_t max_bytes, enum p2pb_status *st, char *err,
+                         size_t errlen)
+{
+    FILE *fp = p2pb_open_input(path, st, err, errlen);
+    struct stat sb;
+    char shown[256];
+    snprintf(shown, sizeof shown, "%s", path);
+    p2pb_text_sanitize(shown);
+    if (fp && (fstat(fileno(fp), &sb) != 0 || !S_ISREG(sb.st_mode)))
+        *st = p2pb_fail(P2PB_EIO, err, errlen, "%s: not a regular file (a survey is read twice)",
+                        shown);
+    else if (fp && (unsigned long long)sb.st_size > (unsigned long long)max_bytes)
+        *st =
+            p2pb_fail(P2PB_EIO, err, errlen, "%s: %lld bytes, larger than --max-file-size %zu MiB",
+                      shown, (long long)sb.st_size, max_bytes >> 20);
+    else
+        return fp;
+    if (fp)
+        fclose(fp);
+    return NULL;
+}
+
+enum p2pb_status p2pb_survey_load(const char *path, size_t max_bytes, struct p2pb_survey_matrix *m,
+                                  char *err, size_t errlen)
+{
+    memset(m, 0, sizeof *m);
+    enum p2pb_status st = P2PB_OK;
+    FILE *fp = open_survey(path, max_bytes, &st, err, errlen);
+    if (!fp)
+        return st;
+    struct reading rd = {.pass = 1};
+    st = read_pass(fp, &rd, m, path, err, errlen);
     if (st == P2PB_OK && rd.n == 0)
         st = p2pb_fail(P2PB_EFORMAT, err, errlen,
                        "%s: no survey rows (not made by 'p2pbench survey'?)", path);
@@ -277,11 +339,15 @@ enum p2pb_status p2pb_survey_load(const char *path, struct p2pb_survey_matrix *m
                        "%s: %zu rows name %zu nodes: too few to be a survey of them (its "
                        "matrices would take %zu x %zu cells; a whole survey has 3 rows per pair)",
                        path, rd.n, m->n, m->n, m->n);
+    rd.pass = 2;
     if (st == P2PB_OK)
-        st = fill(&rd, m);
+        st = read_pass(fp, &rd, m, path, err, errlen);
+    if (st == P2PB_OK)
+        st = unique_labels(m);
     if (st == P2PB_ENOMEM)
         p2pb_fail(st, err, errlen, "out of memory reading '%s'", path);
-    free(rd.rows);
+    free(rd.ranks);
+    fclose(fp);
     return st;
 }
 

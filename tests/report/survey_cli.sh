@@ -98,6 +98,16 @@ PY
 expect_status 1 "$bin" survey sparse.jsonl
 grep -q "sparse.jsonl: 2000 rows name 4000 nodes: too few to be a survey of them" err.txt &&
     pass "sparse: refused" || fail "sparse: $(cat err.txt)"
+# read twice, so a regular file of at most --max-file-size: a FIFO or a device is
+# refused at once (never a hang, never an endless line)
+rm -f fifo && mkfifo fifo
+expect_status 1 timeout 20 "$bin" survey fifo
+grep -q "fifo: a FIFO: not read" err.txt && pass "FIFO refused" || fail "fifo: $(cat err.txt)"
+expect_status 1 timeout 20 "$bin" survey /dev/zero
+grep -q "/dev/zero: not a regular file" err.txt && pass "device refused" || fail "/dev/zero: $(cat err.txt)"
+expect_status 1 "$bin" survey big.jsonl --max-file-size 1
+grep -q "big.jsonl: [0-9]* bytes, larger than --max-file-size 1 MiB" err.txt &&
+    pass "--max-file-size" || fail "max-file-size: $(cat err.txt)"
 # a measured bandwidth of 0 MB/s: refused (the verdicts take logarithms), no 'nan'
 grep -m1 '"metric": *"bandwidth"' ok.jsonl | sed 's/"mbytes_per_sec": *[0-9.e+-]*/"mbytes_per_sec": 0/' >zero-row.jsonl
 { head -1 ok.jsonl; cat zero-row.jsonl; } >zero.jsonl
