@@ -105,18 +105,17 @@ double p2pb_disturb_read_khz(const char *path)
     return v;
 }
 
-int p2pb_disturb_read_msr(const char *path, unsigned reg, double *v)
+int p2pb_disturb_read_msr(const char *path, const unsigned *regs, size_t n, double *v)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    uint64_t x = 0;
-    if (fd < 0)
-        return -1;
-    ssize_t n = pread(fd, &x, sizeof x, (off_t)reg);
-    close(fd);
-    if (n != (ssize_t)sizeof x)
-        return -1;
-    *v = (double)x;
-    return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC), bad = fd < 0;
+    for (size_t i = 0; i < n && !bad; i++) {
+        uint64_t x = 0;
+        bad = pread(fd, &x, sizeof x, (off_t)regs[i]) != (ssize_t)sizeof x;
+        v[i] = (double)x;
+    }
+    if (fd >= 0)
+        close(fd);
+    return bad ? -1 : 0;
 }
 
 double p2pb_disturb_mhz(const struct p2pb_disturb *d, int *source)
@@ -170,8 +169,9 @@ void p2pb_disturb_add(struct p2pb_disturb *d, const struct p2pb_disturb_snap *a,
 }
 
 /* The CPU the rank runs on, its APERF/MPERF and the TSC right after, and
- * its cpufreq reading. */
-static void snapshot_freq(const struct p2pb_disturb *d, struct p2pb_disturb_snap *s)
+ * its cpufreq reading; a source that could not be read once is not tried
+ * again (every CPU of a host has the same). */
+static void snapshot_freq(struct p2pb_disturb *d, struct p2pb_disturb_snap *s)
 {
     char path[600];
     s->cpu = sched_getcpu();
@@ -180,18 +180,22 @@ static void snapshot_freq(const struct p2pb_disturb *d, struct p2pb_disturb_snap
         return;
     snprintf(path, sizeof path, "%s/cpu/%d/msr", d->devfs, s->cpu);
 #ifdef P2PB_HAVE_TSC
-    if (p2pb_disturb_read_msr(path, MSR_APERF, &s->aperf) != 0 ||
-        p2pb_disturb_read_msr(path, MSR_MPERF, &s->mperf) != 0)
-        s->aperf = s->mperf = -1;
-    else
+    static const unsigned regs[2] = {MSR_APERF, MSR_MPERF};
+    double v[2];
+    if (!d->no_msr && p2pb_disturb_read_msr(path, regs, 2, v) == 0) {
+        s->aperf = v[0];
+        s->mperf = v[1];
         s->tsc = (double)__rdtsc();
+    } else
+        d->no_msr = 1;
 #endif
     snprintf(path, sizeof path, "%s/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", d->sysfs,
              s->cpu);
-    s->khz = p2pb_disturb_read_khz(path);
+    s->khz = d->no_cpufreq ? -1 : p2pb_disturb_read_khz(path);
+    d->no_cpufreq = s->khz < 0;
 }
 
-static void snapshot(const struct p2pb_disturb *d, struct p2pb_disturb_snap *s)
+static void snapshot(struct p2pb_disturb *d, struct p2pb_disturb_snap *s)
 {
     char path[600];
     snprintf(path, sizeof path, "%s/stat", d->procfs);

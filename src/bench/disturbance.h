@@ -50,6 +50,7 @@ struct p2pb_disturb {
     char procfs[512];                        /* "/proc", or a fixture root */
     char sysfs[512];                         /* "/sys", or a fixture root */
     char devfs[512];                         /* "/dev", or a fixture root */
+    int no_msr, no_cpufreq;                  /* 1: that source could not be read */
     unsigned char cpus[P2PB_DISTURB_MAXCPU]; /* 1 = a CPU of this rank */
     double steal_ticks, total_ticks;         /* sums of end - begin */
     double invol_ctxsw, migrations;          /* sums; migrations -1 unknown */
@@ -89,9 +90,10 @@ double p2pb_disturb_read_migrations(const char *sched_path);
 /* A number from a one-line sysfs file (cpufreq kHz); -1 when unreadable. */
 double p2pb_disturb_read_khz(const char *path);
 
-/* The 8-byte register reg of an msr(4) device file (/dev/cpu/N/msr) into
- * *v. Returns 0, or -1 when unreadable (no module, not root, not x86). */
-int p2pb_disturb_read_msr(const char *path, unsigned reg, double *v);
+/* The 8-byte registers regs[0..n-1] of an msr(4) device file
+ * (/dev/cpu/N/msr, opened once) into v[0..n-1]. Returns 0, or -1 when any is
+ * unreadable (no module, not root, not x86). */
+int p2pb_disturb_read_msr(const char *path, const unsigned *regs, size_t n, double *v);
 
 /* Effective MHz of d's finished pairs (see the header) and its source
  * (P2PB_MHZ_*) in *source; -1 with P2PB_MHZ_NONE when no source. Pure. */

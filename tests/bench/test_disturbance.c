@@ -197,10 +197,10 @@ static void test_freq(void)
     unsigned long long mperf = 123456789ULL, aperf = 987654321ULL;
     double v = 0; /* the device's file offset is the register number */
     write_at(path, &mperf, 8, 0xE7);
-    CHECK(p2pb_disturb_read_msr(path, 0xE7, &v) == 0 && v == 123456789.0);
+    CHECK(p2pb_disturb_read_msr(path, (unsigned[]){0xE7}, 1, &v) == 0 && v == 123456789.0);
     write_at(path, &aperf, 8, 0xE8);
-    CHECK(p2pb_disturb_read_msr(path, 0xE8, &v) == 0 && v == 987654321.0);
-    CHECK(p2pb_disturb_read_msr(path, 0x1000, &v) == -1); /* past the end */
+    CHECK(p2pb_disturb_read_msr(path, (unsigned[]){0xE8}, 1, &v) == 0 && v == 987654321.0);
+    CHECK(p2pb_disturb_read_msr(path, (unsigned[]){0x1000}, 1, &v) == -1); /* past the end */
 
     /* APERF/MPERF: TSC 2.4e9 cycles in 1 s = 2400 MHz nominal; APERF 1.5e9 of
      * MPERF 2e9 busy cycles -> 2400 x 0.75 = 1800 MHz. A pair that changed
