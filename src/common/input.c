@@ -70,3 +70,10 @@ int p2pb_tmp_beside(const char *out, const char *what, char *tmp, size_t len, en
     *st = P2PB_OK;
     return fd;
 }
+
+enum p2pb_status p2pb_input_too_large(const char *path, size_t max_bytes, char *err, size_t errlen)
+{
+    return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                     "%s: larger than the limit of %zu bytes (%.0f MiB; --max-file-size)", path,
+                     max_bytes, (double)max_bytes / 1048576.0);
+}

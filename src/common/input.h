@@ -24,6 +24,12 @@
 FILE *p2pb_open_input(const char *path, enum p2pb_status *st, char *err, size_t errlen);
 
 /*
+ * The one message for a file above --max-file-size: "PATH: larger than the
+ * limit of N bytes (M MiB; --max-file-size)" in err. Returns P2PB_EFORMAT.
+ */
+enum p2pb_status p2pb_input_too_large(const char *path, size_t max_bytes, char *err, size_t errlen);
+
+/*
  * Create the temporary file beside out ("OUT.XXXXXX" into tmp, len bytes)
  * with the mode a plain file gets (0666 & ~umask; mkstemp makes 0600), so
  * that a finished output can be renamed over out and a failed one leaves

@@ -395,14 +395,6 @@ static void *noting_malloc(size_t n)
     return p;
 }
 
-/* The file is too large for max_bytes: say so, naming it and the limit. */
-static enum p2pb_status too_large(const struct reader *rd, char *err, size_t errlen)
-{
-    return p2pb_fail(P2PB_EFORMAT, err, errlen,
-                     "%s: larger than the limit of %zu bytes (%.0f MiB; --max-file-size)", rd->path,
-                     rd->max_bytes, (double)rd->max_bytes / 1048576.0);
-}
-
 /* One line of len bytes (has_nl: it ended in '\n') through cJSON into rd. */
 static enum p2pb_status read_one(struct reader *rd, FILE *fp, char *line, ssize_t len, char *err,
                                  size_t errlen)
@@ -440,7 +432,7 @@ static enum p2pb_status read_lines(struct reader *rd, FILE *fp, char *err, size_
                            "%s:%ld: line longer than %zu bytes (not a p2pbench results file)",
                            rd->path, rd->lineno, P2PB_MAX_LINE_BYTES);
         else if (len == FILE_TOO_LARGE)
-            st = too_large(rd, err, errlen);
+            st = p2pb_input_too_large(rd->path, rd->max_bytes, err, errlen);
         else if (len == LINE_NOMEM)
             st = p2pb_fail(P2PB_ENOMEM, err, errlen, "%s:%ld: out of memory", rd->path, rd->lineno);
         else
@@ -466,7 +458,7 @@ enum p2pb_status p2pb_results_read_max(const char *path, size_t max_bytes,
     struct stat sb;
     if (max_bytes && fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) &&
         (uintmax_t)sb.st_size > max_bytes) /* a regular file: refused before reading */
-        st = too_large(&rd, err, errlen);
+        st = p2pb_input_too_large(rd.path, rd.max_bytes, err, errlen);
     if (st == P2PB_OK) {
         cJSON_Hooks hooks = {noting_malloc, free};
         cJSON_InitHooks(&hooks);

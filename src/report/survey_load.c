@@ -311,9 +311,7 @@ static FILE *open_survey(const char *path, size_t max_bytes, enum p2pb_status *s
         *st = p2pb_fail(P2PB_EIO, err, errlen, "%s: not a regular file (a survey is read twice)",
                         shown);
     else if (fp && (unsigned long long)sb.st_size > (unsigned long long)max_bytes)
-        *st =
-            p2pb_fail(P2PB_EIO, err, errlen, "%s: %lld bytes, larger than --max-file-size %zu MiB",
-                      shown, (long long)sb.st_size, max_bytes >> 20);
+        *st = p2pb_input_too_large(shown, max_bytes, err, errlen);
     else
         return fp;
     if (fp)

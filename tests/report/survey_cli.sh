@@ -106,7 +106,7 @@ grep -q "fifo: a FIFO: not read" err.txt && pass "FIFO refused" || fail "fifo: $
 expect_status 1 timeout 20 "$bin" survey /dev/zero
 grep -q "/dev/zero: not a regular file" err.txt && pass "device refused" || fail "/dev/zero: $(cat err.txt)"
 expect_status 1 "$bin" survey big.jsonl --max-file-size 1
-grep -q "big.jsonl: [0-9]* bytes, larger than --max-file-size 1 MiB" err.txt &&
+grep -q "big.jsonl: larger than the limit of 1048576 bytes (1 MiB; --max-file-size)" err.txt &&
     pass "--max-file-size" || fail "max-file-size: $(cat err.txt)"
 # a measured bandwidth of 0 MB/s: refused (the verdicts take logarithms), no 'nan'
 grep -m1 '"metric": *"bandwidth"' ok.jsonl | sed 's/"mbytes_per_sec": *[0-9.e+-]*/"mbytes_per_sec": 0/' >zero-row.jsonl

@@ -147,14 +147,6 @@ static enum p2pb_status scan_imb_osu(struct p2pb_imp_log *lg, struct p2pb_imp_gr
 
 /* ---- reading the file ---- */
 
-/* Log lg is larger than lg->max_bytes: say so, naming the file and the limit. */
-static enum p2pb_status too_large(const struct p2pb_imp_log *lg, char *err, size_t errlen)
-{
-    return p2pb_fail(P2PB_EFORMAT, err, errlen,
-                     "%s: larger than the limit of %zu bytes (%.0f MiB; --max-file-size)", lg->path,
-                     lg->max_bytes, (double)lg->max_bytes / 1048576.0);
-}
-
 /* The whole file into lg->buf (NUL-terminated); *len: its size in bytes. */
 static enum p2pb_status read_file(struct p2pb_imp_log *lg, size_t *len, char *err, size_t errlen)
 {
@@ -165,7 +157,7 @@ static enum p2pb_status read_file(struct p2pb_imp_log *lg, size_t *len, char *er
     struct stat sb;
     if (lg->max_bytes && fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) &&
         (uintmax_t)sb.st_size > lg->max_bytes) { /* refused before reading */
-        st = too_large(lg, err, errlen);
+        st = p2pb_input_too_large(lg->path, lg->max_bytes, err, errlen);
         goto out;
     }
     size_t cap = 0;
@@ -188,7 +180,7 @@ static enum p2pb_status read_file(struct p2pb_imp_log *lg, size_t *len, char *er
         if (memchr(chunk, 0, got)) /* binary: check_text names the line; read no more */
             break;
         if (lg->max_bytes && *len > lg->max_bytes) {
-            st = too_large(lg, err, errlen);
+            st = p2pb_input_too_large(lg->path, lg->max_bytes, err, errlen);
             goto out;
         }
     }
