@@ -104,6 +104,11 @@ struct p2pb_result {
     size_t samples;               /* n */
     size_t iterations_per_sample; /* k */
     size_t warmup;                /* warm-up iterations, not in the data */
+    double warmup_sec;            /* time of the warm-up batches, all rounds, s
+                                   * (JSON "warmup_sec" when > 0; NAN when not
+                                   * recorded) */
+    size_t warmup_capped;         /* rounds whose warm-up stopped at its time cap
+                                   * before the time settled (JSON, when > 0) */
     struct p2pb_stats t;          /* per-sample time statistics, usec */
     double t_min_usec;            /* IMB: min over active ranks of each rank's mean */
     double t_max_usec;            /* IMB: max over active ranks of each rank's mean */
@@ -171,6 +176,8 @@ struct p2pb_run_info {
     char policy[64]; /* "adaptive", "fixed-imb", "fixed" */
     int imported;    /* 1 if converted from a text log */
     int check;       /* 1 if payloads were verified (--check) */
+    char state[8];   /* "steady", "cold" (--off-cache), "" unknown (policy.state) */
+    size_t off_cache_bytes; /* cold: the cache size C spanned twice per side, bytes */
     char source[64]; /* "p2pbench" or e.g. "imb-4.1" for imports */
 };
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "harness_internal.h"
 #include "host/hostinfo.h"
@@ -55,30 +56,81 @@ static size_t round_shift(const struct p2pb_measure *r)
     return r->pol->shift_buffers ? (r->round % 64) * 64 : 0;
 }
 
-/* A fresh anonymous mapping (new pages: the previous round's were
- * unmapped), bound to --numa-node, zeroed by this rank (first touch puts the
- * pages on its NUMA node); *map and *maplen receive the mapping. Returns
- * the mapping + shift, or NULL when out of memory. */
-static unsigned char *alloc_pages(size_t bytes, size_t shift, void **map, size_t *maplen)
+/*
+ * The run's message memory, one per process: a send and a receive mapping
+ * that only grow. Every (kernel, size, round) takes its buffers from them, so
+ * a page is faulted in once per run, not once per round: on a VM a fault can
+ * cost 10 usec per 4 KiB page (11 ms for 4 MiB, measured on an AMD EPYC
+ * host), and a fresh buffer then times its first iterations at up to 30x the
+ * steady time (docs/methodology.md, "Buffers"). IMB's buffers grow the same
+ * way. Released by p2pb_buffers_release.
+ */
+struct arena_side {
+    void *map;  /* anonymous mapping, or NULL */
+    size_t len; /* its length in bytes (page multiple) */
+};
+static struct arena_side arena_send, arena_recv;
+
+/* At least `len` bytes of side a: the mapping kept when it is large enough,
+ * else a new one (the old one unmapped), bound to --numa-node and zeroed by
+ * this rank (first touch puts the pages on its NUMA node). Returns the
+ * mapping, or NULL when out of memory (a is then empty). */
+static unsigned char *arena_take(struct arena_side *a, size_t len)
 {
-    size_t len = (bytes ? bytes : 1) + shift;
+    if (a->map && a->len >= len)
+        return a->map;
+    if (a->map)
+        munmap(a->map, a->len);
+    a->map = NULL;
+    a->len = 0;
+    long pg = sysconf(_SC_PAGESIZE);
+    size_t page = pg > 0 ? (size_t)pg : 4096;
+    if (len > SIZE_MAX - page)
+        return NULL;
+    len = (len + page - 1) / page * page;
     void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
-    *map = p;
-    *maplen = len;
     (void)p2pb_hostinfo_membind(p, len); /* --numa-node; failure shows in the run record */
     memset(p, 0, len);                   /* first touch: pages land on this rank's NUMA node */
-    return (unsigned char *)p + shift;
+    a->map = p;
+    a->len = len;
+    return p;
 }
 
-/* Sets of `per` bytes that span twice the last-level cache (--off-cache),
- * else 1. */
-static size_t off_cache_sets(const struct p2pb_policy *pol, size_t per)
+void p2pb_buffers_release(void)
 {
-    if (!pol->off_cache || pol->llc_bytes == 0)
+    struct arena_side *sides[] = {&arena_send, &arena_recv};
+    for (size_t i = 0; i < 2; i++) {
+        if (sides[i]->map)
+            munmap(sides[i]->map, sides[i]->len);
+        sides[i]->map = NULL;
+        sides[i]->len = 0;
+    }
+}
+
+size_t p2pb_off_cache_bytes(const struct p2pb_policy *pol)
+{
+    if (!pol->off_cache)
+        return 0;
+    if (pol->cache_bytes)
+        return pol->cache_bytes;
+    if (pol->llc_bytes == 0 || pol->llc_bytes > P2PB_OFF_CACHE_MAX)
+        return P2PB_OFF_CACHE_MAX;
+    return pol->llc_bytes;
+}
+
+/* --off-cache as IMB's -off_cache: consecutive messages start at least one
+ * cache line apart past the previous one's end (stride: the set rounded up
+ * to P2PB_CACHE_LINE, plus one line), and enough positions to span twice
+ * the cache size C (p2pb_off_cache_bytes); else 1 set. */
+static size_t off_cache_sets(const struct p2pb_policy *pol, size_t *stride)
+{
+    size_t cache = p2pb_off_cache_bytes(pol);
+    if (!cache)
         return 1;
-    size_t nsets = (2 * pol->llc_bytes + per - 1) / per;
+    *stride = (*stride / P2PB_CACHE_LINE + (*stride % P2PB_CACHE_LINE != 0) + 1) * P2PB_CACHE_LINE;
+    size_t nsets = (2 * cache + *stride - 1) / *stride;
     if (nsets < 1)
         nsets = 1;
     return nsets > P2PB_MAX_SETS ? P2PB_MAX_SETS : nsets;
@@ -98,7 +150,12 @@ static enum p2pb_status plan_sets(struct p2pb_measure *r, char *err, size_t errl
                          bytes);
     b->sstride = unit * b->sregions;
     b->rstride = unit * b->rregions;
-    b->nsets = off_cache_sets(r->pol, b->sstride + b->rstride);
+    if (b->sstride > SIZE_MAX / 2 - P2PB_CACHE_LINE || b->rstride > SIZE_MAX / 2 - P2PB_CACHE_LINE)
+        return p2pb_fail(P2PB_ERANGE, err, errlen,
+                         "buffers for kernel %s, size %zu bytes overflow size_t", r->k->name,
+                         bytes);
+    size_t ns = off_cache_sets(r->pol, &b->sstride), nr = off_cache_sets(r->pol, &b->rstride);
+    b->nsets = ns > nr ? ns : nr;
     return P2PB_OK;
 }
 
@@ -113,9 +170,11 @@ static enum p2pb_status allocate_sets(struct p2pb_measure *r, char *err, size_t 
             b->rstride > (SIZE_MAX - shift) / b->nsets)
             bad = 1;
         else {
-            b->sbase = alloc_pages(b->sstride * b->nsets, shift, &b->smap, &b->smaplen);
-            b->rbase = alloc_pages(b->rstride * b->nsets, shift, &b->rmap, &b->rmaplen);
-            bad = !b->sbase || !b->rbase;
+            unsigned char *s = arena_take(&arena_send, b->sstride * b->nsets + shift);
+            unsigned char *q = arena_take(&arena_recv, b->rstride * b->nsets + shift);
+            b->sbase = s ? s + shift : NULL;
+            b->rbase = q ? q + shift : NULL;
+            bad = !s || !q;
         }
     }
     P2PB_MPI_CHECK(MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, r->c.comm));
@@ -165,11 +224,6 @@ void p2pb_buffers_close(struct p2pb_measure *r)
     if (b->setup_called && r->k->teardown)
         r->k->teardown(&r->c);
     b->setup_called = 0;
-    if (b->smap)
-        munmap(b->smap, b->smaplen);
-    if (b->rmap)
-        munmap(b->rmap, b->rmaplen);
-    b->smap = b->rmap = NULL;
-    b->sbase = b->rbase = NULL;
+    b->sbase = b->rbase = NULL; /* the memory stays in the arena */
     p2pb_free_msg_type(&r->c.dtype);
 }

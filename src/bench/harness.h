@@ -46,8 +46,11 @@ struct p2pb_policy {
     long warmup;          /* warm-up iterations; < 0 = default */
     double timeout;       /* seconds per size before aborting; 0 = none */
     int check;            /* --check: verify payloads off the timed path */
-    int off_cache;        /* --off-cache: cycle buffers beyond the LLC */
-    size_t llc_bytes;     /* last-level cache size (hwloc), for off_cache */
+    int off_cache;        /* --off-cache: cycle buffers beyond the cache (IMB's
+                           * -off_cache; p2pb_off_cache_bytes) */
+    size_t cache_bytes;   /* --cache-size: C for --off-cache, bytes; 0 = from
+                           * llc_bytes */
+    size_t llc_bytes;     /* last-level cache size (hwloc), bytes; 0 = unknown */
     size_t window;        /* window W for bandwidth kernels (--window) */
     size_t copy_bytes;    /* memcpy reference: bytes copied per iteration
                            * (--memcpy-buffer) */
@@ -158,8 +161,45 @@ enum p2pb_phase {
     P2PB_PHASE_CHECK,       /* --check */
 };
 
+/*
+ * The warm-up's stop rule (docs/methodology.md, "Warm-up"), fed one batch
+ * time at a time (any unit; batches of equal iteration counts): a batch is
+ * calm when it lasted at least (1 - P2PB_SETTLE_TOL) x the fastest batch
+ * before it, and the time has settled after P2PB_SETTLE_BATCHES calm
+ * batches in a row (so after 3 batches at the earliest). A warming size
+ * gets faster batch after batch; noise that slows a batch does not delay
+ * the stop. Start with a zeroed struct.
+ */
+#define P2PB_SETTLE_TOL 0.03
+#define P2PB_SETTLE_BATCHES 2
+/* Most time one round's warm-up batches may take, seconds (the cap). */
+#define P2PB_WARMUP_MAX_SEC 0.1
+struct p2pb_settle {
+    double best; /* the fastest batch so far */
+    size_t calm; /* calm batches in a row */
+    size_t n;    /* batches seen */
+};
+/* Add batch time t; returns 1 when settled, else 0. sampling.c */
+int p2pb_settle_add(struct p2pb_settle *st, double t);
+
+/* Largest cache size C that --off-cache takes from hwloc, bytes: a VM can
+ * report the host's whole L3 (508 MiB per vCPU seen on an AMD EPYC host),
+ * and 2 C per side is allocated and touched; --cache-size sets any C. */
+#define P2PB_OFF_CACHE_MAX ((size_t)64 << 20)
+
+/*
+ * The cache size C --off-cache spans twice per side, in bytes, as IMB's
+ * -off_cache C: --cache-size when given, else hwloc's last-level cache,
+ * at most P2PB_OFF_CACHE_MAX (also when hwloc knows none); 0 without
+ * --off-cache. buffers.c
+ */
+size_t p2pb_off_cache_bytes(const struct p2pb_policy *pol);
+
+/* Unmap the run's message memory (buffers.c); every size is closed. */
+void p2pb_buffers_release(void);
+
 /* Fewest samples an adaptive round draws (its median is of at least 3). */
-#define P2PB_ROUND_MIN_SAMPLES 3
+#define P2PB_ROUND_MIN_SAMPLES 1
 
 /*
  * One (kernel, size, direction) measured over several rounds (rounds.c):

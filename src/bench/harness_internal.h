@@ -40,9 +40,8 @@ int p2pb_dvec_push(struct p2pb_dvec *d, double x);
  * (receive) regions; set i of the send side starts at sbase + i * sstride.
  */
 struct p2pb_buffers {
-    unsigned char *sbase, *rbase; /* page aligned (+ shift); NULL on inactive ranks */
-    void *smap, *rmap;            /* the mappings holding them (munmap) */
-    size_t smaplen, rmaplen;      /* their lengths in bytes */
+    unsigned char *sbase, *rbase; /* page aligned (+ shift), in the run's arena
+                                   * (buffers.c); NULL on inactive ranks */
     size_t sregions, rregions;    /* X-byte regions in one send / receive set */
     size_t sstride, rstride;      /* bytes of one send / receive set (>= 1) */
     size_t nsets;                 /* sets cycled through (--off-cache), >= 1 */
@@ -87,6 +86,9 @@ struct p2pb_measure {
     double bf;     /* bytes counted per iteration / X (kernel.h) */
     struct p2pb_buffers buf;
     size_t warm;              /* warm-up plus calibration iterations */
+    double warm_ns;           /* time of the warm-up batches, all rounds, ns
+                               * (the maximum over ranks of each batch) */
+    size_t warm_capped;       /* rounds whose warm-up hit P2PB_WARMUP_MAX_SEC */
     size_t kb;                /* k, iterations per sample */
     size_t nmin, nmax;        /* samples of the current round: at least, at most */
     size_t ntotal;            /* fixed policies: samples of all rounds (k known) */
@@ -107,18 +109,23 @@ struct p2pb_size_run {
 
 /* ---- buffers.c ---- */
 
+/* Bytes between the starts of two --off-cache positions are a multiple of
+ * this (IMB's default last-level cache line, bytes). */
+#define P2PB_CACHE_LINE 64
+
 /*
- * Step 1, every round: the message datatype, nsets buffer sets (fresh
- * anonymous mappings, so new pages each round; page aligned, or shifted by
- * --shift-buffers; bound to --numa-node, first touched here), then the
- * kernel's setup; every verdict
+ * Step 1, every round: the message datatype, nsets buffer sets taken from
+ * the run's arena (two mappings that only grow, so a page is faulted in once
+ * per run; page aligned, or shifted by --shift-buffers; bound to
+ * --numa-node, first touched there), then the kernel's setup; every verdict
  * agreed over all ranks. Returns P2PB_OK; P2PB_ERANGE (size), P2PB_ENOMEM
  * (buffers) or the setup's status, with a message in err. Whatever it did is
  * undone by p2pb_buffers_close, also on failure.
  */
 enum p2pb_status p2pb_buffers_open(struct p2pb_measure *r, char *err, size_t errlen);
 
-/* The kernel's teardown, the buffers and the datatype; safe to call again. */
+/* The kernel's teardown and the datatype (the memory stays in the arena);
+ * safe to call again. */
 void p2pb_buffers_close(struct p2pb_measure *r);
 
 /* ---- calibration.c ---- */
@@ -159,8 +166,16 @@ double p2pb_timed_batch(struct p2pb_measure *r, size_t m, int ramp);
 enum p2pb_status p2pb_samples_open(struct p2pb_measure *r, char *err, size_t errlen);
 void p2pb_samples_close(struct p2pb_measure *r);
 
-/* Step 2: min(--warmup, k) iterations (--warmup default 10; 2 with
- * --fixed-imb), after k is known; adds them to r->warm. */
+/*
+ * Step 2, every round after k is known (docs/methodology.md, "Warm-up"):
+ * batches of k iterations (barrier, timed, the maximum over ranks) until the
+ * batch time has settled (p2pb_settle_add) and, in round 0, at least
+ * --warmup iterations ran (default 10; --fixed-imb: a tenth of IMB's
+ * repetitions, at least 10); stops after P2PB_WARMUP_MAX_SEC of batches in
+ * one round (counted in r->warm_capped). --warmup 0: no warm-up. Adds the
+ * iterations to r->warm and their time to r->warm_ns. Collective; every
+ * rank decides alike from the agreed batch times.
+ */
 void p2pb_warmup(struct p2pb_measure *r);
 
 /*

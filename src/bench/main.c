@@ -45,6 +45,7 @@ static int finish(struct p2pb_run *run, int code)
 {
     p2pb_watchdog_fini();
     p2pb_survey_free(run);
+    p2pb_buffers_release();
     MPI_Comm_free(&run->comm);
     free(run->cmdline);
     p2pb_hostinfo_fini();

@@ -83,14 +83,20 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
     OPT(O_CHECK, "check", 0, P2PB_OPT_FLAG, NULL, POLICY_FIELD(check),
         .help = "verify payloads (pattern per position, rank, iteration) off the timed path"),
     OPT(O_OFF_CACHE, "off-cache", 0, P2PB_OPT_FLAG, NULL, POLICY_FIELD(off_cache),
-        .help = "cycle through buffers larger than the last-level cache"),
+        .help = "time every size cold, as IMB -off_cache C: each message one cache line past the "
+                "last one's end, cycling through 2 x C bytes per side"),
+    /* 0: hwloc's last-level cache, at most P2PB_OFF_CACHE_MAX (harness.h) */
+    OPT(O_CACHE_SIZE, "cache-size", 0, P2PB_OPT_SIZE, "SIZE", .min = 1024,
+        .max = (double)((size_t)1 << 40), POLICY_FIELD(cache_bytes),
+        .help = "--off-cache: the cache size C (IMB -off_cache C, in MB there; default: the "
+                "L3 hwloc reports, at most 64M)"),
     OPT(O_FIXED_IMB, "fixed-imb", 0, P2PB_OPT_FLAG, NULL,
         .help = "IMB's repetitions: 1000 up to 32 KiB, then 40 MiB / size"),
     OPT(O_SAMPLES, "samples", 0, P2PB_OPT_COUNT, "N", .min = 1, .max = MAX_COUNT,
         POLICY_FIELD(samples), .help = "exactly N samples per size"),
     OPT(O_MIN_SAMPLES, "min-samples", 0, P2PB_OPT_COUNT, "N", .min = 1, .max = MAX_COUNT,
-        .def_text = "10", .def = 10, POLICY_FIELD(min_samples),
-        .help = "adaptive: at least N samples per size, and 3 per round (default {def})"),
+        .def_text = "5", .def = 5, POLICY_FIELD(min_samples),
+        .help = "adaptive: at least N samples per size, and 1 per round (default {def})"),
     OPT(O_MAX_SAMPLES, "max-samples", 0, P2PB_OPT_COUNT, "N", .min = 1, .max = MAX_COUNT,
         .def_text = "1000", .def = 1000, POLICY_FIELD(max_samples),
         .help = "adaptive: at most N samples per size (default {def})"),

@@ -23,6 +23,7 @@ enum opt_id {
     O_LABEL,
     O_CHECK,
     O_OFF_CACHE,
+    O_CACHE_SIZE,
     O_FIXED_IMB,
     O_SAMPLES,
     O_MIN_SAMPLES,

@@ -61,6 +61,9 @@ static enum p2pb_status parse_size_min(const struct p2pb_optdef *d, const char *
     if (st == P2PB_OK && *v < (size_t)d->min)
         return p2pb_fail(P2PB_ERANGE, err, errlen, "--%s must be at least %zu byte%s", d->name,
                          (size_t)d->min, d->min == 1 ? "" : "s");
+    if (st == P2PB_OK && d->max > 0 && (double)*v > d->max)
+        return p2pb_fail(P2PB_ERANGE, err, errlen, "--%s must be at most %.0f bytes", d->name,
+                         d->max);
     return st;
 }
 
@@ -246,6 +249,9 @@ static enum p2pb_status finish_policy(struct p2pb_optparse *ps)
         return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
                          "--min-samples %zu is above --max-samples %zu", pol->min_samples,
                          pol->max_samples);
+    if (ps->given[O_CACHE_SIZE] && !pol->off_cache)
+        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
+                         "--cache-size %zu is read only with --off-cache", pol->cache_bytes);
     if (ps->given[O_SAMPLES])
         pol->mode = P2PB_POLICY_FIXED;
     if (ps->given[O_FIXED_IMB])

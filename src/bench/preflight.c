@@ -132,8 +132,8 @@ enum p2pb_status p2pb_preflight_memory(struct p2pb_run *run)
     int regions = most_regions(opt);
     size_t mem = p2pb_hostinfo_memory_bytes();
     double need = (double)maxb * regions * run->local_ranks;
-    if (opt->policy.off_cache)
-        need += 2.0 * (double)opt->policy.llc_bytes * run->local_ranks;
+    if (opt->policy.off_cache) /* 2 C per side, send and receive */
+        need += 4.0 * (double)p2pb_off_cache_bytes(&opt->policy) * run->local_ranks;
     double copy = copy_buffer_bytes(opt, run->local_ranks);
     if (mem > 0 && copy > 0.9 * (double)mem)
         return p2pb_fail(P2PB_ENOMEM, run->err, sizeof run->err,

@@ -189,6 +189,8 @@ static void fill_numbers(const struct p2pb_measure *r, struct p2pb_result *row, 
     row->samples = r->s.n;
     row->iterations_per_sample = r->kb;
     row->warmup = r->warm;
+    row->warmup_sec = r->warm_ns * 1e-9;
+    row->warmup_capped = r->warm_capped;
     if (r->c.rank != 0)
         return;
     p2pb_stats_compute(samples->v, samples->n, NULL, &row->t);

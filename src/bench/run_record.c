@@ -295,6 +295,8 @@ static void fill_run_info(struct p2pb_run *run)
     snprintf(ri->policy, sizeof ri->policy, "%s", mode_names[run->opt->policy.mode]);
     snprintf(ri->source, sizeof ri->source, "p2pbench");
     ri->check = run->opt->policy.check;
+    snprintf(ri->state, sizeof ri->state, "%s", run->opt->policy.off_cache ? "cold" : "steady");
+    ri->off_cache_bytes = p2pb_off_cache_bytes(&run->opt->policy);
 }
 
 /* "type", "schema", version, command line, label, start time, MPI library
@@ -383,6 +385,14 @@ static void add_policy(cJSON *rec, const struct p2pb_run *run)
     cJSON_AddBoolToObject(pj, "check", p->check);
     cJSON_AddBoolToObject(pj, "off_cache", p->off_cache);
     cJSON_AddNumberToObject(pj, "llc_bytes", (double)p->llc_bytes);
+    /* the state every size is timed in (docs/methodology.md, "Buffers") */
+    cJSON_AddStringToObject(pj, "state", p->off_cache ? "cold" : "steady");
+    if (p->off_cache)
+        cJSON_AddNumberToObject(pj, "off_cache_bytes", (double)p2pb_off_cache_bytes(p));
+    cJSON *wj = cJSON_AddObjectToObject(pj, "warmup_rule");
+    cJSON_AddNumberToObject(wj, "settle_tolerance", P2PB_SETTLE_TOL);
+    cJSON_AddNumberToObject(wj, "settle_batches", P2PB_SETTLE_BATCHES);
+    cJSON_AddNumberToObject(wj, "max_sec_per_round", P2PB_WARMUP_MAX_SEC);
     cJSON_AddNumberToObject(pj, "window", (double)p->window);
     cJSON_AddNumberToObject(pj, "memcpy_buffer", (double)p->copy_bytes);
     cJSON_AddStringToObject(pj, "memcpy_ranks", p->self_all ? "all" : "one");

@@ -11,9 +11,12 @@
 #include "harness_internal.h"
 #include "p2pbench/stats.h"
 
-/* Warm-up iterations when --warmup is not given: 10; 2 with --fixed-imb. */
+/* Fewest warm-up iterations of a size's first round when --warmup is not
+ * given (IMB's minimum warm-up). */
 #define P2PB_DEFAULT_WARMUP 10
-#define P2PB_DEFAULT_WARMUP_IMB 2
+
+/* Warm-up batches hold k / this iterations (at least 1). */
+#define P2PB_WARMUP_BATCH_DIV 10
 
 /* Samples of a round after which the adaptive rule tests the CI at every
  * block; then at every 8th sample. */
@@ -74,16 +77,64 @@ void p2pb_samples_close(struct p2pb_measure *r)
     s->all.v = NULL;
 }
 
-void p2pb_warmup(struct p2pb_measure *r)
+int p2pb_settle_add(struct p2pb_settle *st, double t)
+{
+    if (st->n++ == 0) {
+        st->best = t;
+        st->calm = 0;
+        return 0;
+    }
+    if (t >= (1.0 - P2PB_SETTLE_TOL) * st->best)
+        st->calm++; /* not faster than the fastest before it: calm */
+    else
+        st->calm = 0; /* still falling (or not a number) */
+    if (t < st->best)
+        st->best = t;
+    return st->calm >= P2PB_SETTLE_BATCHES;
+}
+
+/* Fewest warm-up iterations of round 0: --warmup; by default 10, with
+ * --fixed-imb IMB's a tenth of the size's repetitions, at least
+ * min(10, repetitions). Later rounds: none (the settle rule alone). */
+static size_t warmup_min(const struct p2pb_measure *r)
 {
     const struct p2pb_policy *pol = r->pol;
-    size_t w = pol->warmup >= 0 ? (size_t)pol->warmup : P2PB_DEFAULT_WARMUP;
-    if (pol->mode == P2PB_POLICY_FIXED_IMB && pol->warmup < 0)
-        w = P2PB_DEFAULT_WARMUP_IMB;
-    if (w > r->kb) /* at most one sample's worth: large sizes run few */
-        w = r->kb;
-    p2pb_run_iters(r, w);
-    r->warm += w;
+    if (r->round > 0)
+        return 0;
+    if (pol->warmup >= 0)
+        return (size_t)pol->warmup;
+    if (pol->mode != P2PB_POLICY_FIXED_IMB)
+        return P2PB_DEFAULT_WARMUP;
+    size_t reps = r->ntotal * r->kb, w = reps / 10;
+    size_t floor = reps < P2PB_DEFAULT_WARMUP ? reps : P2PB_DEFAULT_WARMUP;
+    return w > floor ? w : floor;
+}
+
+void p2pb_warmup(struct p2pb_measure *r)
+{
+    if (r->pol->warmup == 0) /* --warmup 0: none at all, asked for */
+        return;
+    const size_t wmin = warmup_min(r);
+    /* batches of a tenth of a sample (about 100 usec), at least 1 */
+    const size_t wk = r->kb / P2PB_WARMUP_BATCH_DIV ? r->kb / P2PB_WARMUP_BATCH_DIV : 1;
+    struct p2pb_settle st = {0};
+    size_t done = 0;
+    double spent_ns = 0;
+    int settled = 0;
+    /* every rank gets the same batch durations (the maximum over ranks),
+     * so every rank takes the same decision without a broadcast */
+    while (!settled || done < wmin) {
+        if (spent_ns >= P2PB_WARMUP_MAX_SEC * 1e9) {
+            r->warm_capped++;
+            break;
+        }
+        double d = p2pb_timed_batch(r, wk, 0);
+        done += wk;
+        spent_ns += d;
+        settled = p2pb_settle_add(&st, d);
+    }
+    r->warm += done;
+    r->warm_ns += spent_ns;
 }
 
 /*
@@ -213,7 +264,9 @@ void p2pb_sample(struct p2pb_measure *r)
     int go = r->nmax > 0;
     s->round_start = s->all.n;
     while (go) {
-        size_t b = r->nmax - drawn < P2PB_SAMPLE_BLOCK ? r->nmax - drawn : P2PB_SAMPLE_BLOCK;
+        /* up to the round's minimum first, then blocks */
+        size_t left = drawn < r->nmin ? r->nmin - drawn : r->nmax - drawn;
+        size_t b = left < P2PB_SAMPLE_BLOCK ? left : P2PB_SAMPLE_BLOCK;
         for (size_t j = 0; j < b; j++) {
             P2PB_MPI_CHECK(MPI_Barrier(r->c.comm));
             uint64_t t0 = p2pb_now_ns();

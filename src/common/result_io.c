@@ -269,6 +269,10 @@ void *p2pb_result_to_json(const struct p2pb_result *r)
         cJSON_AddNumberToObject(o, "iterations_per_sample", (double)r->iterations_per_sample);
         cJSON_AddNumberToObject(o, "repetitions", (double)p2pb_result_repetitions(r));
         cJSON_AddNumberToObject(o, "warmup", (double)r->warmup);
+        if (isfinite(r->warmup_sec) && r->warmup_sec > 0)
+            cJSON_AddNumberToObject(o, "warmup_sec", r->warmup_sec);
+        if (r->warmup_capped > 0)
+            cJSON_AddNumberToObject(o, "warmup_capped", (double)r->warmup_capped);
         cJSON *t = cJSON_AddObjectToObject(o, "t_usec");
         add_num(t, "min", r->t.min);
         add_num(t, "p25", r->t.p25);

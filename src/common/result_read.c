@@ -89,6 +89,7 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
         {"nranks", 0, 2147483647.0},        {"active_ranks", 0, 2147483647.0},
         {"samples", 0, 9007199254740992.0}, {"iterations_per_sample", 1, 9007199254740992.0},
         {"warmup", 0, 9007199254740992.0},  {"outliers", 0, 9007199254740992.0},
+        {"warmup_capped", 0, 1000000.0},
     };
     double cv[sizeof counts / sizeof counts[0]];
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
@@ -119,6 +120,10 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
     r->samples = (size_t)cv[3];
     r->iterations_per_sample = (size_t)cv[4];
     r->warmup = (size_t)cv[5];
+    r->warmup_capped = (size_t)cv[7];
+    r->warmup_sec = get_num(o, "warmup_sec", NAN);
+    if (!(r->warmup_sec >= 0) && !isnan(r->warmup_sec))
+        return p2pb_fail(P2PB_EFORMAT, err, errlen, "field \"warmup_sec\" is negative");
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "t_usec");
     if (cJSON_IsObject(t)) {
         r->t.n = r->samples;
@@ -193,6 +198,11 @@ void p2pb_run_info_from_json(const void *obj, struct p2pb_run_info *ri)
     if (cJSON_IsObject(pol)) {
         get_str(pol, "mode", ri->policy, sizeof ri->policy);
         ri->check = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pol, "check"));
+        get_str(pol, "state", ri->state, sizeof ri->state);
+        if (strcmp(ri->state, "steady") != 0 && strcmp(ri->state, "cold") != 0)
+            ri->state[0] = '\0'; /* an older file, or a value this version does not know */
+        double c = get_num(pol, "off_cache_bytes", 0);
+        ri->off_cache_bytes = c >= 1 && c <= 9007199254740992.0 ? (size_t)c : 0;
     }
     const cJSON *imp = cJSON_GetObjectItemCaseSensitive(o, "imported");
     ri->imported = cJSON_IsTrue(imp);

@@ -159,6 +159,15 @@ static void conflicts(void)
         CHECK(parse(&o, t[i].a1, t[i].a2, t[i].a3) == P2PB_EUSAGE);
         CHECK_STR_CONTAINS(err, t[i].msg);
     }
+    /* --cache-size is read only with --off-cache; from 1 KiB to 1 TiB */
+    err[0] = '\0';
+    CHECK(parse(&o, "--cache-size", "8M", NULL) == P2PB_EUSAGE);
+    CHECK_STR_CONTAINS(err, "--cache-size 8388608 is read only with --off-cache");
+    CHECK(parse(&o, "--off-cache", "--cache-size", "8M") == P2PB_OK &&
+          o.policy.cache_bytes == (size_t)8 << 20 && o.policy.off_cache == 1);
+    CHECK(parse(&o, "--off-cache", "--cache-size", "512") == P2PB_ERANGE);
+    CHECK(parse(&o, "--off-cache", "--cache-size", "2T") == P2PB_ERANGE);
+    CHECK_STR_CONTAINS(err, "--cache-size must be at most");
     /* honoured together: IMB's repetitions split over the rounds; warm-up given */
     CHECK(parse(&o, "--fixed-imb", "--rounds", "2") == P2PB_OK && o.policy.rounds == 2 &&
           o.policy.mode == P2PB_POLICY_FIXED_IMB);

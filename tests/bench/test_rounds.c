@@ -129,8 +129,75 @@ static void test_floor(void)
     CHECK(p2pb_floor_rebatch(1, 1.0, target, 1000) == 0);
 }
 
+/* Feed t[0..n-1]; the 1-based batch at which the rule says settled, or 0. */
+static size_t settled_at(const double *t, size_t n)
+{
+    struct p2pb_settle st = {0};
+    for (size_t i = 0; i < n; i++)
+        if (p2pb_settle_add(&st, t[i]))
+            return i + 1;
+    return 0;
+}
+
+/* The warm-up's stop rule (docs/methodology.md, "Warm-up"): settled after
+ * P2PB_SETTLE_BATCHES (2) batches in a row that are each at least
+ * (1 - 0.03) x the fastest batch before them. */
+static void test_settle(void)
+{
+    CHECK(P2PB_SETTLE_BATCHES == 2);
+    CHECK_NEAR(P2PB_SETTLE_TOL, 0.03, 1e-12);
+    /* a fresh 4 MiB buffer (usec per batch, measured shape): falling until
+     * 186; 207 >= 0.97 x 186 and 208 >= 0.97 x 186: settled at batch 11 */
+    const double fresh[] = {5831, 600, 399, 439, 302, 284, 238, 193, 186, 207, 208, 199};
+    CHECK(settled_at(fresh, 12) == 11);
+    /* 439 after 399 is calm, but 302 falls again: one calm batch never stops it */
+    CHECK(settled_at(fresh, 4) == 0);
+    /* steady from the start: the earliest stop is the third batch */
+    const double flat[] = {100, 100, 100, 100};
+    CHECK(settled_at(flat, 1) == 0 && settled_at(flat, 2) == 0 && settled_at(flat, 3) == 3);
+    /* noise that slows batches does not delay the stop */
+    const double slow[] = {100, 180, 150, 99};
+    CHECK(settled_at(slow, 4) == 3);
+    /* 97.1 is within 3% of 100 (calm), 96.9 is not (falling, the count
+     * starts again): then 96.0 >= 0.97 x 96.9 and 95.5 >= 0.97 x 96.0 */
+    const double calm[] = {100, 97.1, 97.1};
+    CHECK(settled_at(calm, 3) == 3);
+    const double edge[] = {100, 96.9, 96.0, 95.5};
+    CHECK(settled_at(edge, 3) == 0);
+    CHECK(settled_at(edge, 4) == 4);
+    /* a falling series never settles */
+    double fall[40];
+    for (size_t i = 0; i < 40; i++)
+        fall[i] = 1000.0 * pow(0.9, (double)i);
+    CHECK(settled_at(fall, 40) == 0);
+    /* not a number is not calm */
+    const double nan3[] = {100, NAN, NAN, 100, 100};
+    CHECK(settled_at(nan3, 3) == 0 && settled_at(nan3, 5) == 5);
+}
+
+/* --off-cache's C (IMB's -off_cache C): --cache-size, else hwloc's L3 at
+ * most 64 MiB; 0 without --off-cache. */
+static void test_off_cache_bytes(void)
+{
+    struct p2pb_policy pol = {0};
+    CHECK(p2pb_off_cache_bytes(&pol) == 0);
+    pol.off_cache = 1;
+    pol.llc_bytes = (size_t)32 << 20;
+    CHECK(p2pb_off_cache_bytes(&pol) == (size_t)32 << 20);
+    pol.llc_bytes = (size_t)508 << 20; /* a VM reporting the host's L3 */
+    CHECK(p2pb_off_cache_bytes(&pol) == P2PB_OFF_CACHE_MAX);
+    pol.llc_bytes = 0; /* unknown */
+    CHECK(p2pb_off_cache_bytes(&pol) == P2PB_OFF_CACHE_MAX);
+    pol.cache_bytes = (size_t)8 << 20; /* --cache-size 8M, as IMB -off_cache 8 */
+    CHECK(p2pb_off_cache_bytes(&pol) == (size_t)8 << 20);
+    pol.off_cache = 0;
+    CHECK(p2pb_off_cache_bytes(&pol) == 0);
+}
+
 int main(void)
 {
+    test_settle();
+    test_off_cache_bytes();
     test_t975();
     test_interval();
     test_interval_coverage();

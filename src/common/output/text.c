@@ -10,6 +10,21 @@
 
 #include "output/output.h"
 
+/* The state every size was timed in (docs/methodology.md, "Warm-up"). */
+static void print_state(FILE *o, const struct p2pb_run_info *ri)
+{
+    if (strcmp(ri->state, "steady") == 0)
+        fprintf(o, "# state: steady (every size and round warmed up until its time per batch "
+                   "settled; buffers kept for the whole run)\n");
+    else if (strcmp(ri->state, "cold") == 0 && ri->off_cache_bytes)
+        fprintf(o,
+                "# state: cold (--off-cache: each message one cache line past the last, through "
+                "2 x %zu MiB per side, as IMB -off_cache %zu)\n",
+                ri->off_cache_bytes >> 20, ri->off_cache_bytes >> 20);
+    else if (strcmp(ri->state, "cold") == 0)
+        fprintf(o, "# state: cold (--off-cache)\n");
+}
+
 static void text_begin(struct p2pb_report_ctx *ctx)
 {
     const struct p2pb_run_info *ri = ctx->run;
@@ -29,6 +44,7 @@ static void text_begin(struct p2pb_report_ctx *ctx)
     fprintf(ctx->out, "# t = time per iteration in usec: median of n samples, each the mean of k "
                       "iterations; ci95 = 95%% interval of the median (with rounds: of another "
                       "launch's median); MB/s = 10^6 bytes/s\n");
+    print_state(ctx->out, ri);
 }
 
 static void print_title(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
@@ -53,7 +69,7 @@ static void print_title(struct p2pb_report_ctx *ctx, const struct p2pb_result *r
     if (r->rounds >= 2) /* docs/methodology.md, "Rounds" */
         fprintf(o,
                 "# ci95 = where another launch's median should fall, from %zu rounds (sizes "
-                "shuffled, fresh buffers each round); what is fixed for a whole launch is only "
+                "shuffled, each warmed up again every round); what is fixed for a whole launch is only "
                 "partly in it: on a 2-vCPU VM it held another launch's median in 93%% of cases "
                 "(docs/methodology.md, \"Rounds\")\n",
                 r->rounds);
