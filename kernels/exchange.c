@@ -16,7 +16,8 @@ static enum p2pb_status exchange_iter(struct p2pb_kernel_ctx *c)
     MPI_Status st[2]; /* not MPI_STATUSES_IGNORE: GCC 12 misreads MPICH's definition */
     unsigned char *from_left = c->rbuf, *from_right = c->rbuf + c->bytes;
     P2PB_KCALL(MPI_Isend(c->sbuf, c->count, c->dtype, c->left, TAG_TO_LEFT, c->comm, &req[0]));
-    P2PB_KCALL(MPI_Isend(c->sbuf, c->count, c->dtype, c->right, TAG_TO_RIGHT, c->comm, &req[1]));
+    P2PB_KCALL(MPI_Isend(c->sbuf + c->bytes, c->count, c->dtype, c->right, TAG_TO_RIGHT, c->comm,
+                         &req[1]));
     /* what the left neighbour sent to its right, and the right one to its left */
     P2PB_KCALL(
         MPI_Recv(from_left, c->count, c->dtype, c->left, TAG_TO_RIGHT, c->comm, MPI_STATUS_IGNORE));
@@ -49,7 +50,7 @@ const struct p2pb_kernel p2pb_kernel_exchange = {
     .bytes = {4, P2PB_BYTES_X},
     .rank_reduce = P2PB_REDUCE_MAX,
     .imb_layout = P2PB_IMB_TMINMAXAVG,
-    .sbuf_regions = 1,
+    .sbuf_regions = 2,
     .rbuf_regions = 2,
     .run_iter = exchange_iter,
     .verify = exchange_verify,
