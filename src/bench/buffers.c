@@ -136,27 +136,65 @@ static size_t off_cache_sets(const struct p2pb_policy *pol, size_t *stride)
     return nsets > P2PB_MAX_SETS ? P2PB_MAX_SETS : nsets;
 }
 
+/* One set of kernel k at size `bytes` (window W): its send and receive
+ * regions, the bytes of each side (with --off-cache IMB's stride, one cache
+ * line past the set) and how many sets. Returns 0, or -1 when a side does
+ * not fit in size_t. */
+static int plan_one(const struct p2pb_kernel *k, size_t bytes, size_t window,
+                    const struct p2pb_policy *pol, struct p2pb_buffers *b)
+{
+    const size_t unit = bytes ? bytes : 1;
+    b->sregions = p2pb_kernel_regions(k->sbuf_regions, window);
+    b->rregions = p2pb_kernel_regions(k->rbuf_regions, window);
+    if (b->sregions > SIZE_MAX / 4 / unit || b->rregions > SIZE_MAX / 4 / unit)
+        return -1;
+    b->sstride = unit * b->sregions;
+    b->rstride = unit * b->rregions;
+    size_t ns = off_cache_sets(pol, &b->sstride), nr = off_cache_sets(pol, &b->rstride);
+    b->nsets = ns > nr ? ns : nr;
+    return 0;
+}
+
 /* Regions and strides of one set, and how many sets. P2PB_ERANGE when a set
  * does not fit in size_t (same verdict on every rank). */
 static enum p2pb_status plan_sets(struct p2pb_measure *r, char *err, size_t errlen)
 {
-    struct p2pb_buffers *b = &r->buf;
-    const size_t bytes = r->c.bytes, unit = bytes ? bytes : 1;
-    b->sregions = p2pb_kernel_regions(r->k->sbuf_regions, r->c.window);
-    b->rregions = p2pb_kernel_regions(r->k->rbuf_regions, r->c.window);
-    if (b->sregions > SIZE_MAX / unit || b->rregions > SIZE_MAX / unit)
+    if (plan_one(r->k, r->c.bytes, r->c.window, r->pol, &r->buf) != 0)
         return p2pb_fail(P2PB_ERANGE, err, errlen,
                          "buffers for kernel %s, size %zu bytes overflow size_t", r->k->name,
-                         bytes);
-    b->sstride = unit * b->sregions;
-    b->rstride = unit * b->rregions;
-    if (b->sstride > SIZE_MAX / 2 - P2PB_CACHE_LINE || b->rstride > SIZE_MAX / 2 - P2PB_CACHE_LINE)
-        return p2pb_fail(P2PB_ERANGE, err, errlen,
-                         "buffers for kernel %s, size %zu bytes overflow size_t", r->k->name,
-                         bytes);
-    size_t ns = off_cache_sets(r->pol, &b->sstride), nr = off_cache_sets(r->pol, &b->rstride);
-    b->nsets = ns > nr ? ns : nr;
+                         r->c.bytes);
     return P2PB_OK;
+}
+
+/* The bytes of side `stride` x nsets plus the largest --shift-buffers
+ * shift, or 0 when that overflows. */
+static size_t side_need(size_t stride, size_t nsets, int shift)
+{
+    size_t slack = shift ? 64 * 64 : 0;
+    if (stride > (SIZE_MAX - slack) / nsets)
+        return 0;
+    return stride * nsets + slack;
+}
+
+void p2pb_buffers_reserve(const struct p2pb_kernel *const *kernels, size_t nkernels,
+                          const size_t *sizes, size_t nsizes, const struct p2pb_policy *pol)
+{
+    size_t sneed = 0, rneed = 0;
+    for (size_t i = 0; i < nkernels; i++)
+        for (size_t j = 0; j < nsizes; j++) {
+            struct p2pb_buffers b;
+            if (plan_one(kernels[i], sizes[j], pol->window, pol, &b) != 0)
+                continue; /* refused when its size runs, with a message */
+            size_t sn = side_need(b.sstride, b.nsets, pol->shift_buffers);
+            size_t rn = side_need(b.rstride, b.nsets, pol->shift_buffers);
+            sneed = sn > sneed ? sn : sneed;
+            rneed = rn > rneed ? rn : rneed;
+        }
+    /* out of memory here: the size that needs it reports it when it runs */
+    if (sneed && !arena_take(&arena_send, sneed))
+        return;
+    if (rneed)
+        (void)arena_take(&arena_recv, rneed);
 }
 
 /* The sets on the active ranks; P2PB_ENOMEM (agreed) if any rank failed. */

@@ -89,20 +89,22 @@ static void start_run(struct p2pb_measure *r, MPI_Comm comm, const struct p2pb_k
 }
 
 /* Steps 2-7 of round r->round, each a phase of the watchdog: (first round)
- * k, warm-up, samples, (last round) --check; returns the --check verdict. */
+ * warm-up, (first round) k, samples, (last round) --check; returns the
+ * --check verdict. */
 static enum p2pb_status measure(struct p2pb_measure *r, char *err, size_t errlen)
 {
     const struct p2pb_test_seams *seams = p2pb_test_seams();
     enum p2pb_status verdict = P2PB_OK;
     if (seams->size_start) /* test seam (watchdog.c); NULL in normal runs */
         seams->size_start(r->k, r->c.bytes, r->c.rank);
-    p2pb_watchdog_phase(r->round == 0 ? P2PB_PHASE_CALIBRATION : P2PB_PHASE_WARMUP);
-    if (r->round == 0)
+    p2pb_watchdog_phase(P2PB_PHASE_WARMUP);
+    p2pb_warmup(r); /* 2. warm-up until settled (round 0: also the time per iteration) */
+    if (r->round == 0) {
+        p2pb_watchdog_phase(P2PB_PHASE_CALIBRATION);
         p2pb_calibrate(r); /* 3. k, sample counts */
+    }
     if (!r->refused) {
         p2pb_round_counts(r);
-        p2pb_watchdog_phase(P2PB_PHASE_WARMUP);
-        p2pb_warmup(r); /* 2. warm-up: fresh buffers */
         p2pb_watchdog_phase(P2PB_PHASE_SAMPLES);
         p2pb_disturb_begin(&r->dist); /* read around the samples, never inside */
         if (r->round == 0 && !r->pol->batch && r->pol->mode != P2PB_POLICY_FIXED_IMB)

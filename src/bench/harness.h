@@ -195,6 +195,16 @@ int p2pb_settle_add(struct p2pb_settle *st, double t);
  */
 size_t p2pb_off_cache_bytes(const struct p2pb_policy *pol);
 
+/*
+ * Grow the run's message memory (buffers.c) once, before any size runs, to
+ * what the largest of kernels[0..nkernels-1] x sizes[0..nsizes-1] needs,
+ * so that no size's pages are new in its first round (a fresh 4 MiB buffer
+ * times its first iterations at up to 30x the steady time on a VM).
+ * Without memory it does nothing: the size that needs it fails when it runs.
+ */
+void p2pb_buffers_reserve(const struct p2pb_kernel *const *kernels, size_t nkernels,
+                          const size_t *sizes, size_t nsizes, const struct p2pb_policy *pol);
+
 /* Unmap the run's message memory (buffers.c); every size is closed. */
 void p2pb_buffers_release(void);
 

@@ -89,6 +89,9 @@ struct p2pb_measure {
     double warm_ns;           /* time of the warm-up batches, all rounds, ns
                                * (the maximum over ranks of each batch) */
     size_t warm_capped;       /* rounds whose warm-up hit P2PB_WARMUP_MAX_SEC */
+    size_t wk;                /* iterations per warm-up batch (round 0 finds it) */
+    double t_iter_ns;         /* round 0's settled time per iteration, ns (the
+                               * fastest warm-up batch / wk); 0 = no warm-up ran */
     size_t kb;                /* k, iterations per sample */
     size_t nmin, nmax;        /* samples of the current round: at least, at most */
     size_t ntotal;            /* fixed policies: samples of all rounds (k known) */
@@ -134,8 +137,9 @@ void p2pb_buffers_close(struct p2pb_measure *r);
 #define P2PB_FLOOR_TRIES 8
 
 /*
- * Step 3, first round: k (r->kb) from --batch or from timed batches (their
- * iterations are added to r->warm); with --fixed-imb checked against the
+ * Step 3, first round, after the warm-up: k (r->kb) from --batch, or from
+ * the warm-up's settled time per iteration (r->t_iter_ns), or with --warmup
+ * 0 from timed batches (their iterations are added to r->warm); with --fixed-imb checked against the
  * floor by batches of k (re-calibrated from them, at most P2PB_FLOOR_TRIES
  * times; r->refused when it cannot be met; the other policies check the
  * first round's samples, p2pb_sample_floor), then r->ntotal for the fixed
@@ -167,12 +171,14 @@ enum p2pb_status p2pb_samples_open(struct p2pb_measure *r, char *err, size_t err
 void p2pb_samples_close(struct p2pb_measure *r);
 
 /*
- * Step 2, every round after k is known (docs/methodology.md, "Warm-up"):
- * batches of k iterations (barrier, timed, the maximum over ranks) until the
- * batch time has settled (p2pb_settle_add) and, in round 0, at least
+ * Step 2, every round, before k is chosen (docs/methodology.md, "Warm-up"):
+ * batches of r->wk iterations (round 0 finds it: 1, 2, 4, ... until a batch
+ * lasts 30 usec), each after a barrier, timed, the maximum over ranks, until
+ * the batch time has settled (p2pb_settle_add) and, in round 0, at least
  * --warmup iterations ran (default 10; --fixed-imb: a tenth of IMB's
  * repetitions, at least 10); stops after P2PB_WARMUP_MAX_SEC of batches in
- * one round (counted in r->warm_capped). --warmup 0: no warm-up. Adds the
+ * one round (counted in r->warm_capped). Round 0 leaves the settled time per
+ * iteration in r->t_iter_ns for step 3. --warmup 0: no warm-up. Adds the
  * iterations to r->warm and their time to r->warm_ns. Collective; every
  * rank decides alike from the agreed batch times.
  */

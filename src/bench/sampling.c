@@ -15,8 +15,12 @@
  * given (IMB's minimum warm-up). */
 #define P2PB_DEFAULT_WARMUP 10
 
-/* Warm-up batches hold k / this iterations (at least 1). */
-#define P2PB_WARMUP_BATCH_DIV 10
+/* Shortest warm-up batch, ns: the warm-up's batches hold the fewest
+ * iterations (1, 2, 4, ...) that last this long in round 0. */
+#define P2PB_WARMUP_BATCH_NS 30000.0
+
+/* Largest warm-up batch: 2^20 iterations. */
+#define P2PB_MAX_RAMP_BATCH ((size_t)1 << 20)
 
 /* Samples of a round after which the adaptive rule tests the CI at every
  * block; then at every 8th sample. */
@@ -105,9 +109,31 @@ static size_t warmup_min(const struct p2pb_measure *r)
         return (size_t)pol->warmup;
     if (pol->mode != P2PB_POLICY_FIXED_IMB)
         return P2PB_DEFAULT_WARMUP;
-    size_t reps = r->ntotal * r->kb, w = reps / 10;
+    size_t reps = p2pb_imb_repetitions(r->c.bytes), w = reps / 10;
     size_t floor = reps < P2PB_DEFAULT_WARMUP ? reps : P2PB_DEFAULT_WARMUP;
     return w > floor ? w : floor;
+}
+
+/* Round 0: batches of 1, 2, 4, ... iterations until one lasts
+ * P2PB_WARMUP_BATCH_NS (their iterations are warm-up; the last one's time in
+ * *last); later rounds: round 0's batch, *last untouched. */
+static size_t warmup_batch(struct p2pb_measure *r, double *last)
+{
+    if (r->round > 0 && r->wk > 0)
+        return r->wk;
+    size_t m = 1;
+    for (;;) {
+        double d = p2pb_timed_batch(r, m, 1);
+        r->warm += m;
+        r->warm_ns += d;
+        if (d >= P2PB_WARMUP_BATCH_NS || m >= P2PB_MAX_RAMP_BATCH) {
+            *last = d;
+            break;
+        }
+        m *= 2;
+    }
+    r->wk = m;
+    return m;
 }
 
 void p2pb_warmup(struct p2pb_measure *r)
@@ -115,12 +141,12 @@ void p2pb_warmup(struct p2pb_measure *r)
     if (r->pol->warmup == 0) /* --warmup 0: none at all, asked for */
         return;
     const size_t wmin = warmup_min(r);
-    /* batches of a tenth of a sample (about 100 usec), at least 1 */
-    const size_t wk = r->kb / P2PB_WARMUP_BATCH_DIV ? r->kb / P2PB_WARMUP_BATCH_DIV : 1;
     struct p2pb_settle st = {0};
-    size_t done = 0;
-    double spent_ns = 0;
-    int settled = 0;
+    double d = -1, spent_ns = 0;
+    const size_t m = warmup_batch(r, &d);
+    const size_t ramped = d >= 0 ? m : 0; /* the ramp's last batch: in r->warm already */
+    size_t done = ramped;
+    int settled = d >= 0 && p2pb_settle_add(&st, d);
     /* every rank gets the same batch durations (the maximum over ranks),
      * so every rank takes the same decision without a broadcast */
     while (!settled || done < wmin) {
@@ -128,13 +154,15 @@ void p2pb_warmup(struct p2pb_measure *r)
             r->warm_capped++;
             break;
         }
-        double d = p2pb_timed_batch(r, wk, 0);
-        done += wk;
+        d = p2pb_timed_batch(r, m, 0);
+        done += m;
         spent_ns += d;
         settled = p2pb_settle_add(&st, d);
     }
-    r->warm += done;
+    r->warm += done - ramped;
     r->warm_ns += spent_ns;
+    if (r->round == 0 && st.best > 0) /* the settled time per iteration, for k */
+        r->t_iter_ns = st.best / (double)m;
 }
 
 /*

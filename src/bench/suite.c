@@ -347,6 +347,8 @@ enum p2pb_status p2pb_suite_run(struct p2pb_run *run)
     s.rng = opt->policy.seed;
     p2pb_ticker_init(&s.tick, opt->progress, run->rank, run->t_wall0_ns);
     s.status = alloc_rows(&s);
+    if (s.status == P2PB_OK)
+        p2pb_buffers_reserve(opt->kernels, opt->nkernels, opt->sizes, opt->nsizes, &opt->policy);
     for (size_t ki = 0; ki < opt->nkernels && s.status == P2PB_OK; ki++) {
         struct plan p;
         plan_kernel(&s, opt->kernels[ki], &p);
