@@ -137,6 +137,22 @@ static void test_issue_case(void)
     CHECK(p2pb_verdict_row_tests(a1m, 4, b1m, 4, &many[96]) == P2PB_OK);
     CHECK(p2pb_verdict_family(many, 97, 1, 0.05) == P2PB_OK);
     CHECK(many[96].verdict == P2PB_VERDICT_CHANGED);
+    /* the README's campaign, 10 + 10, Holm over 97 rows: 96 bimodal A/A rows (launches
+     * 0.13 or 0.40) and a 200-fold row in which one launch of A was 2.5 times slower */
+    double a10[10], b10[10], c10[10], d10[10];
+    for (int i = 0; i < 10; i++) {
+        a10[i] = 1000.0 + i;
+        b10[i] = (1000.0 + 2 * i) / 217.0;
+        c10[i] = i % 2 ? 0.40 : 0.13;
+        d10[i] = i % 3 ? 0.40 : 0.13;
+    }
+    a10[3] *= 2.5;
+    for (int i = 0; i < 96; i++)
+        CHECK(p2pb_verdict_row_tests(c10, 10, d10, 10, &many[i]) == P2PB_OK);
+    CHECK(p2pb_verdict_row_tests(a10, 10, b10, 10, &many[96]) == P2PB_OK);
+    CHECK(p2pb_verdict_family(many, 97, 1, 0.05) == P2PB_OK);
+    CHECK(many[96].verdict == P2PB_VERDICT_CHANGED);
+    CHECK(many[0].verdict != P2PB_VERDICT_CHANGED);
 }
 
 /* Hand-made A/A campaigns: the same configuration on both sides. */
