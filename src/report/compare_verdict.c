@@ -67,7 +67,7 @@ enum p2pb_status p2pb_verdict_row_tests(const double *a, size_t m, const double 
     out->m = m;
     out->n = n;
     out->u = out->p_mwu = out->p_t = out->p_adj = NAN;
-    out->t.p = out->t.df = out->t.sd_log = NAN;
+    out->t.diff = out->t.t = out->t.p = out->t.df = out->t.sd_log = NAN;
     enum p2pb_status st = p2pb_mwu_test(a, m, b, n, &out->u, &out->p_mwu);
     if (st == P2PB_OK)
         st = p2pb_hl_ratio(a, m, b, n, 0.05, &out->hl);
