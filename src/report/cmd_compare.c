@@ -61,10 +61,11 @@ static size_t count_worse(const struct p2pb_cmp_table *t)
 
 /*
  * --fail-on-regression: P2PB_EVERIFY when a row changed for the worse, the
- * count on stderr either way. A gate that cannot fail (the smallest reachable
- * p_adj of a table is >= 0.05) must not pass silently: P2PB_EUSAGE then,
- * unless a row is worse already. Nothing compared (no row with numbers on
- * both sides): P2PB_EVERIFY.
+ * count on stderr either way. A gate that cannot fail (the Mann-Whitney gate
+ * of every row of a table is out of reach: 2 / C(na + nb, na) >= 0.05, e.g.
+ * 3 vs 3 launches) must not pass silently: P2PB_EUSAGE then, unless a row is
+ * worse already. Nothing compared (no row with numbers on both sides):
+ * P2PB_EVERIFY.
  */
 static enum p2pb_status regression_gate(const struct p2pb_args *a, const struct p2pb_cmp_table *lat,
                                         const struct p2pb_cmp_table *thr, char *err, size_t errlen)
@@ -77,16 +78,16 @@ static enum p2pb_status regression_gate(const struct p2pb_args *a, const struct 
                          "sides: nothing was compared");
     size_t worse = count_worse(lat) + count_worse(thr);
     const struct p2pb_cmp_table *blind = NULL;
-    if (lat->ntested && lat->best_p_adj >= 0.05)
+    if (lat->ntested && lat->best_p_gate >= P2PB_VERDICT_ALPHA)
         blind = lat;
-    else if (thr->ntested && thr->best_p_adj >= 0.05)
+    else if (thr->ntested && thr->best_p_gate >= P2PB_VERDICT_ALPHA)
         blind = thr;
     if (!worse && blind)
         return p2pb_fail(P2PB_EUSAGE, err, errlen,
                          "error: --fail-on-regression cannot detect a regression here: with "
-                         "these launch counts and %zu rows (Holm) the smallest reachable p_adj "
-                         "is %.3g; use at least %zu launches per side or compare fewer sizes",
-                         blind->ntested, blind->best_p_adj, blind->launches_needed);
+                         "these launch counts the smallest reachable Mann-Whitney p is %.3g "
+                         "(>= 0.05); use at least %zu launches per side",
+                         blind->best_p_gate, blind->launches_needed);
     fprintf(stderr, "p2pbench-report: %zu row%s changed for the worse (Holm-adjusted)\n", worse,
             worse == 1 ? "" : "s");
     return worse ? P2PB_EVERIFY : P2PB_OK;

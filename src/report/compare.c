@@ -2,7 +2,9 @@
 /*
  * compare: per (kernel, variant, size), the launch values of two sides,
  * their medians and spread, the Hodges-Lehmann ratio B/A with its CI, the
- * exact Mann-Whitney p, the adjusted p and a verdict (docs/methodology.md).
+ * exact Mann-Whitney p (the gate), Welch's p on log values adjusted over the
+ * rows, a verdict and, for an inconclusive row, the launches that would
+ * resolve it (docs/methodology.md).
  * The numbers only: compare_print.c prints them.
  */
 #include <math.h>
@@ -166,11 +168,13 @@ static enum p2pb_status collect_keys(const struct p2pb_side *a, const struct p2p
 /*
  * Row r of key k: the launch values of each side (into the scratch arrays va,
  * vb of a->nfiles + 1 and b->nfiles + 1 doubles), their summaries, and the
- * Mann-Whitney test and Hodges-Lehmann ratio when both sides have positive
- * numbers. Returns 1 when the row was tested.
+ * row's tests (Mann-Whitney, Hodges-Lehmann, Welch: p2pb_verdict_row_tests,
+ * into *v) when both sides have positive numbers. Returns 1 when the row was
+ * tested.
  */
-static int fill_row(struct p2pb_cmp_row *r, const struct key *k, const struct p2pb_side *a,
-                    const struct p2pb_side *b, enum p2pb_metric metric, double *va, double *vb)
+static int fill_row(struct p2pb_cmp_row *r, struct p2pb_verdict_row *v, const struct key *k,
+                    const struct p2pb_side *a, const struct p2pb_side *b, enum p2pb_metric metric,
+                    double *va, double *vb)
 {
     snprintf(r->kernel, sizeof r->kernel, "%s", k->kernel);
     snprintf(r->display_name, sizeof r->display_name, "%s", k->display_name);
@@ -179,65 +183,73 @@ static int fill_row(struct p2pb_cmp_row *r, const struct key *k, const struct p2
     r->na = side_values(a, k, metric, va, &r->dist_a, &r->shift_a);
     r->nb = side_values(b, k, metric, vb, &r->dist_b, &r->shift_b);
     r->verdict = P2PB_VERDICT_NONE;
-    r->u = r->p = r->p_adj = NAN;
+    r->u = r->p = r->p_adj = r->p_t = r->df_t = r->sd_log = NAN;
     r->hl.ratio = NAN;
     if (r->na == 0 || r->nb == 0) {
         r->only = r->na ? "A" : r->nb ? "B" : "none";
-    } else if (all_positive(va, r->na) && all_positive(vb, r->nb)) {
-        if (p2pb_mwu_test(va, r->na, vb, r->nb, &r->u, &r->p) == P2PB_OK &&
-            p2pb_hl_ratio(va, r->na, vb, r->nb, 0.05, &r->hl) == P2PB_OK)
-            r->tested = 1;
+    } else if (all_positive(va, r->na) && all_positive(vb, r->nb) &&
+               p2pb_verdict_row_tests(va, r->na, vb, r->nb, v) == P2PB_OK) {
+        r->tested = 1;
+        r->u = v->u;
+        r->p = v->p_mwu;
+        r->hl = v->hl;
+        r->p_t = v->p_t;
+        r->df_t = v->t.df;
+        r->sd_log = v->t.sd_log;
     }
     summarize(va, r->na, &r->med_a, &r->min_a, &r->max_a, r->ci_a);
     summarize(vb, r->nb, &r->med_b, &r->min_b, &r->max_b, r->ci_b);
     return r->tested;
 }
 
-/*
- * Power check of table t (ntested set): the exact two-sided Mann-Whitney p
- * cannot go below 2 / C(na + nb, na); Holm multiplies the smallest p by the
- * row count (BH leaves a uniform floor unchanged). Sets best_p_adj to that
- * floor and launches_needed to the launches per side (equal sides, at most
- * 64) that would bring it below 0.05, so that a table in which no row can
- * ever be "changed" says so rather than pass silently.
- */
-static void power_floor(struct p2pb_cmp_table *t, int holm)
+/* Smallest exact two-sided Mann-Whitney p of m vs n launches: 2 / C(m + n, m). */
+static double mwu_floor(size_t m, size_t n)
 {
-    t->best_p_adj = NAN;
+    double f =
+        2.0 * exp(lgamma((double)m + 1) + lgamma((double)n + 1) - lgamma((double)(m + n) + 1));
+    return f > 1.0 ? 1.0 : f;
+}
+
+/*
+ * Power check of table t (ntested set): the Mann-Whitney gate (raw p < 0.05)
+ * cannot pass when 2 / C(na + nb, na) >= 0.05 (3 vs 3: 0.1). Sets best_p_gate
+ * to the smallest such floor over the rows and launches_needed to the launches
+ * per side (equal sides, at most 64) that bring it below 0.05, so that a table
+ * in which no row can ever be "changed" says so rather than pass silently.
+ * The adjusted Welch p has no floor: it falls with the spread.
+ */
+static void power_floor(struct p2pb_cmp_table *t)
+{
+    t->best_p_gate = NAN;
     for (size_t i = 0; i < t->nrows; i++) {
         const struct p2pb_cmp_row *r = &t->rows[i];
         if (!r->tested)
             continue;
-        double floor_p = 2.0 * exp(lgamma((double)r->na + 1) + lgamma((double)r->nb + 1) -
-                                   lgamma((double)(r->na + r->nb) + 1));
-        if (floor_p > 1.0)
-            floor_p = 1.0;
-        if (!(t->best_p_adj <= floor_p))
-            t->best_p_adj = floor_p;
+        double f = mwu_floor(r->na, r->nb);
+        if (!(t->best_p_gate <= f))
+            t->best_p_gate = f;
     }
-    if (holm && isfinite(t->best_p_adj))
-        t->best_p_adj = fmin(1.0, t->best_p_adj * (double)t->ntested);
     t->launches_needed = 0;
-    for (size_t n = 2; n <= 64 && t->ntested; n++) {
-        double f = 2.0 * exp(2 * lgamma((double)n + 1) - lgamma((double)(2 * n) + 1));
-        if ((holm ? f * (double)t->ntested : f) < 0.05) {
+    for (size_t n = 2; n <= 64 && t->ntested; n++)
+        if (mwu_floor(n, n) < P2PB_VERDICT_ALPHA) {
             t->launches_needed = n;
             break;
         }
-    }
 }
 
-/* Adjusted p (adj, one per tested row in row order), verdict and direction
- * of every tested row of t; d is the equivalence margin as a fraction. */
-static void set_verdicts(struct p2pb_cmp_table *t, const double *adj, double d)
+/* The family's outcome (v[0..ntested-1], one per tested row in row order):
+ * adjusted p, verdict, power note and direction of every tested row of t. */
+static void set_verdicts(struct p2pb_cmp_table *t, const struct p2pb_verdict_row *v)
 {
     size_t k = 0;
     for (size_t i = 0; i < t->nrows; i++) {
         struct p2pb_cmp_row *r = &t->rows[i];
         if (!r->tested)
             continue;
-        r->p_adj = adj[k++];
-        r->verdict = p2pb_compare_verdict(r->na, r->nb, r->p_adj, &r->hl, d);
+        r->p_adj = v[k].p_adj;
+        r->verdict = v[k].verdict;
+        r->power = v[k].power;
+        k++;
         if (r->verdict == P2PB_VERDICT_CHANGED)
             r->worse = t->metric == P2PB_METRIC_LATENCY ? r->hl.ratio > 1.0 : r->hl.ratio < 1.0;
     }
@@ -252,33 +264,31 @@ enum p2pb_status p2pb_compare_build(const struct p2pb_side *a, const struct p2pb
     struct keyset ks = {0};
     double *va = malloc((a->nfiles + 1) * sizeof *va);
     double *vb = malloc((b->nfiles + 1) * sizeof *vb);
-    double *p = NULL, *adj = NULL;
+    struct p2pb_verdict_row *v = NULL; /* the tested rows' tests, in row order */
     enum p2pb_status st = va && vb ? collect_keys(a, b, &ks) : P2PB_ENOMEM;
     if (st != P2PB_OK)
         goto out;
     size_t cap = ks.n ? ks.n : 1;
     out->rows = calloc(cap, sizeof *out->rows);
-    p = malloc(cap * sizeof *p);     /* raw p of the tested rows */
-    adj = malloc(cap * sizeof *adj); /* their adjusted p */
-    if (!out->rows || !p || !adj) {
+    v = calloc(cap, sizeof *v);
+    if (!out->rows || !v) {
         st = P2PB_ENOMEM;
         goto out;
     }
     for (size_t i = 0; i < ks.n; i++) {
         struct p2pb_cmp_row *r = &out->rows[out->nrows++];
-        if (fill_row(r, &ks.k[i], a, b, metric, va, vb))
-            p[out->ntested++] = r->p;
+        if (fill_row(r, &v[out->ntested], &ks.k[i], a, b, metric, va, vb))
+            out->ntested++;
     }
-    st = holm ? p2pb_p_adjust_holm(p, out->ntested, adj) : p2pb_p_adjust_bh(p, out->ntested, adj);
+    st = p2pb_verdict_family(v, out->ntested, holm, d);
     if (st != P2PB_OK)
         goto out;
-    power_floor(out, holm);
-    set_verdicts(out, adj, d);
+    power_floor(out);
+    set_verdicts(out, v);
 out:
     free(va);
     free(vb);
-    free(p);
-    free(adj);
+    free(v);
     free(ks.k);
     p2pb_row_index_free(&ks.index);
     p2pb_row_index_free(&ks.kernels);

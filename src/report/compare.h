@@ -22,6 +22,14 @@
  *    pairwise differences, k = largest integer with P0(U <= k - 1) <= alpha/2.
  *  - Holm (1979) step-down and Benjamini-Hochberg (1995) step-up adjustments
  *    of p-values (the "adjusted p" form of R's p.adjust).
+ *  - Welch's t-test (Welch, Biometrika 34, 1947) on log launch values with
+ *    Satterthwaite's degrees of freedom (Biometrics Bulletin 2, 1946); the
+ *    t distribution's tail through the regularized incomplete beta function
+ *    (DLMF 8.17.1, 8.17.22; compare_tdist.c).
+ *  - Launches per side for 80% power: Chow, Shao & Wang, "Sample Size
+ *    Calculations in Clinical Research" (2nd ed., 2008), sec. 3.2 (two-sample
+ *    parallel design), with t quantiles in place of z (Julious, Stat. Med.
+ *    23, 2004).
  */
 #ifndef P2PBENCH_COMPARE_H
 #define P2PBENCH_COMPARE_H
@@ -31,7 +39,8 @@
 #include "p2pbench/status.h"
 
 /* Fewest launches per side for a verdict: with 4 vs 4 the smallest exact
- * two-sided p is 2 / C(8,4) = 0.0286 < 0.05; with 3 vs 3 it is 0.1. */
+ * two-sided p is 2 / C(8,4) = 0.0286 < 0.05, so the Mann-Whitney gate can
+ * pass; with 3 vs 3 it is 0.1. */
 #define P2PB_COMPARE_MIN_LAUNCHES 4
 
 /* Largest m * n for which the exact distribution is counted (memory m*n+1
@@ -98,7 +107,7 @@ enum p2pb_status p2pb_p_adjust_bh(const double *p, size_t k, double *adj);
 
 enum p2pb_verdict {
     P2PB_VERDICT_NONE,        /* fewer than P2PB_COMPARE_MIN_LAUNCHES on a side */
-    P2PB_VERDICT_CHANGED,     /* adjusted p < 0.05 and CI wholly outside [1-d, 1+d] */
+    P2PB_VERDICT_CHANGED,     /* the gate, adjusted p < 0.05 and CI wholly outside [1-d, 1+d] */
     P2PB_VERDICT_EQUIVALENT,  /* CI wholly inside [1-d, 1+d] */
     P2PB_VERDICT_INCONCLUSIVE /* otherwise */
 };
@@ -106,12 +115,126 @@ enum p2pb_verdict {
 /* "no verdict", "changed", "equivalent", "inconclusive". */
 const char *p2pb_verdict_str(enum p2pb_verdict v);
 
+/* The level of every test of the verdict rule, and the power the launch
+ * estimate aims at. */
+#define P2PB_VERDICT_ALPHA 0.05
+#define P2PB_POWER 0.80
+/* Above this many launches per side a row counts as on the band edge. */
+#define P2PB_POWER_MAX_LAUNCHES 1000u
+
 /*
- * Verdict of one row (docs/methodology.md): m, n launches per side, adjusted p,
- * the ratio CI (hl->ci_valid must be 1 for anything but inconclusive), and the
- * threshold d as a fraction (0.05 for 5%).
+ * Student's t: two-sided tail P(|T| > |t|) for df > 0 (df = INFINITY: the
+ * normal), = I_x(df/2, 1/2) with x = df / (df + t^2); NAN for NAN t or df <= 0;
+ * 0 for an infinite t. Accurate to about 1e-14 absolute.
  */
-enum p2pb_verdict p2pb_compare_verdict(size_t m, size_t n, double p_adj,
+double p2pb_t_two_sided(double t, double df);
+
+/* Quantile of Student's t (df = INFINITY: the normal) at probability p in
+ * (0, 1), by bisection on p2pb_t_two_sided; NAN for p outside (0, 1) or df <= 0. */
+double p2pb_t_quantile(double p, double df);
+
+/* Welch's two-sample t-test on log values. */
+struct p2pb_welch {
+    double diff;   /* mean log b - mean log a: the log of the ratio of geometric means */
+    double t;      /* diff / sqrt(var_a / m + var_b / n) (+-INFINITY for constant sides) */
+    double df;     /* Satterthwaite: (qa + qb)^2 / (qa^2/(m-1) + qb^2/(n-1)), q = var/size */
+    double p;      /* two-sided p; 1 when both sides are constant and equal, 0 when they differ */
+    double sd_log; /* pooled SD of the log values, sqrt(((m-1) var_a + (n-1) var_b) / (m+n-2)) */
+};
+
+/*
+ * Welch's t-test of log b[0..n-1] against log a[0..m-1] (sample variances
+ * with n - 1). Values are launch values (usec or MB/s), > 0 and finite.
+ * Returns P2PB_OK, or P2PB_EUSAGE (NULL, m or n < 2, a value <= 0 or not finite).
+ */
+enum p2pb_status p2pb_welch_log(const double *a, size_t m, const double *b, size_t n,
+                                struct p2pb_welch *out);
+
+/*
+ * Verdict of one row (docs/methodology.md, "Verdicts and their power"):
+ * m, n launches per side; p_mwu the raw exact Mann-Whitney p (the gate: the
+ * launches of the sides are separated); p_adj the Welch p adjusted over the
+ * family of rows; hl the ratio and its CI; d the threshold as a fraction
+ * (0.05 for 5%).
+ *   changed:      m, n >= 4, p_mwu < 0.05, p_adj < 0.05, CI wholly outside [1-d, 1+d]
+ *   equivalent:   m, n >= 4, CI wholly inside [1-d, 1+d]
+ *   inconclusive: otherwise (also without a valid CI); no verdict below 4 launches.
+ * A NAN p is never below 0.05.
+ */
+enum p2pb_verdict p2pb_compare_verdict(size_t m, size_t n, double p_mwu, double p_adj,
                                        const struct p2pb_hl_ratio *hl, double d);
+
+/*
+ * Launches per side (equal sides) for a two-sided test at level alpha to
+ * reject with the given power when the true log ratio is margin away from
+ * the null (Chow, Shao & Wang sec. 3.2): the smallest n >= 2 with
+ *   n >= 2 (t_{1-alpha/2, 2n-2} + t_{power, 2n-2})^2 s^2 / margin^2,
+ * s the SD of log launch values (s ~ CV for a small CV), margin in log units.
+ * Searched upward from the normal-quantile n, ceil(2 (z_{1-alpha/2} + z_power)^2
+ * s^2 / margin^2), which is a lower bound. Returns P2PB_OK, P2PB_ERANGE when
+ * margin <= 0 or n would exceed P2PB_POWER_MAX_LAUNCHES (the ratio is on the
+ * band edge: launches will not decide), P2PB_EUSAGE (NULL, s < 0 or not
+ * finite, alpha or power outside (0, 1)).
+ */
+enum p2pb_status p2pb_launches_needed(double s, double margin, double alpha, double power,
+                                      size_t *n_out);
+
+enum p2pb_power_goal {
+    P2PB_POWER_NONE,       /* no estimate (the row is not inconclusive) */
+    P2PB_POWER_EQUIVALENT, /* the ratio lies inside the band: launches to show equivalence */
+    P2PB_POWER_CHANGED,    /* outside: launches to show a change */
+    P2PB_POWER_EDGE        /* on the band edge: more launches will not decide */
+};
+
+/* The launches an inconclusive row would need (p2pb_power_note). */
+struct p2pb_power {
+    enum p2pb_power_goal goal;
+    size_t launches;   /* per side, for EQUIVALENT and CHANGED */
+    double sd_log;     /* the spread used: pooled SD of log launch values */
+    double margin_log; /* |log ratio| to the band edge, log units */
+};
+
+/*
+ * Power note of an inconclusive row: observed ratio r (> 0), pooled SD s of
+ * log launch values, threshold d in (0, 1), the level alpha_change at which
+ * the family lets this row's test reject (0.05 divided by the adjustment's
+ * factor on the row), now = the smaller launch count of the two sides.
+ * Edge e = log(1 + d) for r >= 1, -log(1 - d) for r < 1. Inside the band
+ * (|log r| < e): goal EQUIVALENT, margin e - |log r|, level 0.05 (the CI is
+ * unadjusted); else goal CHANGED, margin |log r| - e, level alpha_change.
+ * launches = max(p2pb_launches_needed, 4, now + 1) at 80% power; goal EDGE
+ * when that is P2PB_ERANGE. Returns P2PB_OK or P2PB_EUSAGE (bad input).
+ */
+enum p2pb_status p2pb_power_note(double ratio, double sd_log, double d, double alpha_change,
+                                 size_t now, struct p2pb_power *out);
+
+/* One row of a family: the tests of its launch values (p2pb_verdict_row_tests),
+ * then the family's outcome (p2pb_verdict_family). */
+struct p2pb_verdict_row {
+    size_t m, n;               /* launches per side */
+    double u, p_mwu;           /* exact Mann-Whitney U and two-sided p (the gate) */
+    struct p2pb_hl_ratio hl;   /* Hodges-Lehmann ratio B/A with its 95% CI */
+    struct p2pb_welch t;       /* Welch on log values; fields NAN when m or n < 2 */
+    double p_t;                /* t.p, NAN when not computed: outside the family */
+    double p_adj;              /* out: p_t adjusted over the family; NAN when p_t is */
+    enum p2pb_verdict verdict; /* out */
+    struct p2pb_power power;   /* out: for inconclusive rows (goal NONE otherwise) */
+};
+
+/*
+ * The tests of one row: a[0..m-1] (side A) and b[0..n-1] (side B) launch
+ * values, > 0 and finite, m, n >= 1. Welch only when m, n >= 2. Returns
+ * P2PB_OK, or the error of p2pb_mwu_test / p2pb_hl_ratio / p2pb_welch_log.
+ */
+enum p2pb_status p2pb_verdict_row_tests(const double *a, size_t m, const double *b, size_t n,
+                                        struct p2pb_verdict_row *out);
+
+/*
+ * The verdicts of a family of k rows (the rows of one metric): p_t adjusted
+ * over the rows with a finite p_t (Holm if holm, else Benjamini-Hochberg),
+ * p2pb_compare_verdict per row, and p2pb_power_note for inconclusive rows.
+ * Returns P2PB_OK, P2PB_EUSAGE (rows NULL with k > 0), P2PB_ENOMEM.
+ */
+enum p2pb_status p2pb_verdict_family(struct p2pb_verdict_row *rows, size_t k, int holm, double d);
 
 #endif /* P2PBENCH_COMPARE_H */

@@ -118,13 +118,37 @@ static const char *row_verdict(const struct p2pb_cmp_row *r)
     return p2pb_verdict_str(r->verdict);
 }
 
-/* s with '|' escaped for a markdown table cell, into buf (cut at len). */
-/* The verdict, then what disturbed the launches of the row, when anything
- * did: "; disturbed A 2/10, B 0/10; shift A 1/10" (docs/host-context.md). */
+/* The power note of an inconclusive row (struct p2pb_power) into buf: what
+ * its launches per side would show at its observed spread; "" for others. */
+static const char *power_note(char *buf, size_t len, const struct p2pb_cmp_row *r)
+{
+    buf[0] = '\0';
+    if (r->verdict != P2PB_VERDICT_INCONCLUSIVE)
+        return buf;
+    switch (r->power.goal) {
+    case P2PB_POWER_EQUIVALENT:
+        snprintf(buf, len, "equivalence needs ~%zu launches per side", r->power.launches);
+        break;
+    case P2PB_POWER_CHANGED:
+        snprintf(buf, len, "a change needs ~%zu launches per side", r->power.launches);
+        break;
+    case P2PB_POWER_EDGE:
+        snprintf(buf, len, "ratio on the band edge: more launches will not decide");
+        break;
+    default: break;
+    }
+    return buf;
+}
+
+/* The verdict with its power note in parentheses, then what disturbed the
+ * launches of the row, when anything did: "; disturbed A 2/10, B 0/10; shift
+ * A 1/10" (docs/host-context.md). */
 static const char *verdict_marks(char *buf, size_t len, const struct p2pb_cmp_row *r,
                                  const struct p2pb_side *a, const struct p2pb_side *b)
 {
-    int n = snprintf(buf, len, "%s", row_verdict(r));
+    char pw[96];
+    power_note(pw, sizeof pw, r);
+    int n = snprintf(buf, len, pw[0] ? "%s (%s)" : "%s%s", row_verdict(r), pw);
     if ((r->dist_a || r->dist_b) && n >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, "; disturbed A %zu/%zu, B %zu/%zu", r->dist_a,
                       a->nfiles, r->dist_b, b->nfiles);
@@ -172,7 +196,7 @@ static void print_table_text(FILE *o, int md, const struct p2pb_side *a, const s
                              const struct p2pb_cmp_table *t, int dec)
 {
     const struct p2pb_cmp_row *prev = NULL;
-    char sz[16], ca[64], cb[64], cr[128], cp[16], cq[16], vd[160];
+    char sz[16], ca[64], cb[64], cr[128], cp[16], cq[16], vd[256];
     for (size_t i = 0; i < t->nrows; i++) {
         const struct p2pb_cmp_row *r = &t->rows[i];
         if (r->only)
@@ -187,7 +211,7 @@ static void print_table_text(FILE *o, int md, const struct p2pb_side *a, const s
                         r->variant[0] ? " " : "", md_escape(ev, sizeof ev, r->variant),
                         metric_name(t->metric), metric_unit(t->metric));
                 fprintf(o,
-                        "| bytes | size | %s [%s] | %s [%s] | ratio %s/%s [95%% CI] | p | "
+                        "| bytes | size | %s [%s] | %s [%s] | ratio %s/%s [95%% CI] | p_mwu | "
                         "p_adj | verdict |\n",
                         ea, metric_unit(t->metric), eb, metric_unit(t->metric), eb, ea);
                 fprintf(o, "|---:|---:|---:|---:|---:|---:|---:|:---|\n");
@@ -200,7 +224,7 @@ static void print_table_text(FILE *o, int md, const struct p2pb_side *a, const s
                 snprintf(hb, sizeof hb, "%s (n=%zu)", b->name, b->nfiles);
                 snprintf(hr, sizeof hr, "ratio %s/%s [95%% CI]", b->name, a->name);
                 fprintf(o, "%12s %6s %28s %28s %26s %8s %8s  %s\n", "bytes", "size", ha, hb, hr,
-                        "p", "p_adj", "verdict");
+                        "p_mwu", "p_adj", "verdict");
             }
         }
         prev = r;
@@ -358,16 +382,17 @@ static void print_text(FILE *o, int md, const struct p2pb_cmp_print *opt, const 
     if (md)
         fprintf(o, "\n");
     fprintf(o,
-            "%sratio = %s/%s, Hodges-Lehmann on log values with 95%% CI; p = exact two-sided "
-            "Mann-Whitney U on launch values\n",
+            "%sratio = %s/%s, Hodges-Lehmann on log values with 95%% CI; p_mwu = exact two-sided "
+            "Mann-Whitney U on launch values (the gate, not adjusted)\n",
             pfx, bn, an);
     if (md)
         fprintf(o, "\n");
     fprintf(o,
-            "%sp_adj = %s over all rows of a metric (every kernel and size of the latency tables "
-            "together, and of the throughput tables); verdict: changed if p_adj < 0.05 and CI "
-            "outside [%.*g, %.*g], equivalent if CI inside, else inconclusive; "
-            "no verdict below %d launches per side\n",
+            "%sp_adj = Welch's t on log launch values, %s over all rows of a metric (every kernel "
+            "and size of the latency tables together, and of the throughput tables); verdict: "
+            "changed if p_mwu < 0.05, p_adj < 0.05 and CI outside [%.*g, %.*g], equivalent if CI "
+            "inside, else inconclusive, with the launches per side that would resolve it (80%% "
+            "power at the row's spread); no verdict below %d launches per side\n",
             pfx, opt->holm ? "Holm" : "Benjamini-Hochberg", bound_digits(opt->threshold),
             1.0 - opt->threshold, bound_digits(opt->threshold), 1.0 + opt->threshold,
             P2PB_COMPARE_MIN_LAUNCHES);
@@ -376,13 +401,13 @@ static void print_text(FILE *o, int md, const struct p2pb_cmp_print *opt, const 
     print_table_text(o, md, a, b, thr, ratio_decimals(opt->threshold));
     const struct p2pb_cmp_table *tabs[2] = {lat, thr};
     for (int i = 0; i < 2; i++)
-        if (tabs[i]->ntested && tabs[i]->best_p_adj >= 0.05)
+        if (tabs[i]->ntested && tabs[i]->best_p_gate >= P2PB_VERDICT_ALPHA)
             fprintf(o,
-                    "%swarning: %s: with these launch counts the smallest reachable p_adj is "
-                    "%.3g (>= 0.05), so no row can be 'changed'; use at least %zu launches per "
-                    "side%s\n",
-                    pfx, metric_name(tabs[i]->metric), tabs[i]->best_p_adj,
-                    tabs[i]->launches_needed, opt->holm ? " or compare fewer sizes" : "");
+                    "%swarning: %s: with these launch counts the smallest reachable Mann-Whitney "
+                    "p is %.3g (>= 0.05), so no row can be 'changed'; use at least %zu launches "
+                    "per side\n",
+                    pfx, metric_name(tabs[i]->metric), tabs[i]->best_p_gate,
+                    tabs[i]->launches_needed);
     print_only_rows(o, md, a, b, lat);
     print_only_rows(o, md, a, b, thr);
     print_marks_summary(o, pfx, lat);
@@ -410,6 +435,30 @@ static void csv_str(FILE *o, const char *s)
     p2pb_csv_field(o, s);
 }
 
+/* What an inconclusive row needs (struct p2pb_power): its goal as a word and
+ * the launches per side; "" and "" for other rows. */
+static const char *power_goal(const struct p2pb_cmp_row *r)
+{
+    if (r->verdict != P2PB_VERDICT_INCONCLUSIVE)
+        return NULL;
+    switch (r->power.goal) {
+    case P2PB_POWER_EQUIVALENT: return "equivalent";
+    case P2PB_POWER_CHANGED: return "changed";
+    case P2PB_POWER_EDGE: return "band edge";
+    default: return NULL;
+    }
+}
+
+static void csv_power(FILE *o, const struct p2pb_cmp_row *r)
+{
+    const char *g = power_goal(r);
+    if (g && r->power.goal != P2PB_POWER_EDGE)
+        fprintf(o, ",%zu", r->power.launches);
+    else
+        fputc(',', o);
+    csv_str(o, g ? g : "");
+}
+
 static void print_csv(FILE *o, const struct p2pb_side *a, const struct p2pb_side *b,
                       const struct p2pb_cmp_table *const tabs[2])
 {
@@ -417,7 +466,8 @@ static void print_csv(FILE *o, const struct p2pb_side *a, const struct p2pb_side
           "min_b,max_b,ratio,ratio_ci95_low,ratio_ci95_high,u,p,p_adj,verdict,worse,only,"
           "median_a_ci95_low,median_a_ci95_high,median_b_ci95_low,median_b_ci95_high,"
           "launches_a,launches_b,incomplete_a,incomplete_b,position_rounds,"
-          "position_second_worse,position_p_adj\n",
+          "position_second_worse,position_p_adj,p_t,df_t,sd_log,launches_needed,"
+          "launches_needed_to_show\n",
           o);
     for (int t = 0; t < 2; t++)
         for (size_t i = 0; i < tabs[t]->nrows; i++) {
@@ -452,6 +502,10 @@ static void print_csv(FILE *o, const struct p2pb_side *a, const struct p2pb_side
             fprintf(o, ",%zu,%zu,%zu,%zu,%zu,%zu", a->nfiles, b->nfiles, a->nincomplete,
                     b->nincomplete, r->pos_n, r->pos_worse);
             csv_num(o, r->pos_p_adj);
+            csv_num(o, r->p_t);
+            csv_num(o, r->df_t);
+            csv_num(o, r->sd_log);
+            csv_power(o, r);
             fputc('\n', o);
         }
 }
@@ -482,6 +536,21 @@ static void json_side(cJSON *j, const char *side, size_t n, double med, double m
     }
 }
 
+/* "power" of an inconclusive row: {"to_show": "equivalent" | "changed" |
+ * "band edge", "launches_per_side": n or null, "sd_log", "margin_log"}. */
+static void json_power(cJSON *j, const struct p2pb_cmp_row *r)
+{
+    const char *g = power_goal(r);
+    if (!g)
+        return;
+    cJSON *pw = cJSON_AddObjectToObject(j, "power");
+    cJSON_AddStringToObject(pw, "to_show", g);
+    jnum(pw, "launches_per_side",
+         r->power.goal == P2PB_POWER_EDGE ? NAN : (double)r->power.launches);
+    jnum(pw, "sd_log", r->power.sd_log);
+    jnum(pw, "margin_log", r->power.margin_log);
+}
+
 static void print_json(FILE *o, const struct p2pb_cmp_print *opt, const struct p2pb_side *a,
                        const struct p2pb_side *b, const struct p2pb_cmp_table *const tabs[2],
                        const struct p2pb_ctx_diff *diff)
@@ -495,6 +564,7 @@ static void print_json(FILE *o, const struct p2pb_cmp_print *opt, const struct p
     cJSON_AddNumberToObject(root, "launches_a", (double)a->nfiles);
     cJSON_AddNumberToObject(root, "launches_b", (double)b->nfiles);
     cJSON_AddStringToObject(root, "p_adjust", opt->holm ? "holm" : "benjamini-hochberg");
+    cJSON_AddStringToObject(root, "p_adj_test", "welch-t-log");
     cJSON_AddNumberToObject(root, "threshold", opt->threshold);
     cJSON_AddNumberToObject(root, "incomplete_a", (double)a->nincomplete);
     cJSON_AddNumberToObject(root, "incomplete_b", (double)b->nincomplete);
@@ -517,10 +587,14 @@ static void print_json(FILE *o, const struct p2pb_cmp_print *opt, const struct p
             jnum(j, "ratio_ci95_high", r->tested && r->hl.ci_valid ? r->hl.ci_high : NAN);
             jnum(j, "u", r->u);
             jnum(j, "p", r->p);
+            jnum(j, "p_t", r->p_t);
+            jnum(j, "df_t", r->df_t);
+            jnum(j, "sd_log", r->sd_log);
             jnum(j, "p_adj", r->p_adj);
             cJSON_AddStringToObject(j, "verdict",
                                     r->only ? "one side only" : p2pb_verdict_str(r->verdict));
             cJSON_AddBoolToObject(j, "worse", r->worse);
+            json_power(j, r);
             if (r->only)
                 cJSON_AddStringToObject(j, "only", r->only);
             if (r->dist_a || r->dist_b || r->shift_a || r->shift_b) {

@@ -225,18 +225,3 @@ const char *p2pb_verdict_str(enum p2pb_verdict v)
         return "unknown";
     return verdict_names[v];
 }
-
-enum p2pb_verdict p2pb_compare_verdict(size_t m, size_t n, double p_adj,
-                                       const struct p2pb_hl_ratio *hl, double d)
-{
-    if (m < P2PB_COMPARE_MIN_LAUNCHES || n < P2PB_COMPARE_MIN_LAUNCHES)
-        return P2PB_VERDICT_NONE;
-    if (!hl || !hl->ci_valid)
-        return P2PB_VERDICT_INCONCLUSIVE;
-    double lo = 1.0 - d, hi = 1.0 + d;
-    if (p_adj < 0.05 && (hl->ci_high < lo || hl->ci_low > hi))
-        return P2PB_VERDICT_CHANGED;
-    if (hl->ci_low >= lo && hl->ci_high <= hi)
-        return P2PB_VERDICT_EQUIVALENT;
-    return P2PB_VERDICT_INCONCLUSIVE;
-}

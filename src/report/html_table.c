@@ -100,6 +100,12 @@ static void compare_cells(FILE *o, const struct p2pb_cmp_row *r)
     struct verdict_word w = verdict_of(r);
     fprintf(o, "<td class=\"verdict %s\">", w.cls);
     p2pb_xml_text(o, w.text);
+    if (r->verdict == P2PB_VERDICT_INCONCLUSIVE && r->power.goal == P2PB_POWER_EDGE)
+        fputs("<br><span class=\"n\">on the band edge: more launches will not decide</span>", o);
+    else if (r->verdict == P2PB_VERDICT_INCONCLUSIVE && r->power.goal != P2PB_POWER_NONE)
+        fprintf(o, "<br><span class=\"n\">%s needs ~%zu launches per side</span>",
+                r->power.goal == P2PB_POWER_EQUIVALENT ? "equivalence" : "a change",
+                r->power.launches);
     if (r->pos_p_adj < 0.05)
         fprintf(o,
                 "<br><span class=\"flag\">order effect: second launch worse in %zu of %zu "
@@ -135,8 +141,9 @@ static void metric_table(FILE *o, const struct html_doc *d, const struct p2pb_cm
     size_t cols = 1 + d->nsides + (d->nsides == 2 ? 3 : 0);
     fprintf(o, "<table class=\"cmp\"><caption>%s%s</caption>\n",
             lat ? "Latency, t [usec]" : "Throughput, MB/s (1 MB = 10^6 B)",
-            d->nsides == 2 ? "; ratio: Hodges-Lehmann on log values; p_adj: exact Mann-Whitney, "
-                             "adjusted over all rows of the metric"
+            d->nsides == 2 ? "; ratio: Hodges-Lehmann on log values; p_adj: Welch's t on log "
+                             "values, adjusted over all rows of the metric (changed also needs "
+                             "the exact Mann-Whitney p below 0.05)"
                            : "");
     header(o, d, t->metric);
     const char *prev = NULL;

@@ -93,11 +93,16 @@ struct p2pb_cmp_row {
     double ci_a[2], ci_b[2]; /* 95% CI of each median (order statistics, stats.h);
                                 NAN when a side has < 6 launches */
     int tested;              /* 1 when u, p, hl are set (both sides > 0) */
-    double u, p, p_adj;
+    double u, p;             /* exact Mann-Whitney U and two-sided p: the gate */
+    double p_t, df_t;        /* Welch's t on log values: p and Satterthwaite df (NAN
+                                when a side has < 2 launches) */
+    double sd_log;           /* pooled SD of the log launch values (NAN likewise) */
+    double p_adj;            /* p_t adjusted over the rows of the metric */
     struct p2pb_hl_ratio hl; /* ratio B/A */
     enum p2pb_verdict verdict;
-    int worse;        /* 1 if changed for the worse */
-    const char *only; /* NULL, or "A"/"B": the row exists on one side only */
+    struct p2pb_power power; /* inconclusive rows: launches per side to resolve them */
+    int worse;               /* 1 if changed for the worse */
+    const char *only;        /* NULL, or "A"/"B": the row exists on one side only */
     /* launch position (compare_order.c): rounds with a value on both sides,
      * those in which the launch that ran second was worse (slower, or less
      * MB/s; ties left out of pos_n), exact two-sided sign test p and its
@@ -114,11 +119,12 @@ struct p2pb_cmp_table {
     struct p2pb_cmp_row *rows;
     size_t nrows;
     size_t ntested;         /* rows with a test (both sides have launches) */
-    double best_p_adj;      /* smallest p_adj any row could reach with these launch
-                               counts: min over rows of 2 / C(na + nb, na) (the exact
-                               two-sided Mann-Whitney floor), times ntested for Holm;
-                               NAN when no row is tested */
-    size_t launches_needed; /* launches per side (equal sides) for best_p_adj < 0.05 */
+    double best_p_gate;     /* smallest Mann-Whitney p any row could reach with these
+                               launch counts: min over rows of 2 / C(na + nb, na) (the
+                               exact two-sided floor); the gate is not adjusted, so a
+                               row can be "changed" only when this is < 0.05; NAN when
+                               no row is tested */
+    size_t launches_needed; /* launches per side (equal sides) for best_p_gate < 0.05 */
     size_t pos_flagged;     /* rows whose pos_p_adj < 0.05 (compare_order.c) */
 };
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Tests of p2pbench-report show and compare (no MPI). Usage:
 #   report_tests.sh TEST REPORT_BIN SOURCE_DIR WORK_DIR
-# TEST: golden | synthetic | errors | campaign | order | marks | incomplete
+# TEST: golden | synthetic | errors | campaign | order | verdict | marks | incomplete
 # shellcheck source=SCRIPTDIR/report_lib.sh
 . "$3/tests/report/report_lib.sh"
 
@@ -45,9 +45,9 @@ synthetic)
     # 20% slower: changed (worse) at every size with a number (8 latency + 6 throughput rows)
     expect_status 1 "$bin" compare a --vs slow --fail-on-regression
     eq "$(grep -c 'changed (worse)' out.txt)" 14 "20% slower: changed rows"
-    grep -q "p_adj = Holm" out.txt || fail "--fail-on-regression must use Holm"
+    grep -q "p_adj = Welch's t on log launch values, Holm" out.txt || fail "--fail-on-regression must use Holm"
     expect_status 0 "$bin" compare a --vs slow
-    grep -q "p_adj = Benjamini-Hochberg" out.txt || fail "default must be Benjamini-Hochberg"
+    grep -q "p_adj = Welch's t on log launch values, Benjamini-Hochberg" out.txt || fail "default must be Benjamini-Hochberg"
     eq "$(grep -c 'changed (worse)' out.txt)" 14 "20% slower (BH): changed rows"
     # ratio of every latency row 1.200
     eq "$(grep -c ' 1.200 \[' out.txt)" 8 "latency ratio 1.200"
@@ -78,18 +78,21 @@ synthetic)
     expect_status 2 "$bin" compare three3 --vs slow3 --fail-on-regression
     grep -q "error: --fail-on-regression cannot detect a regression" err.txt \
         || fail "3 launches: the gate must refuse to pass blind: $(cat err.txt)"
+    grep -q "smallest reachable Mann-Whitney p is 0.1 (>= 0.05); use at least 4 launches per side" err.txt \
+        || fail "3 launches: the gate's message: $(cat err.txt)"
     eq "$(grep -c 'no verdict (< 4 launches)' out.txt)" 14 "3 launches: no verdict rows"
     grep -q "changed (" out.txt && fail "3 launches gave a verdict"
     grep -q " 1.200 " out.txt || fail "3 launches: ratio not shown"
-    # 4 vs 4 launches, 8 latency rows, Holm: the floor is 8 x 2/70 = 0.229, so the
-    # gate cannot fail: exit 2 with the launch count it needs (6: 8 x 2/924 = 0.017)
+    # 4 vs 4 launches, 8 latency rows, Holm: the Mann-Whitney floor 2/70 = 0.029 is the
+    # gate, not adjusted; Welch's p on the logs falls with the spread (1.6% here), so
+    # Holm over 8 rows still finds the 20% slowdown at every row
     gen four4 four4 f4 4 1.0
     gen slow4 slow4 s4 4 1.2
-    expect_status 2 "$bin" compare four4 --vs slow4 --fail-on-regression
-    grep -q "smallest reachable p_adj is 0.229; use at least 6 launches per side" err.txt \
-        || fail "4 vs 4 gate: $(cat err.txt)"
+    expect_status 1 "$bin" compare four4 --vs slow4 --fail-on-regression
+    eq "$(grep -c 'changed (worse)' out.txt)" 14 "4 vs 4, Holm: changed rows"
+    grep -q "smallest reachable" out.txt err.txt && fail "4 vs 4: the gate can pass: no warning"
     expect_status 0 "$bin" compare four4 --vs slow4
-    grep -q "changed (worse)" out.txt || fail "4 vs 4 with BH should still find the 20% slowdown"
+    eq "$(grep -c 'changed (worse)' out.txt)" 14 "4 vs 4, BH: changed rows"
     # threshold: 25% makes the 20% slowdown inconclusive
     expect_status 0 "$bin" compare a --vs slow -t 25
     grep -q "changed (" out.txt && fail "-t 25 still says changed"
@@ -405,6 +408,65 @@ order)
     gen plain plain a 2 1.0
     expect_status 0 "$bin" compare ba plain --vs bb
     grep -q "^# warning: 2 of 14 launches record no campaign position" out.txt || fail "unknown positions"
+    ;;
+verdict)
+    # the issue's campaign: 4 + 4 launches, PingPong at 64K and 1M only, native vs a
+    # link about 217 times slower at 1M; at 64K both sides have the same values but
+    # one native launch (position 2, x2.5) was slow. Before: Mann-Whitney p 2/70 at 1M,
+    # BH over 2 rows 0.057: "inconclusive". Now the gate passes (0.0286) and Welch's p
+    # on the logs, adjusted, decides.
+    GEN_POS_FACTOR=2.5 GEN_SIDE=A GEN_POS="1 1 1 2" gen nat nat native 4 1.0
+    gen shp shp shaped 4 217 2
+    for i in 1 2 3 4; do
+        j=$i; [ "$i" = 4 ] && j=1
+        for f in nat/nat-0$i shp/shp-0$i; do
+            grep -v '"kernel":"sendrecv"\|"bytes":0,\|"bytes":1024,' $f.jsonl >t.jsonl && mv t.jsonl $f.jsonl
+        done
+        { grep -v '"bytes":65536,\|"type":"end"' shp/shp-0$i.jsonl; grep '"bytes":65536,' nat/nat-0$j.jsonl
+          grep '"type":"end"' shp/shp-0$i.jsonl; } >t.jsonl && mv t.jsonl shp/shp-0$i.jsonl
+    done
+    for h in "" --holm; do
+        expect_status 0 "$bin" compare nat --vs shp $h
+        eq "$(grep -c '^ *1048576 .* 0.0286 .* changed (worse)$' out.txt)" 2 "issue $h: 1M rows (latency, throughput) changed"
+        eq "$(grep -c '^ *65536 .* inconclusive (equivalence needs ~[0-9]* launches per side)$' out.txt)" 2 \
+            "issue $h: 64K rows inconclusive with a power note"
+    done
+    grep -q ' 0.00463 \[0.00455..0.0117\] ' out.txt || fail "issue: 1M throughput ratio: $(grep 1048576 out.txt)"
+    expect_status 1 "$bin" compare nat --vs shp --fail-on-regression
+    # power notes: launches alternate 1.0 and 1.08 (position 2 x 1.08) on both sides
+    GEN_POS_FACTOR=1.08 GEN_SIDE=A GEN_POS="1 2 1 2 2 1" gen na na a 6 1.0
+    GEN_POS_FACTOR=1.08 GEN_SIDE=B GEN_POS="2 1 2 1 1 2" gen nb nb b 6 1.0 2
+    GEN_POS_FACTOR=1.08 GEN_SIDE=B GEN_POS="2 1 2 1 1 2" gen nc nc c 6 1.1 2
+    gen ne ne e 6 1.05 2
+    gen a a base 6 1.0
+    expect_status 0 "$bin" compare na --vs nb
+    # (8 latency rows: 15 launches; 6 throughput rows, whose ratio differs a little: 13)
+    eq "$(grep -c 'inconclusive (equivalence needs ~15 launches per side)$' out.txt)" 8 "same side: equivalence needs 15"
+    eq "$(grep -c 'inconclusive (equivalence needs ~13 launches per side)$' out.txt)" 6 "same side: equivalence needs 13"
+    expect_status 0 "$bin" compare na --vs nc
+    eq "$(grep -c 'inconclusive (a change needs ~14 launches per side)$' out.txt)" 8 "10% slower: a change needs 14"
+    eq "$(grep -c 'inconclusive (a change needs ~15 launches per side)$' out.txt)" 6 "10% slower: a change needs 15"
+    # latency 1.05 is on the edge; throughput 1/1.05 = 0.952 lies inside [0.95, 1.05],
+    # 0.0025 in log units from its edge: equivalence would need many launches
+    expect_status 0 "$bin" compare a --vs ne
+    eq "$(grep -c 'inconclusive (ratio on the band edge: more launches will not decide)$' out.txt)" 8 \
+        "5% slower: on the band edge"
+    eq "$(grep -c 'inconclusive (equivalence needs ~87 launches per side)$' out.txt)" 6 \
+        "5% slower: throughput 0.952 near its edge"
+    expect_status 0 "$bin" compare na --vs nb -f json
+    python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+r = [x for x in d["rows"] if x["verdict"] == "inconclusive"]
+ok = d["p_adj_test"] == "welch-t-log" and len(r) == 14 and all(
+    x["power"]["to_show"] == "equivalent" and x["power"]["launches_per_side"] in (13, 15) and
+    abs(x["power"]["sd_log"] - x["sd_log"]) < 1e-12 and x["df_t"] > 0 for x in r)
+sys.exit(0 if ok else 1)' out.txt || fail "json: power of the inconclusive rows"
+    expect_status 0 "$bin" compare a --vs ne -f csv
+    eq "$(awk -F, '$1 == "latency" && $5 == "pingpong" && $7 == 1024 { print $22 "," $39 "," $40 }' out.txt)" \
+        "inconclusive,,band edge" "csv: launches_needed, launches_needed_to_show on the edge"
+    expect_status 0 "$bin" compare na --vs nc -f csv
+    eq "$(awk -F, '$1 == "latency" && $5 == "pingpong" && $7 == 1024 { print $39 "," $40 }' out.txt)" \
+        "14,changed" "csv: launches_needed, launches_needed_to_show"
     ;;
 marks)
     # rows measured while disturbed or while their level shifted: named in

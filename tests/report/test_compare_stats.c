@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of src/report/compare_stats.c against values computed by hand.
+ * Unit tests of src/report/compare_stats.c against values computed by hand
+ * (the verdict rule: test_compare_verdict.c).
  * The hand computation is written next to each CHECK.
  */
 #include <math.h>
@@ -145,29 +146,12 @@ static void test_adjust(void)
     CHECK(NEAR(r[0], 0.02, 1e-12) && NEAR(r[1], 0.02, 1e-12));
 }
 
-static void test_verdict(void)
-{
-    struct p2pb_hl_ratio h = {.ratio = 1.2, .ci_valid = 1, .ci_low = 1.1, .ci_high = 1.3};
-    /* CI [1.1, 1.3] wholly above 1.05, p 0.03 < 0.05: changed */
-    CHECK(p2pb_compare_verdict(4, 4, 0.03, &h, 0.05) == P2PB_VERDICT_CHANGED);
-    /* same CI but p 0.2: not changed, not inside: inconclusive */
-    CHECK(p2pb_compare_verdict(4, 4, 0.2, &h, 0.05) == P2PB_VERDICT_INCONCLUSIVE);
-    /* 3 launches: no verdict */
-    CHECK(p2pb_compare_verdict(3, 10, 0.001, &h, 0.05) == P2PB_VERDICT_NONE);
-    /* CI [0.98, 1.03] inside [0.95, 1.05]: equivalent */
-    struct p2pb_hl_ratio e = {.ratio = 1.0, .ci_valid = 1, .ci_low = 0.98, .ci_high = 1.03};
-    CHECK(p2pb_compare_verdict(10, 10, 0.9, &e, 0.05) == P2PB_VERDICT_EQUIVALENT);
-    /* same CI with d = 2%: 1.03 > 1.02, not inside: inconclusive */
-    CHECK(p2pb_compare_verdict(10, 10, 0.9, &e, 0.02) == P2PB_VERDICT_INCONCLUSIVE);
-}
-
 int main(void)
 {
     test_cdf();
     test_mwu();
     test_hl();
     test_adjust();
-    test_verdict();
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
         return 1;
