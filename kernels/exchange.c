@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Exchange (IMB definition, docs/kernels.md): every rank, in a periodic chain,
- * Isends X bytes to its left and to its right neighbour, Recvs X bytes from
+ * Isends X bytes to its right and to its left neighbour, Recvs X bytes from
  * the left and from the right, then Waitall. t = one iteration; throughput
  * 4X / t. Messages to the right and to the left carry different tags, so with
  * 2 ranks (left == right) each receive still matches one definite send.
+ * Buffers as IMB's Exchange has them: the two messages go out of two send
+ * regions (sbuf, sbuf + X) and both land in the one receive region rbuf;
+ * only the --check pass receives the right neighbour's into rbuf + X, so
+ * that both can be verified (the kernel's priv points there).
  */
 #include "p2pbench/kernel.h"
 
@@ -14,17 +18,23 @@ static enum p2pb_status exchange_iter(struct p2pb_kernel_ctx *c)
 {
     MPI_Request req[2];
     MPI_Status st[2]; /* not MPI_STATUSES_IGNORE: GCC 12 misreads MPICH's definition */
-    unsigned char *from_left = c->rbuf, *from_right = c->rbuf + c->bytes;
-    P2PB_KCALL(MPI_Isend(c->sbuf, c->count, c->dtype, c->left, TAG_TO_LEFT, c->comm, &req[0]));
-    P2PB_KCALL(MPI_Isend(c->sbuf + c->bytes, c->count, c->dtype, c->right, TAG_TO_RIGHT, c->comm,
-                         &req[1]));
+    unsigned char *from_right = c->priv ? (unsigned char *)c->priv : c->rbuf;
+    P2PB_KCALL(MPI_Isend(c->sbuf, c->count, c->dtype, c->right, TAG_TO_RIGHT, c->comm, &req[0]));
+    P2PB_KCALL(
+        MPI_Isend(c->sbuf + c->bytes, c->count, c->dtype, c->left, TAG_TO_LEFT, c->comm, &req[1]));
     /* what the left neighbour sent to its right, and the right one to its left */
     P2PB_KCALL(
-        MPI_Recv(from_left, c->count, c->dtype, c->left, TAG_TO_RIGHT, c->comm, MPI_STATUS_IGNORE));
+        MPI_Recv(c->rbuf, c->count, c->dtype, c->left, TAG_TO_RIGHT, c->comm, MPI_STATUS_IGNORE));
     P2PB_KCALL(MPI_Recv(from_right, c->count, c->dtype, c->right, TAG_TO_LEFT, c->comm,
                         MPI_STATUS_IGNORE));
     P2PB_KCALL(MPI_Waitall(2, req, st));
     return P2PB_OK;
+}
+
+/* --check: the right neighbour's message to its own region, rbuf + X. */
+static void exchange_prepare_check(struct p2pb_kernel_ctx *c)
+{
+    c->priv = c->rbuf + c->bytes;
 }
 
 static enum p2pb_status exchange_verify(const struct p2pb_kernel_ctx *c, size_t *bad)
@@ -54,4 +64,5 @@ const struct p2pb_kernel p2pb_kernel_exchange = {
     .rbuf_regions = 2,
     .run_iter = exchange_iter,
     .verify = exchange_verify,
+    .prepare_check = exchange_prepare_check,
 };
