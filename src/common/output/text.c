@@ -70,7 +70,8 @@ static void print_title(struct p2pb_report_ctx *ctx, const struct p2pb_result *r
         fprintf(o,
                 "# ci95 = where another launch's median should fall, from %zu rounds (sizes "
                 "shuffled, each warmed up again every round); what is fixed for a whole launch is only "
-                "partly in it: on a 2-vCPU VM it held another launch's median in 93%% of cases "
+                "partly in it: on 2-vCPU VMs it held another launch's median in 82%% (AMD host, "
+                "launches in two latency groups) to 93%% (Intel host) of cases "
                 "(docs/methodology.md, \"Rounds\")\n",
                 r->rounds);
     ctx->cur_asym = r->asym_ref[0] != 0;
