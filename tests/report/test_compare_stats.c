@@ -7,17 +7,9 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "../lib/check.h"
 #include "compare.h"
 
-static int failures;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                              \
-        }                                                                            \
-    } while (0)
 #define NEAR(x, y, tol) (fabs((x) - (y)) <= (tol))
 
 static void test_cdf(void)
@@ -152,10 +144,5 @@ int main(void)
     test_mwu();
     test_hl();
     test_adjust();
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("test_compare_stats: all checks passed\n");
-    return 0;
+    return CHECK_DONE();
 }

@@ -17,17 +17,9 @@
 #include <string.h>
 
 #include "aa_sim.h"
+#include "../lib/check.h"
 #include "compare.h"
 
-static int failures;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                              \
-        }                                                                            \
-    } while (0)
 #define NEAR(x, y, tol) (fabs((x) - (y)) <= (tol))
 
 static void test_tdist(void)
@@ -251,10 +243,5 @@ int main(int argc, char **argv)
     test_aa_cases();
     test_power();
     test_aa_small();
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("test_compare_verdict: all checks passed\n");
-    return 0;
+    return CHECK_DONE();
 }
