@@ -59,11 +59,11 @@ static enum p2pb_status parse_size_min(const struct p2pb_optdef *d, const char *
 {
     enum p2pb_status st = p2pb_parse_size(arg, v, err, errlen);
     if (st == P2PB_OK && *v < (size_t)d->min)
-        return p2pb_fail(P2PB_ERANGE, err, errlen, "--%s must be at least %zu byte%s", d->name,
-                         (size_t)d->min, d->min == 1 ? "" : "s");
+        return p2pb_fail(P2PB_ERANGE, err, errlen, "--%s %zu: must be at least %zu byte%s",
+                         d->name, *v, (size_t)d->min, d->min == 1 ? "" : "s");
     if (st == P2PB_OK && d->max > 0 && (double)*v > d->max)
-        return p2pb_fail(P2PB_ERANGE, err, errlen, "--%s must be at most %.0f bytes", d->name,
-                         d->max);
+        return p2pb_fail(P2PB_ERANGE, err, errlen, "--%s %zu: must be at most %.0f bytes",
+                         d->name, *v, d->max);
     return st;
 }
 
