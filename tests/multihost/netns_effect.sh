@@ -4,9 +4,9 @@
 # netns_effect.sh: a known 10% effect through the whole method (issue 19,
 # outcome 4). Two hosts on the namespace testbed (scripts/testbed/testbed.sh),
 # one link shaped with tbf, MTU 9000 (P2PB_TESTBED_MTU):
-#   (a) scripts/campaign.sh, 6 + 6 interleaved launches, side A at 400 Mbit/s
-#       (50 MB/s), side B at 360 Mbit/s (45 MB/s, 0.9 x A), PingPong at 256K,
-#       1M and 4M;
+#   (a) scripts/campaign.sh, 8 + 8 interleaved launches, side A at 400 Mbit/s
+#       (50 MB/s), side B at 360 Mbit/s (45 MB/s, 0.9 x A), PingPong at 1M, 2M
+#       and 4M, 9 samples per size (2 in most of the 5 rounds);
 #   (b) the shaping is what it says: the median launch throughput at 4 MiB is
 #       within 3% of the line rate on each side (MTU 9000: TCP's payload
 #       ceiling is 8948 / 9014 = 99.3% of the line);
@@ -19,9 +19,18 @@
 # 400 Mbit/s) and tbf must still shape accurately on a 2-CPU machine (its
 # bucket, 4 frames of 9014 bytes, covers 0.72 ms of timer lateness at 50 MB/s,
 # 0.29 ms at 1 Gbit/s). The bucket passes about 36 KB per message at veth
-# speed at either rate, so every size's throughput ratio stays 0.9 (256 KiB
-# reads about 12% above the line rate on both sides); per-message overheads
-# (tens of usec against 5 ms or more per message) move it by under 1%.
+# speed at either rate, so the throughput ratio stays 0.9 at every size;
+# per-message overheads (tens of usec) move it by under 1%.
+# Why these sizes: one message takes 21 ms (1 MiB) to 93 ms (4 MiB) on the
+# link, so a scheduler slice lost to other load (a few ms) moves a sample by
+# a few percent at most. 256 KiB (5 ms a message) was measured too: on an idle
+# machine 0.903 [0.899..0.907], changed (worse); beside two niced compile jobs
+# one launch of eight fell by 25% and the row read inconclusive.
+# Why 8 + 8: the Hodges-Lehmann CI of 8 + 8 launches lies about 14 of the 64
+# pairwise ratios in from either end, so one disturbed launch (8 ratios)
+# cannot pull it into the band [0.95, 1.05]; at 6 + 6 (6 of 36 in) two
+# launches 4-6% slow on the fast side, beside two niced compile jobs, pulled
+# the 1 MiB row's CI to 0.955: inconclusive.
 # Binding: testbed.sh's --bind-to none (docs/testbed.md).
 # Every launch has a 60 s timeout, each campaign an overall bound; a failure
 # prints the compare rows it judged, the launch values and the load average.
@@ -44,10 +53,11 @@ CAMPAIGN=$HERE/../../scripts/campaign.sh
 readonly RATE_A=400mbit RATE_B=360mbit
 readonly LINE_A=50 LINE_B=45 # MB/s (10^6 B/s)
 readonly EFFECT=0.9          # RATE_B / RATE_A
-readonly SIZES=256K,1M,4M
-readonly BYTES="262144 1048576 4194304"
+readonly SIZES=1M,2M,4M
+readonly BYTES="1048576 2097152 4194304"
 readonly LARGEST=4194304
-readonly N_EFFECT=6 N_AA=4
+readonly N_EFFECT=8 N_AA=4
+readonly SAMPLES=9 # per launch and size: 2 in most of the 5 rounds
 readonly LAUNCH_TIMEOUT=60 CAMPAIGN_TIMEOUT=240
 
 [[ $# -eq 3 ]] || {
@@ -75,7 +85,7 @@ loadavg() { echo "load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs
 campaign() {
     local name=$1 n=$2 la=$3 ra=$4 lb=$5 rb=$6 rc=0 t0=$SECONDS
     local cmd="$TESTBED run 2 --timeout $LAUNCH_TIMEOUT --profile shaped"
-    local args="-- $BIN pingpong --sizes $SIZES --samples 5"
+    local args="-- $BIN pingpong --sizes $SIZES --samples $SAMPLES"
     rm -rf -- "${OUTDIR:?}/$name"
     say "$name: campaign.sh -n $n: $la ($ra) vs $lb ($rb), PingPong $SIZES"
     timeout -k 15 "$CAMPAIGN_TIMEOUT" "$CAMPAIGN" -n "$n" -s 19 -o "$OUTDIR/$name" \
