@@ -122,15 +122,20 @@ size_t p2pb_off_cache_bytes(const struct p2pb_policy *pol)
 
 /* --off-cache as IMB's -off_cache: consecutive messages start at least one
  * cache line apart past the previous one's end (stride: the set rounded up
- * to P2PB_CACHE_LINE, plus one line), and enough positions to span twice
- * the cache size C (p2pb_off_cache_bytes); else 1 set. */
-static size_t off_cache_sets(const struct p2pb_policy *pol, size_t *stride)
+ * to P2PB_CACHE_LINE, plus one line), through enough positions to span
+ * twice the cache size C (p2pb_off_cache_bytes), but no more positions than
+ * IMB's repetitions at that size (IMB cycles min(n_sample, 2 C / stride)
+ * positions, all of them used by its warm-up before they are timed);
+ * without --off-cache 1 set. */
+static size_t off_cache_sets(const struct p2pb_policy *pol, size_t bytes, size_t *stride)
 {
     size_t cache = p2pb_off_cache_bytes(pol);
     if (!cache)
         return 1;
     *stride = (*stride / P2PB_CACHE_LINE + (*stride % P2PB_CACHE_LINE != 0) + 1) * P2PB_CACHE_LINE;
-    size_t nsets = (2 * cache + *stride - 1) / *stride;
+    size_t nsets = (2 * cache + *stride - 1) / *stride, reps = p2pb_imb_repetitions(bytes);
+    if (nsets > reps)
+        nsets = reps;
     if (nsets < 1)
         nsets = 1;
     return nsets > P2PB_MAX_SETS ? P2PB_MAX_SETS : nsets;
@@ -150,7 +155,8 @@ static int plan_one(const struct p2pb_kernel *k, size_t bytes, size_t window,
         return -1;
     b->sstride = unit * b->sregions;
     b->rstride = unit * b->rregions;
-    size_t ns = off_cache_sets(pol, &b->sstride), nr = off_cache_sets(pol, &b->rstride);
+    size_t ns = off_cache_sets(pol, bytes, &b->sstride);
+    size_t nr = off_cache_sets(pol, bytes, &b->rstride);
     b->nsets = ns > nr ? ns : nr;
     return 0;
 }
