@@ -102,10 +102,12 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
         .help = "adaptive: at most N samples per size (default {def})"),
     OPT(O_BATCH, "batch", 0, P2PB_OPT_COUNT, "K", .min = 1, .max = MAX_COUNT, POLICY_FIELD(batch),
         .help = "iterations per sample (default: enough for a sample of >= 100 usec)"),
-    /* -1: the harness's rule (10, or 2 with --fixed-imb), recorded as -1 */
+    /* -1: the harness's rule (10, or IMB's with --fixed-imb), recorded as -1 */
     OPT(O_WARMUP, "warmup", 0, P2PB_OPT_COUNT, "N", .min = 0, .max = MAX_COUNT, .def_text = "10",
         .def = -1, POLICY_FIELD(warmup),
-        .help = "warm-up iterations per size (default {def}; 2 with --fixed-imb)"),
+        .help = "fewest warm-up iterations of a size's first round; every round then warms up "
+                "until its time has settled (default {def}; with --fixed-imb a tenth of IMB's "
+                "repetitions); 0: no warm-up"),
     OPT(O_TIME_PER_SIZE, "time-per-size", 0, P2PB_OPT_SECONDS, "SEC", .min = 1e-6, .max = 86400,
         .def_text = "0.002", .def = 0.002, POLICY_FIELD(time_per_size),
         .help = "adaptive: time budget per size in seconds, all rounds together (default {def})"),
