@@ -52,11 +52,11 @@ rc=$?
 elapsed=$(( $(date +%s) - start ))
 [ $rc != 0 ] && [ $rc != 124 ] && pass || fail "stall: exit $rc"
 [ $elapsed -lt 60 ] && pass || fail "stall: took $elapsed s"
-grep -qF "p2pbench: rank 0: timeout: kernel pingping, size 1024 bytes (calibration) did not finish within 3 s; rank(s) 1 had not reached this step" \
+grep -qF "p2pbench: rank 0: timeout: kernel pingping, size 1024 bytes (warmup) did not finish within 3 s; rank(s) 1 had not reached this step" \
     "$outdir/stall.err" && pass || { fail "stall: timeout message missing"; cat "$outdir/stall.err"; }
 "$verify" "$out" 2 incomplete 2 >/dev/null && pass || fail "stall: results file does not read back"
 "$schema" "$doc" "$out" reason='"timeout"' kernel='"pingping"' bytes=1024 ranks='[1]' \
-    waiting_on='"calibration"' && pass || fail "stall: end record"
+    waiting_on='"warmup"' && pass || fail "stall: end record"
 
 # 2b. rank 2 of 3 stops itself (SIGSTOP) before a size: rank 0 names it
 out="$outdir/stop.jsonl"
@@ -64,7 +64,7 @@ P2PB_TEST_FAULT=stop:2:1024 timeout 120 "$P2PB_MPIEXEC" $P2PB_NPFLAG 3 $P2PB_PRE
     -s 0,1024 --samples 6 --timeout 3 -o "$out" >/dev/null 2>"$outdir/stop.err"
 rc=$?
 [ $rc != 0 ] && [ $rc != 124 ] && pass || fail "stop: exit $rc (0: no timeout; 124: hung)"
-grep -qF "p2pbench: rank 0: timeout: kernel pingpong, size 1024 bytes (calibration) did not finish within 3 s; rank(s) 2 had not reached" \
+grep -qF "p2pbench: rank 0: timeout: kernel pingpong, size 1024 bytes (warmup) did not finish within 3 s; rank(s) 2 had not reached" \
     "$outdir/stop.err" && pass || { fail "stop: rank 0 does not name rank 2"; cat "$outdir/stop.err"; }
 "$schema" "$doc" "$out" reason='"timeout"' ranks='[2]' && pass || fail "stop: end record"
 
