@@ -157,6 +157,17 @@ start=$SECONDS
 say "$(loadavg)"
 
 # (a)-(c) the 10% effect
+# line_rate RATE MEDIAN LINE: the largest size's median launch throughput
+# (MB/s) within 3% of the line rate LINE (MB/s); 1 when not.
+line_rate() {
+    if [[ -n $2 ]] && float_test 'abs(m - r) <= 0.03 * r' "m=$2" "r=$3"; then
+        pass "b: $1: 4 MiB median launch throughput $2 MB/s within 3% of $3"
+        return 0
+    fi
+    fail "b: $1: 4 MiB median launch throughput '$2' MB/s not within 3% of $3"
+    return 1
+}
+
 ok=1
 if campaign effect "$N_EFFECT" r400mbit "$RATE_A" r360mbit "$RATE_B"; then
     pass "a: campaign of $N_EFFECT + $N_EFFECT launches finished"
@@ -164,18 +175,8 @@ if campaign effect "$N_EFFECT" r400mbit "$RATE_A" r360mbit "$RATE_B"; then
     csv=$OUTDIR/effect.csv
     # (b) line rates at the largest size
     IFS='|' read -r med_a med_b < <(row "$csv" throughput "$LARGEST" median_a median_b) || true
-    if [[ -n ${med_a:-} ]] && float_test 'abs(m - r) <= 0.03 * r' "m=$med_a" "r=$LINE_A"; then
-        pass "b: $RATE_A: 4 MiB median launch throughput $med_a MB/s within 3% of $LINE_A"
-    else
-        fail "b: $RATE_A: 4 MiB median launch throughput '${med_a:-}' MB/s not within 3% of $LINE_A"
-        ok=0
-    fi
-    if [[ -n ${med_b:-} ]] && float_test 'abs(m - r) <= 0.03 * r' "m=$med_b" "r=$LINE_B"; then
-        pass "b: $RATE_B: 4 MiB median launch throughput $med_b MB/s within 3% of $LINE_B"
-    else
-        fail "b: $RATE_B: 4 MiB median launch throughput '${med_b:-}' MB/s not within 3% of $LINE_B"
-        ok=0
-    fi
+    line_rate "$RATE_A" "${med_a:-}" "$LINE_A" || ok=0
+    line_rate "$RATE_B" "${med_b:-}" "$LINE_B" || ok=0
     # (c) every size: changed (worse), ratio within 3% of the rate ratio
     for b in $BYTES; do
         IFS='|' read -r verdict ratio lo hi p padj < <(row "$csv" throughput "$b" \
