@@ -176,7 +176,8 @@ struct p2pb_run_info {
     char policy[64]; /* "adaptive", "fixed-imb", "fixed" */
     int imported;    /* 1 if converted from a text log */
     int check;       /* 1 if payloads were verified (--check) */
-    char state[8];   /* "steady", "cold" (--off-cache), "" unknown (policy.state) */
+    char state[12];  /* "steady", "cold" (--off-cache), "unwarmed" (--warmup 0), ""
+                      * unknown (policy.state) */
     size_t off_cache_bytes; /* cold: the cache size C spanned twice per side, bytes */
     char source[64]; /* "p2pbench" or e.g. "imb-4.1" for imports */
 };

@@ -109,6 +109,13 @@ void p2pb_buffers_release(void)
     }
 }
 
+const char *p2pb_policy_state(const struct p2pb_policy *pol)
+{
+    if (pol->warmup == 0)
+        return "unwarmed";
+    return pol->off_cache ? "cold" : "steady";
+}
+
 size_t p2pb_off_cache_bytes(const struct p2pb_policy *pol)
 {
     if (!pol->off_cache)

@@ -205,6 +205,10 @@ size_t p2pb_off_cache_bytes(const struct p2pb_policy *pol);
 void p2pb_buffers_reserve(const struct p2pb_kernel *const *kernels, size_t nkernels,
                           const size_t *sizes, size_t nsizes, const struct p2pb_policy *pol);
 
+/* The state every size is timed in (docs/methodology.md): "unwarmed"
+ * (--warmup 0), "cold" (--off-cache), else "steady". buffers.c */
+const char *p2pb_policy_state(const struct p2pb_policy *pol);
+
 /* Unmap the run's message memory (buffers.c); every size is closed. */
 void p2pb_buffers_release(void);
 

@@ -57,11 +57,14 @@ static enum p2pb_status parse_real(const char *opt, const char *val, double min,
 static enum p2pb_status parse_size_min(const struct p2pb_optdef *d, const char *arg, size_t *v,
                                        char *err, size_t errlen)
 {
-    enum p2pb_status st = p2pb_parse_size(arg, v, err, errlen);
-    if (st == P2PB_OK && *v < (size_t)d->min)
+    char why[200];
+    enum p2pb_status st = p2pb_parse_size(arg, v, why, sizeof why);
+    if (st != P2PB_OK)
+        return p2pb_fail(st, err, errlen, "--%s: %s", d->name, why);
+    if (*v < (size_t)d->min)
         return p2pb_fail(P2PB_ERANGE, err, errlen, "--%s %zu: must be at least %zu byte%s",
                          d->name, *v, (size_t)d->min, d->min == 1 ? "" : "s");
-    if (st == P2PB_OK && d->max > 0 && (double)*v > d->max)
+    if (d->max > 0 && (double)*v > d->max)
         return p2pb_fail(P2PB_ERANGE, err, errlen, "--%s %zu: must be at most %.0f bytes",
                          d->name, *v, d->max);
     return st;

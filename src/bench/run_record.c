@@ -295,7 +295,7 @@ static void fill_run_info(struct p2pb_run *run)
     snprintf(ri->policy, sizeof ri->policy, "%s", mode_names[run->opt->policy.mode]);
     snprintf(ri->source, sizeof ri->source, "p2pbench");
     ri->check = run->opt->policy.check;
-    snprintf(ri->state, sizeof ri->state, "%s", run->opt->policy.off_cache ? "cold" : "steady");
+    snprintf(ri->state, sizeof ri->state, "%s", p2pb_policy_state(&run->opt->policy));
     ri->off_cache_bytes = p2pb_off_cache_bytes(&run->opt->policy);
 }
 
@@ -386,7 +386,7 @@ static void add_policy(cJSON *rec, const struct p2pb_run *run)
     cJSON_AddBoolToObject(pj, "off_cache", p->off_cache);
     cJSON_AddNumberToObject(pj, "llc_bytes", (double)p->llc_bytes);
     /* the state every size is timed in (docs/methodology.md, "Buffers") */
-    cJSON_AddStringToObject(pj, "state", p->off_cache ? "cold" : "steady");
+    cJSON_AddStringToObject(pj, "state", p2pb_policy_state(p));
     if (p->off_cache)
         cJSON_AddNumberToObject(pj, "off_cache_bytes", (double)p2pb_off_cache_bytes(p));
     cJSON *wj = cJSON_AddObjectToObject(pj, "warmup_rule");

@@ -199,7 +199,8 @@ void p2pb_run_info_from_json(const void *obj, struct p2pb_run_info *ri)
         get_str(pol, "mode", ri->policy, sizeof ri->policy);
         ri->check = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pol, "check"));
         get_str(pol, "state", ri->state, sizeof ri->state);
-        if (strcmp(ri->state, "steady") != 0 && strcmp(ri->state, "cold") != 0)
+        if (strcmp(ri->state, "steady") != 0 && strcmp(ri->state, "cold") != 0 &&
+            strcmp(ri->state, "unwarmed") != 0)
             ri->state[0] = '\0'; /* an older file, or a value this version does not know */
         double c = get_num(pol, "off_cache_bytes", 0);
         ri->off_cache_bytes = c >= 1 && c <= 9007199254740992.0 ? (size_t)c : 0;

@@ -19,10 +19,13 @@ static void print_state(FILE *o, const struct p2pb_run_info *ri)
     else if (strcmp(ri->state, "cold") == 0 && ri->off_cache_bytes)
         fprintf(o,
                 "# state: cold (--off-cache: each message one cache line past the last, through "
-                "2 x %zu MiB per side, as IMB -off_cache %zu)\n",
-                ri->off_cache_bytes >> 20, ri->off_cache_bytes >> 20);
+                "2 x %zu bytes per side, as IMB -off_cache %.6g)\n",
+                ri->off_cache_bytes, (double)ri->off_cache_bytes / 1048576.0);
     else if (strcmp(ri->state, "cold") == 0)
         fprintf(o, "# state: cold (--off-cache)\n");
+    else if (strcmp(ri->state, "unwarmed") == 0)
+        fprintf(o, "# state: not warmed up (--warmup 0: each size timed as it comes; the "
+                   "iterations that chose k ran before it)\n");
 }
 
 static void text_begin(struct p2pb_report_ctx *ctx)
