@@ -299,8 +299,8 @@ size_t p2pb_watchdog_blamed(const int **ranks)
  *   stall:R:BYTES[:KERNEL]  rank R sleeps (bounded, 1 h) before timing size
  *                  BYTES (of KERNEL only, when given)
  *   stop:R:BYTES   rank R stops itself (SIGSTOP) there, as a stopped VM would
- *   slowcal:R      rank R sleeps 20 ms inside every calibration estimate
- *                  batch (a preempted batch: k would be far too small)
+ *   slowcal:R      rank R sleeps 20 ms inside every batch of the warm-up ramp
+ *                  (time per iteration estimates: k would be far too small)
  * Used by tests/bench/faults.sh. Nothing outside this fence injects faults. */
 
 #ifdef P2PB_TEST_SEAMS

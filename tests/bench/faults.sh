@@ -96,21 +96,24 @@ grep -qF "p2pbench: rank 0: timeout: kernel pingpong, size" "$outdir/sigstop.err
     && pass || { fail "sigstop: rank 0's line does not name the stopped rank"; cat "$outdir/sigstop.err"; }
 "$schema" "$doc" "$out" reason='"timeout"' && pass || fail "sigstop: end record"
 
-# 2b. a preempted calibration batch (rank 0 sleeps 20 ms in every estimate batch): k would be 1
-#     (a ~1 usec sample against the 100 usec floor); the floor check re-calibrates, so
-#     k x median time per iteration (PingPong: 2 x t) stays near or above 100 usec
+# 2b. a preempted estimate (rank 0 sleeps 20 ms in every batch of the warm-up's 1, 2, 4, ...
+#     ramp, the batches that find the time per iteration): k taken from such a batch would be
+#     1 (1 ms / 20 ms); the settled warm-up batches, which the seam leaves alone, must set it.
+#     Asserted on k, not on the sample's duration: a disturbed round 0 can choose a smaller k
+#     legitimately, and no test here asserts a duration (CI once read a 62 usec sample).
 out="$outdir/slowcal.jsonl"
 P2PB_TEST_FAULT=slowcal:0 timeout 120 "$P2PB_MPIEXEC" $P2PB_NPFLAG 2 $P2PB_PREFLAGS "$bin" pingpong \
     -s 1K --rounds 2 -o "$out" >/dev/null 2>"$outdir/slowcal.err"
 rc=$?
 [ $rc = 0 ] && pass || fail "slowcal: exit $rc"
-sample_us=$(python3 -c 'import json,sys
+k=$(python3 -c 'import json,sys
 for l in open(sys.argv[1]):
     r = json.loads(l)
     if r.get("type") == "result" and r.get("status") == "ok":
-        print(r["iterations_per_sample"] * r["t_usec"]["median"] / r["time_scale"])' "$out")
-python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) >= 80 else 1)' "${sample_us:-0}" && pass \
-    || fail "slowcal: a sample lasts ${sample_us:-?} usec, below the 100 usec floor"
+        print(r["iterations_per_sample"])' "$out")
+# PingPong 1 KiB at k < 4 would mean 250 usec per iteration: only the slowed batch says that
+[ "${k:-0}" -ge 4 ] 2>/dev/null && pass \
+    || fail "slowcal: k = ${k:-?} iterations per sample: the 20 ms batch set it"
 
 # 3. a rank killed mid-run: mpirun ends within a bound; finished rows read back; no end record
 out="$outdir/killed.jsonl"
