@@ -285,6 +285,8 @@ void *p2pb_result_to_json(const struct p2pb_result *r)
         if (r->t.ci_valid) {
             add_num(t, "ci95_low", r->t.ci95_low);
             add_num(t, "ci95_high", r->t.ci95_high);
+            if (p2pb_stats_ci_unbounded(&r->t))
+                cJSON_AddTrueToObject(t, "ci_unbounded");
         } else {
             cJSON_AddNullToObject(t, "ci95_low");
             cJSON_AddNullToObject(t, "ci95_high");

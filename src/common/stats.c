@@ -124,6 +124,14 @@ double p2pb_stats_ci_rel_halfwidth(const struct p2pb_stats *s)
     return (s->ci95_high - s->ci95_low) / 2.0 / s->median;
 }
 
+int p2pb_stats_ci_unbounded(const struct p2pb_stats *s)
+{
+    if (!s->ci_valid || !(s->median > 0.0))
+        return 0;
+    return s->ci95_high > P2PB_CI_UNBOUNDED_FACTOR * s->median ||
+           s->ci95_low < s->median / P2PB_CI_UNBOUNDED_FACTOR;
+}
+
 /* A sample of the change-point test: value and group (0 first third, 1 last). */
 struct tagged {
     double v;

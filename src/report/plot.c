@@ -57,7 +57,7 @@ void p2pb_one_launch_band(const struct p2pb_side *s, enum p2pb_metric m, const c
 {
     for (size_t f = 0; f < s->nfiles; f++) { /* the first row of the key, as compare */
         const struct p2pb_result *x = p2pb_results_find(&s->files[f], kernel, variant, bytes);
-        if (!x || !x->t.ci_valid || x->status != P2PB_ROW_OK)
+        if (!x || !x->t.ci_valid || p2pb_stats_ci_unbounded(&x->t) || x->status != P2PB_ROW_OK)
             continue;
         if (m == P2PB_METRIC_LATENCY) {
             *lo = x->t.ci95_low;

@@ -30,8 +30,31 @@ static char *slurp(const char *path, size_t *len)
     return s;
 }
 
+/* Issue 20: a busy host printed "256  60*d  1  0.624  0.0000000321  12122652.03".
+ * Row 0 (median 0.41 usec) gets those bounds; text and markdown print
+ * "unbounded" and say why under the table, CSV leaves the bounds empty. */
+static void unbounded_interval(void)
+{
+    struct p2pb_result rows[7];
+    size_t n = test_rows(rows), len = 0;
+    rows[0].t.ci95_low = 0.0000000321;
+    rows[0].t.ci95_high = 12122652.03;
+    CHECK(p2pb_stats_ci_unbounded(&rows[0].t) && !p2pb_stats_ci_unbounded(&rows[1].t));
+    char *t = render_rows(&p2pb_reporter_text, &test_run, 4096, rows, n, &len);
+    CHECK(t && strstr(t, "unbounded      unbounded") && !strstr(t, "12122652") &&
+          strstr(t, "# unbounded: 1 row whose rounds' medians disagree"));
+    char *m = render_rows(&p2pb_reporter_markdown, &test_run, 4096, rows, n, &len);
+    CHECK(m && strstr(m, "| 0 | 40 | 0.410 | unbounded |") && strstr(m, "- unbounded: 1 row "));
+    char *c = render_rows(&p2pb_reporter_csv, &test_run, 4096, rows, n, &len);
+    CHECK(c && !strstr(c, "12122652") && !strstr(c, "3.21e-08"));
+    free(t);
+    free(m);
+    free(c);
+}
+
 int main(int argc, char **argv)
 {
+    unbounded_interval();
     if (argc < 2) {
         fprintf(stderr, "usage: %s GOLDEN_DIR [--update]\n", argv[0]);
         return 2;

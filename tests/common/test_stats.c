@@ -69,6 +69,19 @@ static void summary(void)
     CHECK_NEAR(s.ci95_low, 20, 1e-12);
     CHECK_NEAR(s.ci95_high, 90, 1e-12);
     CHECK_NEAR(p2pb_stats_ci_rel_halfwidth(&s), 35.0 / 55.0, 1e-12);
+    /* unbounded: beyond 10x either way of the median (55); 550 and 5.5 are not */
+    CHECK(!p2pb_stats_ci_unbounded(&s));
+    s.ci95_high = 550.0;
+    CHECK(!p2pb_stats_ci_unbounded(&s));
+    s.ci95_high = 550.1;
+    CHECK(p2pb_stats_ci_unbounded(&s));
+    s.ci95_high = 90.0;
+    s.ci95_low = 5.5;
+    CHECK(!p2pb_stats_ci_unbounded(&s));
+    s.ci95_low = 5.49;
+    CHECK(p2pb_stats_ci_unbounded(&s));
+    s.ci_valid = 0;
+    CHECK(!p2pb_stats_ci_unbounded(&s));
 
     /* A single sample: everything equals it; no CI; stddev 0. */
     const double one[] = {7.5};

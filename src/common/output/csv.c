@@ -92,8 +92,9 @@ static void csv_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     }
     fprintf(o, ",%zu,%zu,%zu", r->samples, r->iterations_per_sample, p2pb_result_repetitions(r));
     csv_num(o, r->t.median);
-    csv_num(o, r->t.ci_valid ? r->t.ci95_low : NAN);
-    csv_num(o, r->t.ci_valid ? r->t.ci95_high : NAN);
+    const int ci = r->t.ci_valid && !p2pb_stats_ci_unbounded(&r->t); /* empty: no usable bound */
+    csv_num(o, ci ? r->t.ci95_low : NAN);
+    csv_num(o, ci ? r->t.ci95_high : NAN);
     csv_num(o, r->t.min);
     csv_num(o, r->t.p25);
     csv_num(o, r->t.p75);

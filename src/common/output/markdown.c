@@ -87,7 +87,10 @@ static void md_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     p2pb_fmt_sig(hi, sizeof hi, r->t.ci95_high);
     p2pb_fmt_sig(p99, sizeof p99, r->t.p99);
     p2pb_fmt_sig(bw, sizeof bw, r->mbytes_per_sec);
-    if (r->t.ci_valid)
+    if (p2pb_stats_ci_unbounded(&r->t)) {
+        ctx->unbounded++;
+        fprintf(o, "| %zu | %s | %s | unbounded | %s | %s |\n", r->bytes, n, med, p99, bw);
+    } else if (r->t.ci_valid)
         fprintf(o, "| %zu | %s | %s | %s .. %s | %s | %s |\n", r->bytes, n, med, lo, hi, p99, bw);
     else
         fprintf(o, "| %zu | %s | %s | - | %s | %s |\n", r->bytes, n, med, p99, bw);
@@ -96,7 +99,7 @@ static void md_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
 static void md_end(struct p2pb_report_ctx *ctx)
 {
     FILE *o = ctx->out;
-    if (ctx->marked || ctx->disturbed || ctx->shifted)
+    if (ctx->marked || ctx->disturbed || ctx->shifted || ctx->unbounded)
         fputc('\n', o);
     if (ctx->marked)
         fprintf(o, "- n\\*: %zu row%s whose 95%% interval is wider than the CI target\n",
@@ -109,6 +112,12 @@ static void md_end(struct p2pb_report_ctx *ctx)
     if (ctx->shifted)
         fprintf(o, "- ns: %zu row%s whose level changed while measured (\"shift\")\n", ctx->shifted,
                 ctx->shifted == 1 ? "" : "s");
+    if (ctx->unbounded)
+        fprintf(o,
+                "- unbounded: %zu row%s whose 95%% interval reaches beyond %gx or 1/%gx of the "
+                "median: it predicts nothing; the bounds stay in the results file\n",
+                ctx->unbounded, ctx->unbounded == 1 ? "" : "s", P2PB_CI_UNBOUNDED_FACTOR,
+                P2PB_CI_UNBOUNDED_FACTOR);
     fflush(o);
 }
 

@@ -222,7 +222,11 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     }
     char med[32], lo[32], hi[32], p99[32], mn[32], bw[32];
     p2pb_fmt_sig(med, sizeof med, r->t.median);
-    if (r->t.ci_valid) {
+    if (p2pb_stats_ci_unbounded(&r->t)) {
+        ctx->unbounded++;
+        snprintf(lo, sizeof lo, "unbounded");
+        snprintf(hi, sizeof hi, "unbounded");
+    } else if (r->t.ci_valid) {
         p2pb_fmt_sig(lo, sizeof lo, r->t.ci95_low);
         p2pb_fmt_sig(hi, sizeof hi, r->t.ci95_high);
     } else {
@@ -265,6 +269,13 @@ static void text_end(struct p2pb_report_ctx *ctx)
         print_disturbed(ctx);
     if (ctx->mhz_rows)
         print_mhz(ctx);
+    if (ctx->unbounded)
+        fprintf(ctx->out,
+                "# unbounded: %zu row%s whose rounds' medians disagree so much that the 95%% "
+                "interval reaches beyond %gx or 1/%gx of the median: it predicts nothing (a busy "
+                "host?); the bounds stay in the results file (t_usec.ci_unbounded)\n",
+                ctx->unbounded, ctx->unbounded == 1 ? "" : "s", P2PB_CI_UNBOUNDED_FACTOR,
+                P2PB_CI_UNBOUNDED_FACTOR);
     if (ctx->shifted)
         fprintf(ctx->out,
                 "# ns: %zu row%s whose level changed while measured (the first and last third of "
