@@ -55,12 +55,17 @@ busy=''
 read -r bmarked bworst1 bn < <(rows "$outdir/busy.jsonl")
 echo "quiet: $qmarked of $qn rows disturbed; busy loop on rank 1's CPU: $bmarked of $bn, rank 1 worst in $bworst1"
 [ "$bn" = 8 ] && [ "$qn" = 8 ] && pass || fail "want 8 rows per run, got $qn and $bn"
+# more load only adds disturbance: the busy run's marks hold on a busy machine too
 [ "$bmarked" -ge 6 ] && pass || fail "busy: only $bmarked of $bn rows disturbed"
-[ "$bworst1" -ge 6 ] && pass || fail "busy: rank 1 the worst rank in only $bworst1 rows"
 if awk -v l="$load" 'BEGIN { exit !(l < 1.0) }'; then
     [ "$qmarked" -le 2 ] && pass || fail "quiet run: $qmarked rows disturbed (load average $load)"
+    # which rank lost most is the loop's doing only when nothing else ran: outside load
+    # moves between the CPUs (the scheduler balances it away from the pinned loop, onto
+    # rank 0's CPU), so rank 0 can be the worst rank then, rightly (issue 20)
+    [ "$bworst1" -ge 6 ] && pass || fail "busy: rank 1 the worst rank in only $bworst1 rows"
 else # the rows are right to say so: something else ran on the CPUs
-    echo "quiet run not judged: load average $load before it (other work on the CPUs)"
+    echo "quiet run and the busy run's worst rank not judged: load average $load before them" \
+        "(other work on the CPUs); rank 1 the worst rank in $bworst1 rows"
 fi
 [ "$(grep -cE '^ *[0-9]+ +[0-9]+\*?ds? ' "$outdir/busy.out")" = "$bmarked" ] && pass \
     || fail "busy: the table does not mark the $bmarked disturbed rows with d"

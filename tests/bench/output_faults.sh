@@ -30,15 +30,24 @@ trap cleanup EXIT
 exit_on_signals
 
 # stalled_reader FIFO: a reader that opens FIFO, shrinks its buffer to one
-# page and never reads (for 60 s); its pid in $reader.
+# page and never reads (for 60 s); its pid in $reader. Returns once the reader
+# holds the FIFO open (it says so with a file), never after a fixed sleep: a
+# slow-starting python3 let MPICH's launcher open the FIFO first (issue 20).
 stalled_reader() {
+    rm -f "$1.ready"
     python3 -c '
 import fcntl, os, sys, time
 fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
 fcntl.fcntl(fd, 1031, 4096)  # F_SETPIPE_SZ
+open(sys.argv[1] + ".ready", "w").close()
 time.sleep(60)' "$1" &
     reader=$!
-    sleep 0.3
+    for _ in $(seq 1 600); do # at most 60 s
+        [ -e "$1.ready" ] && return 0
+        kill -0 "$reader" 2>/dev/null || break
+        sleep 0.1
+    done
+    fail "stalled_reader: the reader of $1 never opened it"
 }
 
 # 1. results file: a FIFO nobody reads. --timeout 3 ends it, naming the write.
