@@ -52,7 +52,7 @@ dpkg-deb -c "$deb" | awk '{print $NF}' | sed 's|^\./|/|' >contents.txt
 for f in /usr/bin/p2pbench /usr/bin/p2pbench-report /usr/share/man/man1/p2pbench.1.gz \
     /usr/share/man/man1/p2pbench-report.1.gz /usr/share/doc/p2pbench/copyright \
     /usr/share/doc/p2pbench/changelog.gz /usr/share/doc/p2pbench/README.md \
-    /usr/share/doc/p2pbench/docs/output-format.md /usr/share/p2pbench/scripts/campaign.sh \
+    /usr/share/doc/p2pbench/docs/output-format.md /usr/share/p2pbench/scripts/campaign.sh /usr/share/p2pbench/scripts/gate.sh \
     /usr/share/p2pbench/scripts/lib/common.sh /usr/share/p2pbench/scripts/batch/p2pbench.sbatch \
     /usr/share/p2pbench/scripts/batch/p2pbench.pbs /usr/share/p2pbench/scripts/batch/local-slurm.sh \
     /usr/share/p2pbench/scripts/testbed/testbed.sh /usr/share/p2pbench/scripts/testbed/agent.sh; do
