@@ -52,11 +52,11 @@ done
 shift $((OPTIND - 1))
 [ $# -eq 2 ] || usage_error "want two launch commands (baseline, candidate), got $#"
 base=$1 cand=$2
-[ -n "$base" ] && [ -n "$cand" ] || usage_error "a launch command is empty"
+if [ -z "$base" ] || [ -z "$cand" ]; then usage_error "a launch command is empty"; fi
 case $n in
 '' | *[!0-9]*) usage_error "-n '$n' is not a number of launches" ;;
 esac
-[ ${#n} -le 4 ] && [ "$n" -ge 4 ] || usage_error "-n '$n': give 4 .. 9999 launches per side"
+if [ ${#n} -gt 4 ] || [ "$n" -lt 4 ]; then usage_error "-n '$n': give 4 .. 9999 launches per side"; fi
 if [ -z "$report" ]; then
     report=$here/../build/p2pbench-report
     [ -x "$report" ] || report=$(command -v p2pbench-report) ||
