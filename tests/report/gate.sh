@@ -34,7 +34,7 @@ rc=$?
 [ $rc = 0 ] && pass || fail "A/A: exit $rc, want 0: $(tail -3 "$work/aa.err")"
 grep -qE "changed \((worse|better)\)" "$work/aa.out" \
     && fail "A/A: a row says changed: $(grep -E "changed \(" "$work/aa.out")" || pass
-[ "$(ls "$work/aa/baseline" | wc -l)" = 6 ] && [ "$(ls "$work/aa/candidate" | wc -l)" = 6 ] && pass \
+[ "$(find "$work/aa/baseline" -name "*.jsonl" | wc -l)" = 6 ] && [ "$(find "$work/aa/candidate" -name "*.jsonl" | wc -l)" = 6 ] && pass \
     || fail "A/A: want 6 launch files per side"
 grep -q "^# results file:" "$work/aa/launches.log" && ! grep -q "^# results file:" "$work/aa.out" && pass \
     || fail "A/A: the launches' tables belong in launches.log, not on stdout"
