@@ -353,6 +353,10 @@ campaign)
     expect_status 0 "$bin" "$@"
     { grep -q "native (n=2)" out.txt && grep -q "native-vm (n=2)" out.txt; } ||
         fail "printed compare command ($cmd): $(head -3 out.txt)"
+    # a directory given with trailing slashes names its files without "//"
+    expect_status 0 "$bin" compare "$d/native/" --vs "$d/native-vm//"
+    grep -q "$d/native/native-01.jsonl" out.txt && ! grep -q "//" out.txt ||
+        fail "trailing slash: $(head -3 out.txt)"
     for bad in '*' 'a b' '-x' '.hidden' 'a/b' "x'y" '' "$(printf '%064d' 0)"; do
         expect_status 2 sh "$c" -n 2 -o camp3 -a "$bad" -b B -A true -B true
         grep -q "label '.*' must be 1 to 63\|longer than 63" err.txt || fail "label '$bad': $(cat err.txt)"
