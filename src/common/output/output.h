@@ -33,6 +33,7 @@ struct p2pb_report_ctx {
     size_t disturbed;              /* text: rows marked disturbed (p2pb_disturbed) */
     size_t shifted;                /* text: rows whose level changed while measured */
     size_t unbounded;              /* rows whose interval is unbounded (p2pb_stats_ci_unbounded) */
+    size_t verified;               /* text: ok rows of a --check run (payloads verified) */
     struct p2pb_disturbance worst; /* text: the most disturbed of them */
     char worst_what[128];          /* text: its kernel and size */
     double mhz_min, mhz_max;       /* text: range of the rows' CPU frequency, MHz */

@@ -236,6 +236,7 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     p2pb_fmt_sig(p99, sizeof p99, r->t.p99);
     p2pb_fmt_sig(mn, sizeof mn, r->t.min);
     p2pb_fmt_sig(bw, sizeof bw, r->mbytes_per_sec);
+    ctx->verified += ctx->run && ctx->run->check;
     char n[32];
     int dist = p2pb_disturbed(&r->disturbance);
     snprintf(n, sizeof n, "%zu%s%s%s", r->samples, r->ci_target_met == 0 ? "*" : "",
@@ -269,6 +270,11 @@ static void text_end(struct p2pb_report_ctx *ctx)
         print_disturbed(ctx);
     if (ctx->mhz_rows)
         print_mhz(ctx);
+    if (ctx->verified)
+        fprintf(ctx->out,
+                "# --check: verified, every byte received arrived as sent, in the %zu row%s "
+                "with numbers (a row whose check failed says so in place of its numbers)\n",
+                ctx->verified, ctx->verified == 1 ? "" : "s");
     if (ctx->unbounded)
         fprintf(ctx->out,
                 "# unbounded: %zu row%s whose rounds' medians disagree so much that the 95%% "
