@@ -93,4 +93,9 @@ int p2pb_report_new_section(struct p2pb_report_ctx *ctx, const struct p2pb_resul
 /* Message size in short form: 0, 1, ..., 512, 1K, 1.5K, 4M, 1G (powers of 1024). */
 char *p2pb_fmt_size(char *buf, size_t len, size_t bytes);
 
+/* The state every size was timed in (run record policy.state and
+ * off_cache_bytes; docs/methodology.md, "Warm-up") as one line of text
+ * in buf; returns buf, or NULL when the record names no state. */
+char *p2pb_fmt_state(char *buf, size_t len, const struct p2pb_run_info *ri);
+
 #endif /* P2PBENCH_REPORT_H */
