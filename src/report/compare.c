@@ -269,7 +269,7 @@ enum p2pb_status p2pb_compare_build(const struct p2pb_side *a, const struct p2pb
     double *va = malloc((a->nfiles + 1) * sizeof *va);
     double *vb = malloc((b->nfiles + 1) * sizeof *vb);
     struct p2pb_verdict_row *v = NULL; /* the tested rows' tests, in row order */
-    struct p2pb_mwu_null null = {0};    /* of the last tested row: rows share launch counts */
+    struct p2pb_mwu_null null = {0};   /* of the last tested row: rows share launch counts */
     enum p2pb_status st = va && vb ? collect_keys(a, b, &ks) : P2PB_ENOMEM;
     if (st != P2PB_OK)
         goto out;

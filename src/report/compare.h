@@ -124,8 +124,8 @@ enum p2pb_status p2pb_mwu_test(const double *a, size_t m, const double *b, size_
 
 /* p2pb_mwu_test with the null distribution d of (m, n) = (d->m, d->n)
  * already made (p2pb_mwu_null_init): a[0..d->m-1], b[0..d->n-1]. */
-enum p2pb_status p2pb_mwu_test_null(const struct p2pb_mwu_null *d, const double *a,
-                                    const double *b, double *u_out, double *p_out);
+enum p2pb_status p2pb_mwu_test_null(const struct p2pb_mwu_null *d, const double *a, const double *b,
+                                    double *u_out, double *p_out);
 
 /* Hodges-Lehmann ratio B/A with a CI (see the header comment). */
 struct p2pb_hl_ratio {
@@ -148,8 +148,8 @@ enum p2pb_status p2pb_hl_ratio(const double *a, size_t m, const double *b, size_
                                struct p2pb_hl_ratio *out);
 
 /* p2pb_hl_ratio with the null distribution d of (d->m, d->n) already made. */
-enum p2pb_status p2pb_hl_ratio_null(const struct p2pb_mwu_null *d, const double *a,
-                                    const double *b, double alpha, struct p2pb_hl_ratio *out);
+enum p2pb_status p2pb_hl_ratio_null(const struct p2pb_mwu_null *d, const double *a, const double *b,
+                                    double alpha, struct p2pb_hl_ratio *out);
 
 /*
  * Holm step-down adjustment of p[0..k-1] into adj[0..k-1] (same order; may be

@@ -66,7 +66,7 @@ static double limbs_double(const uint64_t *x, size_t w)
  */
 static void harding_counts(size_t m, size_t n, size_t half, size_t w, uint64_t *c)
 {
-    c[0] = 1; /* [n choose 0]_q = 1 */
+    c[0] = 1;       /* [n choose 0]_q = 1 */
     size_t deg = 0; /* degree of [n+k-1 choose k-1]_q, cut at half */
     for (size_t k = 1; k <= m; k++) {
         size_t s = n + k;
@@ -92,8 +92,8 @@ static enum p2pb_status exact_lower(size_t m, size_t n, double *lower)
     }
     size_t mn = m * n, half = mn / 2;
     /* log2 C(m+n, m), one bit of margin for lgamma's rounding: w limbs hold C(m+n, m) */
-    double bits = (lgamma((double)(m + n) + 1) - lgamma((double)m + 1) - lgamma((double)n + 1)) /
-                  log(2.0);
+    double bits =
+        (lgamma((double)(m + n) + 1) - lgamma((double)m + 1) - lgamma((double)n + 1)) / log(2.0);
     size_t w = (size_t)((bits + 1.0) / 64.0) + 1;
     uint64_t *c = calloc((half + 1) * w, sizeof *c);
     uint64_t *total = calloc(w, sizeof *total);
@@ -240,8 +240,8 @@ static double two_sided_p(const struct p2pb_mwu_null *d, double u, double ties)
     return fmin(1.0, erfc(dev / sqrt(2.0 * var)));
 }
 
-enum p2pb_status p2pb_mwu_test_null(const struct p2pb_mwu_null *d, const double *a,
-                                    const double *b, double *u_out, double *p_out)
+enum p2pb_status p2pb_mwu_test_null(const struct p2pb_mwu_null *d, const double *a, const double *b,
+                                    double *u_out, double *p_out)
 {
     if (!d || !a || !b || d->m == 0 || d->n == 0 || bad_values(a, d->m) || bad_values(b, d->n))
         return P2PB_EUSAGE;

@@ -103,8 +103,8 @@ static size_t ci_index(const struct p2pb_mwu_null *d, double alpha, double *leve
     return k;
 }
 
-enum p2pb_status p2pb_hl_ratio_null(const struct p2pb_mwu_null *d, const double *a,
-                                    const double *b, double alpha, struct p2pb_hl_ratio *out)
+enum p2pb_status p2pb_hl_ratio_null(const struct p2pb_mwu_null *d, const double *a, const double *b,
+                                    double alpha, struct p2pb_hl_ratio *out)
 {
     if (!d || !a || !b || !out || d->m == 0 || d->n == 0 || bad_values(a, d->m) ||
         bad_values(b, d->n) || !(alpha > 0.0 && alpha < 1.0))
@@ -120,9 +120,10 @@ enum p2pb_status p2pb_hl_ratio_null(const struct p2pb_mwu_null *d, const double 
     qsort(la, m, sizeof *la, cmp_double);
     qsort(lb, n, sizeof *lb, cmp_double);
     /* median of the differences: D_((mn+1)/2), or the mean of D_(mn/2) and D_(mn/2+1) */
-    double med = (mn % 2) ? select_diff(la, m, lb, n, mn / 2 + 1)
-                          : 0.5 * (select_diff(la, m, lb, n, mn / 2) +
-                                   select_diff(la, m, lb, n, mn / 2 + 1));
+    double med =
+        (mn % 2)
+            ? select_diff(la, m, lb, n, mn / 2 + 1)
+            : 0.5 * (select_diff(la, m, lb, n, mn / 2) + select_diff(la, m, lb, n, mn / 2 + 1));
     memset(out, 0, sizeof *out);
     out->ratio = exp(med);
     /* CI = [D_(k), D_(mn+1-k)], 1-based */

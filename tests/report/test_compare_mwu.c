@@ -17,7 +17,7 @@
 #include "compare.h"
 
 /* |x - want| <= rel |want| (or both 0) */
-#define REL(x, want, rel) (fabs((x) - (want)) <= (rel) * fabs(want))
+#define REL(x, want, rel) (fabs((x) - (want)) <= (rel)*fabs(want))
 
 /* u = (x >> 11) 2^-53 of splitmix64 (Steele, Lea & Flood 2014), as the script draws it */
 static double next_u(uint64_t *x)
@@ -59,8 +59,8 @@ static const struct ref refs[] = {
      1.6226507641600945, 0.95674294745502175},
     {"aa", 100, 1, 4697.0, 0.46066082434582956, 4198, 0.97837756387016728, 0.92396426989212255,
      1.0357395060479901, 0.95024655958094051},
-    {"x15", 100, 1, 9239.0, 3.4267157264613993e-31, 4198, 1.4824988514669519,
-     1.4014430657752956, 1.5632931624663799, 0.95024655958094051},
+    {"x15", 100, 1, 9239.0, 3.4267157264613993e-31, 4198, 1.4824988514669519, 1.4014430657752956,
+     1.5632931624663799, 0.95024655958094051},
     /* 130 + 130 and up: the normal approximation. The exact values (the script with
      * the exact method forced) for comparison: aa p 0.64296343592854188, x15 p
      * 5.4403751573235988e-40, both k 7262 (the same CI), level 0.95015350651450337 */
@@ -118,9 +118,11 @@ static void test_exact_tail(void)
 {
     static const struct {
         double u, want;
-    } tail[] = {{0, 1.1043803465997514e-59},    /* 1 / C(200, 100) */
-                {1000, 2.8723550143618725e-27}, {3000, 3.3857653322490882e-07},
-                {4500, 0.11140684020349743},    {5000, 0.50048628586729194}};
+    } tail[] = {{0, 1.1043803465997514e-59}, /* 1 / C(200, 100) */
+                {1000, 2.8723550143618725e-27},
+                {3000, 3.3857653322490882e-07},
+                {4500, 0.11140684020349743},
+                {5000, 0.50048628586729194}};
     struct p2pb_mwu_null d = {0};
     CHECK(p2pb_mwu_null_init(&d, 100, 100) == P2PB_OK && d.exact);
     for (size_t i = 0; i < sizeof tail / sizeof tail[0]; i++)
