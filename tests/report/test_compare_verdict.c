@@ -210,6 +210,14 @@ static void test_power(void)
      * undecided at now); and never below 4 (the gate) */
     CHECK(p2pb_power_note(1.5, 0.03, 0.05, 0.05, 10, &pw) == P2PB_OK && pw.launches == 11);
     CHECK(p2pb_power_note(1.5, 0.03, 0.05, 0.05, 2, &pw) == P2PB_OK && pw.launches == 4);
+    /* one more than now is above 1000 (P2PB_POWER_MAX_LAUNCHES): a row of 1000 or 3000
+     * launches per side still undecided is on the band edge, not "needs ~3001" */
+    CHECK(p2pb_power_note(1.5, 0.03, 0.05, 0.05, 999, &pw) == P2PB_OK && pw.launches == 1000 &&
+          pw.goal == P2PB_POWER_CHANGED);
+    CHECK(p2pb_power_note(1.5, 0.03, 0.05, 0.05, 1000, &pw) == P2PB_OK &&
+          pw.goal == P2PB_POWER_EDGE && pw.launches == 0);
+    CHECK(p2pb_power_note(1.5, 0.03, 0.05, 0.05, 3000, &pw) == P2PB_OK &&
+          pw.goal == P2PB_POWER_EDGE);
     /* on the band edge: 1.05 (margin 0) */
     CHECK(p2pb_power_note(1.05, 0.05, 0.05, 0.05, 6, &pw) == P2PB_OK && pw.goal == P2PB_POWER_EDGE);
     CHECK(p2pb_power_note(0.0, 0.05, 0.05, 0.05, 6, &pw) == P2PB_EUSAGE);
