@@ -55,10 +55,12 @@
 #define P2PB_COMPARE_MIN_LAUNCHES 4
 
 /* The null distribution of U is counted exactly while min(m, n) * m * n is at
- * most this (the work of counting it, in units of about 4 limb operations):
- * 100 + 100 launches, 50 + 400, 10 + 10000; the normal approximation beyond.
- * The counting takes (floor(m n / 2) + 1) * w * 8 bytes, w = ceil(log2
- * C(m+n, m) / 64) <= 4 here: at most about 4 MB. */
+ * most this: 100 + 100 launches, 50 + 400, 10 + 10000; the normal
+ * approximation beyond. Counting takes min(m, n) steps over floor(m n / 2) + 1
+ * counts of w 64-bit words, w = floor((log2 C(m+n, m) + 1) / 64) + 1 <= 4
+ * here (log2 C(m+n, m) <= 224): about min(m, n) m n w word operations (4e6 at
+ * 100 + 100) and (floor(m n / 2) + 1) (w + 1) 8-byte words of memory (200 KB
+ * at 100 + 100, 8 MB at the extreme 1 + 10^6). */
 #define P2PB_MWU_EXACT_MAX_WORK 1000000u
 
 /* 1 when the null distribution of U for m, n >= 1 is exact (counted), 0 when
