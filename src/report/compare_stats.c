@@ -61,7 +61,8 @@ static double key_double(uint64_t k)
  * lb[j] - la[i] without forming them: the smallest double x with
  * count_le(x) >= k, found by bisection over the doubles (order_key) between
  * the smallest difference lb[0] - la[m-1] and the largest lb[n-1] - la[0].
- * That x is a difference itself; at most 64 halvings of O(m + n) each, O(1)
+ * That x is one of the differences (a difference of +0 may come back as -0,
+ * the same number); at most 64 halvings of O(m + n) each, O(1) extra
  * memory (a 3000 x 3000 row would need 72 MB to hold its differences).
  */
 static double select_diff(const double *la, size_t m, const double *lb, size_t n, size_t k)
