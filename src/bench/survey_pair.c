@@ -14,7 +14,8 @@
  * least one sample is drawn; the row is then marked capped). The stream's
  * warm-up is a ramp of growing windows (RAMP_FIRST bytes, then x4 until W
  * messages of X bytes) that stops when the next step would outgrow one
- * sample's share of the cap, cap x CAP_SHARE / min_samples; a link too slow
+ * sample's share of the cap, cap x CAP_SHARE / min_samples (with one more
+ * step at half the share when the last was much shorter); a link too slow
  * for W x X bytes in that share gets smaller samples (fewer messages, then
  * one shorter message), and the row records the bytes a sample moved.
  */
@@ -33,7 +34,7 @@ enum { TAG_LAT = 211, TAG_BW = 212, TAG_ACK = 213, TAG_CTL = 214 };
  * trip: as many as fit in a quarter of the cap). */
 #define LAT_WARMUP 10
 /* Share of the cap that min_samples samples may take (the rest: the warm-up). */
-#define CAP_SHARE 0.75
+#define CAP_SHARE 0.6
 /* The stream's ramp: the first step's message, bytes; each step moves 4x more. */
 #define RAMP_FIRST 4096
 #define RAMP_GROWTH 4
@@ -234,43 +235,69 @@ static int hear_order(struct meas *m)
     return ctl[0] != 0;
 }
 
-/* Sender: the warm-up ramp (file comment), then the samples' shape: W
- * messages of X bytes when such a window fits one sample's share of the
- * cap, else as many bytes as the last step's rate moves in that share
- * (fewer messages of X bytes; below one message, one of fewer bytes). */
-static void ramp(struct meas *m)
+/* One untimed window of the current shape on the sender; its time, ns. */
+static double ramp_step(struct meas *m)
 {
-    const struct p2pb_survey_cfg *cfg = m->cfg;
-    const double share = sample_share_ns(cfg), full = (double)cfg->bw_bytes;
-    double t_ns = 0;
-    int at_full = 0;
-    m->msgs = 1;
-    m->count = (int)(cfg->bw_bytes < RAMP_FIRST ? cfg->bw_bytes : RAMP_FIRST);
-    for (m->warmup = 0;;) {
-        order(m, 1);
-        uint64_t t0 = p2pb_now_ns();
-        window(m, 1);
-        t_ns = (double)(p2pb_now_ns() - t0);
-        m->warmup++;
-        at_full = m->msgs == cfg->window && (size_t)m->count == cfg->bw_bytes;
-        if (at_full || t_ns * RAMP_GROWTH > share)
-            break;
-        if ((size_t)m->count < cfg->bw_bytes)
-            m->count = (double)m->count * RAMP_GROWTH < full ? m->count * RAMP_GROWTH : (int)full;
-        else
-            m->msgs = m->msgs * RAMP_GROWTH < cfg->window ? m->msgs * RAMP_GROWTH : cfg->window;
-    }
-    if (at_full && t_ns <= share)
-        return;
+    order(m, 1);
+    uint64_t t0 = p2pb_now_ns();
+    window(m, 1);
+    m->warmup++;
+    return (double)(p2pb_now_ns() - t0);
+}
+
+/* The shape whose window moves as many bytes as the current shape's rate
+ * (its bytes / t_ns) moves in share ns: messages of X bytes (at most W),
+ * below one such message one shorter message. */
+static void fit_shape(struct meas *m, double t_ns, double share)
+{
+    const double full = (double)m->cfg->bw_bytes;
     double fit = (double)m->msgs * m->count / (t_ns > 1 ? t_ns : 1) * share; /* bytes */
     if (fit >= full) {
         double w = floor(fit / full);
-        m->msgs = w < (double)cfg->window ? (size_t)w : cfg->window;
+        m->msgs = w < (double)m->cfg->window ? (size_t)w : m->cfg->window;
         m->count = (int)full;
     } else {
         m->msgs = 1;
         m->count = fit >= 1 ? (int)fit : 1;
     }
+}
+
+/* Sender: the warm-up ramp (file comment), then the samples' shape: W
+ * messages of X bytes when such a window fits one sample's share of the
+ * cap, else fit_shape from the last step. A step much shorter than the
+ * share (the fit more than twice its bytes: its fixed costs or a
+ * disturbance weigh most) is followed by one more at half the fit, and the
+ * fit taken again from that one. */
+static void ramp(struct meas *m)
+{
+    const struct p2pb_survey_cfg *cfg = m->cfg;
+    const double share = sample_share_ns(cfg);
+    double t_ns = 0;
+    int at_full = 0;
+    m->msgs = 1;
+    m->count = (int)(cfg->bw_bytes < RAMP_FIRST ? cfg->bw_bytes : RAMP_FIRST);
+    for (m->warmup = 0;;) {
+        t_ns = ramp_step(m);
+        at_full = m->msgs == cfg->window && (size_t)m->count == cfg->bw_bytes;
+        if (at_full || t_ns * RAMP_GROWTH > share)
+            break;
+        if ((size_t)m->count < cfg->bw_bytes)
+            m->count = (size_t)m->count * RAMP_GROWTH < cfg->bw_bytes ? m->count * RAMP_GROWTH
+                                                                      : (int)cfg->bw_bytes;
+        else
+            m->msgs = m->msgs * RAMP_GROWTH < cfg->window ? m->msgs * RAMP_GROWTH : cfg->window;
+    }
+    if (at_full && t_ns <= share)
+        return;
+    double last = (double)m->msgs * m->count;
+    fit_shape(m, t_ns, share);
+    if ((double)m->msgs * m->count <= 2 * last)
+        return;
+    if (m->msgs >= 2)
+        m->msgs /= 2;
+    else
+        m->count = m->count / 2 > 0 ? m->count / 2 : 1;
+    fit_shape(m, ramp_step(m), share);
 }
 
 /* The stream, both sides; the sender's samples[] hold one window's time, usec. */

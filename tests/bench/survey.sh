@@ -29,8 +29,8 @@ python3 "$here/survey_check.py" "$outdir/s7.jsonl" 7 alone
 run 4 "$outdir/c4.jsonl" --survey-mode contention --survey-order random --survey-seed 42 ||
     { echo "FAIL: 4 ranks, contention: exit $?"; exit 1; }
 python3 "$here/survey_check.py" "$outdir/c4.jsonl" 4 contention 42
-# The cap: 1 MiB messages, a sample's share of a 0.02 s cap is 3 ms (0.75 x
-# cap / 5 samples), so 64 MiB (22 GB/s) never fits: every stream sample
+# The cap: 1 MiB messages, a sample's share of a 0.02 s cap is 2.4 ms (0.6 x
+# cap / 5 samples), so 64 MiB (28 GB/s) never fits: every stream sample
 # shrinks; a CI target no sample set meets and a budget past the cap leave
 # the cap to end every row.
 rm -f "$outdir/cap.jsonl"
