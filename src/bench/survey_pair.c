@@ -48,11 +48,11 @@ struct meas {
     const struct p2pb_survey_cfg *cfg;
     struct p2pb_survey_bufs *b;
     int peer;
-    int count;       /* elements (MPI_BYTE) per message */
-    size_t msgs;     /* stream: messages per window (<= cfg->window) */
-    size_t n;        /* samples drawn (controller) */
-    uint64_t all_ns; /* the measurement's start, warm-up included (cap) */
-    uint64_t t0_ns;  /* the first sample's start (budget) */
+    int count;        /* elements (MPI_BYTE) per message */
+    size_t msgs;      /* stream: messages per window (<= cfg->window) */
+    size_t n;         /* samples drawn (controller) */
+    uint64_t all_ns;  /* the measurement's start, warm-up included (cap) */
+    uint64_t t0_ns;   /* the first sample's start (budget) */
     uint64_t last_ns; /* the previous decision (one sample's step) */
     uint64_t warm_ns; /* warm-up time */
     size_t warmup;    /* warm-up round trips, or the ramp's windows */
