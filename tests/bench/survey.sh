@@ -66,4 +66,5 @@ bad "invalid survey sizes '8' (expected LAT,BW, e.g. 8,1M)" survey --survey-size
 bad "survey bandwidth size '0' out of range" survey -s 8,0
 bad "survey takes two sizes, -s LAT,BW (got 3)" survey -s 8,64,1K
 bad "invalid value 'both' for --survey-mode (alone, contention, auto)" survey --survey-mode both
+bad "value '0' for --survey-cap is out of range (1e-06..3600)" survey --survey-cap 0
 
