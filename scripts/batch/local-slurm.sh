@@ -57,7 +57,7 @@ Usage: $PROG start [--nodes N] | stop | status | env | exec COMMAND [ARG...]
   stop    cancel remaining jobs, stop exactly the daemons 'start' started (by
           pid), remove the namespaces, and delete what 'start' made in $DIR
           (and $DIR itself if start created it; all kept if P2PB_SLURM_KEEP=1).
-          Refuses a directory without the marker file.
+          Refuses a non-empty directory without the marker file.
   status  show the daemons' pids and sinfo; exit 0 if all are running.
   env     print shell code that points clients (sbatch, srun, sinfo, ...) at
           the cluster: eval "\$($PROG env)". One node: 'export SLURM_CONF=...'.
@@ -553,6 +553,10 @@ cmd_stop() {
         log "nothing to stop ($DIR does not exist)"
         return 0
     }
+    if ! ours && [[ -d $DIR && -z $(ls -A -- "$DIR") ]]; then
+        log "nothing to stop ($DIR is empty)"
+        return 0
+    fi
     require_ours
     require_root
     lock_dir
@@ -564,7 +568,7 @@ cmd_stop() {
 cmd_status() {
     local d pid rc=0
     check_dir_path
-    [[ ! -e $DIR ]] || require_ours
+    [[ ! -e $DIR || ( -d $DIR && -z $(ls -A -- "$DIR") ) ]] || require_ours
     load_cluster
     for d in $(daemons); do
         if pid=$(daemon_pid "$d"); then

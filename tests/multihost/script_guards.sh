@@ -103,6 +103,14 @@ slurm_dir() {
     else
         fail "stop of a missing directory: $(head -3 err.txt)"
     fi
+    # An empty directory: nothing to stop, and it stays (start did not make it).
+    mkdir "$OUTDIR/empty"
+    expect_status 0 env P2PB_SLURM_DIR="$OUTDIR/empty" "$LOCAL_SLURM" stop
+    if [[ -d $OUTDIR/empty ]] && one_line_error err.txt "nothing to stop ($OUTDIR/empty is empty)"; then
+        pass "stop of an empty directory: nothing to stop, the directory kept"
+    else
+        fail "stop of an empty directory: $(head -3 err.txt)"
+    fi
 }
 
 # ---- batch-bin --------------------------------------------------------------
@@ -216,7 +224,7 @@ SLURM_DIR=
 slurm_cleanup() {
     local rc=$?
     trap - EXIT INT TERM HUP
-    if [[ -n $SLURM_DIR && -e $SLURM_DIR ]]; then
+    if [[ -n $SLURM_DIR && -e $SLURM_DIR/.p2pb-local-slurm ]]; then
         P2PB_SLURM_DIR=$SLURM_DIR "$LOCAL_SLURM" stop >>local-slurm.log 2>&1 ||
             say "warning: local-slurm.sh stop failed for $SLURM_DIR"
     fi
