@@ -8,13 +8,12 @@
 # Everything lives in one state directory: munge key and socket, slurm.conf,
 # state, spool, logs and the pids of the daemons it starts (munged, slurmctld,
 # one slurmd per node), and a marker file (.p2pb-local-slurm) that 'start'
-# writes first: every command refuses a directory without it, 'start' also
-# refuses a non-empty one, and 'stop' deletes only what 'start' made. One
-# 'start' or 'stop' at a time per directory (flock on the directory; a second
-# fails at once). Nothing under /etc is touched (except the testbed's
-# /etc/netns/PREFIX-hI hosts files); clients find the cluster through
-# SLURM_CONF. Needs root. Installs Debian's slurm-wlm and munge with apt-get
-# if missing.
+# writes first: every command refuses a non-empty directory without it, and
+# 'stop' deletes only what 'start' made. One 'start' or 'stop' at a time per
+# directory (flock on the directory; a second fails at once). Nothing under
+# /etc is touched (except the testbed's /etc/netns/PREFIX-hI hosts files);
+# clients find the cluster through SLURM_CONF. Needs root. Installs Debian's
+# slurm-wlm and munge with apt-get if missing.
 set -euo pipefail
 
 readonly PROG=${0##*/}
@@ -112,7 +111,7 @@ require_ours() {
 check_start_dir() {
     check_dir_path
     [[ -e $DIR ]] || return 0
-    [[ -d $DIR && ! -L $DIR ]] || die "P2PB_SLURM_DIR=$DIR exists and is not a directory"
+    [[ -d $DIR ]] || die "P2PB_SLURM_DIR=$DIR exists and is not a directory"
     ours && return 0
     [[ -z $(ls -A -- "$DIR") ]] ||
         die "P2PB_SLURM_DIR=$DIR is not empty and holds no cluster of $PROG (no $MARKER file); use an empty or new directory"
@@ -435,6 +434,7 @@ cmd_start() {
     if any_running; then
         all_running && ((NODES == want_nodes)) && {
             log "already running in $DIR ($NODES node(s))"
+            env_lines
             return 0
         }
         all_running &&
