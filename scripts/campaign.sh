@@ -28,6 +28,8 @@
 # Another command line, label or seed for the same directory is refused (the campaign
 # would mix configurations); the same commands with a larger -n add rounds, a smaller
 # -n is refused.
+# One campaign.sh at a time per directory: a second one on DIR while one runs fails at
+# once (exit 1) and changes nothing (flock(1) on DIR/campaign.lock, held to the end).
 # Progress on stderr: launch i of 2N, elapsed time, estimated time left.
 # Exit status: 0 all launches finished, 1 a launch failed (rerun to resume), 2 usage error.
 set -u
@@ -90,6 +92,21 @@ nl='
 '
 case "$ca$cb" in *"$nl"*) usage_error "a command line must be one line" ;; esac
 
+[ -z "$seed" ] || seed=$(uint -s "$seed" 2147483647) || exit 2
+if [ -e "$dir" ] && [ ! -d "$dir" ]; then
+    log "-o $dir: exists and is not a directory"
+    exit 2
+fi
+mkdir -p "$dir" 2>/dev/null || { log "-o $dir: cannot create the campaign directory"; exit 1; }
+# The lock, before campaign.txt is read: a second campaign.sh on DIR stops here,
+# before it renames or runs anything. Launches run with fd 9 closed, so that
+# one left behind cannot hold the lock.
+if command -v flock >/dev/null 2>&1; then
+    exec 9>>"$dir/campaign.lock" || { log "-o $dir: cannot open $dir/campaign.lock"; exit 1; }
+    flock -n 9 || die "another campaign.sh is running on $dir (it holds $dir/campaign.lock); wait for it to end"
+else
+    log "warning: flock (util-linux) not found: nothing stops a second campaign.sh on $dir"
+fi
 manifest="$dir/campaign.txt"
 if [ -f "$manifest" ]; then
     old_seed=$(sed -n 's/^order seed: //p' "$manifest")
@@ -101,11 +118,6 @@ if [ -z "$seed" ]; then
     seed=$(( ${seed:-$$} % 2147483648 ))
 fi
 seed=$(uint -s "$seed" 2147483647) || exit 2
-if [ -e "$dir" ] && [ ! -d "$dir" ]; then
-    log "-o $dir: exists and is not a directory"
-    exit 2
-fi
-mkdir -p "$dir" 2>/dev/null || { log "-o $dir: cannot create the campaign directory"; exit 1; }
 head=$(printf 'A label: %s\nA command: %s\nB label: %s\nB command: %s\nlayout: LABEL/LABEL-NN.jsonl\norder seed: %s' \
     "$la" "$ca" "$lb" "$cb" "$seed")
 if [ -f "$manifest" ]; then
@@ -181,7 +193,7 @@ while [ "$k" -le "$n" ]; do
         # CMD is the user's shell text; file and label are positional arguments
         P2PB_CAMPAIGN_SEED=$seed P2PB_CAMPAIGN_ROUND=$k P2PB_CAMPAIGN_POSITION=$pos \
             P2PB_CAMPAIGN_INDEX=$i P2PB_CAMPAIGN_SIDE=$side \
-            sh -c "$cmd"' "$@"' sh -o "$file" --label "$label"
+            sh -c "$cmd"' "$@"' sh -o "$file" --label "$label" 9>&-
         rc=$?
         ran=$((ran + 1))
         if [ $rc -ne 0 ] || ! finished "$file"; then

@@ -7,10 +7,13 @@
 # 198.18.0.I) running its own slurmd, slurmctld beside slurmd in h1.
 # Everything lives in one state directory: munge key and socket, slurm.conf,
 # state, spool, logs and the pids of the daemons it starts (munged, slurmctld,
-# one slurmd per node). Nothing under /etc is touched (except the testbed's
-# /etc/netns/PREFIX-hI hosts files); clients find the cluster through
-# SLURM_CONF. Needs root. Installs Debian's slurm-wlm and munge with apt-get
-# if missing.
+# one slurmd per node), and a marker file (.p2pb-local-slurm) that 'start'
+# writes first: every command refuses a non-empty directory without it, and
+# 'stop' deletes only what 'start' made. One 'start' or 'stop' at a time per
+# directory (flock on the directory; a second fails at once). Nothing under
+# /etc is touched (except the testbed's /etc/netns/PREFIX-hI hosts files);
+# clients find the cluster through SLURM_CONF. Needs root. Installs Debian's
+# slurm-wlm and munge with apt-get if missing.
 set -euo pipefail
 
 readonly PROG=${0##*/}
@@ -28,6 +31,11 @@ START_TIMEOUT=${P2PB_SLURM_START_TIMEOUT:-60}
 TB_PREFIX=${P2PB_SLURM_TESTBED_PREFIX:-p2pbslurm}
 readonly STOP_TIMEOUT=15
 readonly PARTITION=debug
+readonly MARKER=.p2pb-local-slurm # in DIR: the directory holds this script's cluster
+readonly MARKER_LINE='p2pbench local-slurm.sh state directory (remove with local-slurm.sh stop)'
+# What 'start' makes in DIR, besides the marker; 'stop' deletes these only.
+readonly OWN_ENTRIES='munge state spool tmp log run slurm.conf cluster.env'
+readonly CLIENTS='sbatch srun salloc squeue sinfo scontrol scancel sacct'
 NODES=1 # of the cluster in DIR (cluster.env), or of the one being started
 
 usage() {
@@ -37,20 +45,30 @@ Usage: $PROG start [--nodes N] | stop | status | env | exec COMMAND [ARG...]
   start   install slurm-wlm and munge if missing (apt-get, as root), generate
           $DIR/slurm.conf, start munged, slurmctld and the slurmd(s), and
           wait (at most ${START_TIMEOUT}s) until sinfo shows every node idle.
+          $DIR must be missing, empty, or hold a cluster of this script
+          (its marker file $MARKER); a second start or stop on the same
+          directory while one runs fails at once.
           --nodes 1 (default): one node, this host '$(hostname -s)' ($(nproc) CPUs).
           --nodes N (2..$MAX_NODES): nodes h1..hN, network namespaces
           $TB_PREFIX-h1..hN of the testbed ($NET_BASE.1..N, scripts/testbed/testbed.sh),
           one slurmd in each, slurmctld in h1; each node claims all $(nproc) CPUs.
-          Then prints the line for 'env'.
+          Then prints what 'env' prints.
   stop    cancel remaining jobs, stop exactly the daemons 'start' started (by
-          pid), remove the namespaces, and delete $DIR (kept if P2PB_SLURM_KEEP=1).
+          pid), remove the namespaces, and delete what 'start' made in $DIR
+          (and $DIR itself if start created it; all kept if P2PB_SLURM_KEEP=1).
+          Refuses a non-empty directory without the marker file.
   status  show the daemons' pids and sinfo; exit 0 if all are running.
-  env     print 'export SLURM_CONF=$DIR/slurm.conf' for clients
-          (sbatch, srun, sinfo, squeue): eval "\$($PROG env)". With --nodes N
-          the controller is reachable only from the namespaces: use 'exec'.
+  env     print shell code that points clients (sbatch, srun, sinfo, ...) at
+          the cluster: eval "\$($PROG env)". One node: 'export SLURM_CONF=...'.
+          --nodes N (the controller is reachable only from the namespaces):
+          shell functions $CLIENTS
+          that run the command through '$PROG exec'.
   exec    run a client command (sbatch, srun, squeue, ...) where it reaches
           the controller (in h1 with --nodes N) with SLURM_CONF set, e.g.
           $PROG exec srun -N 2 -n 2 --mpi=pmix hostname
+          With --nodes N it also sets OMPI_MCA_hwloc_base_binding_policy=none
+          (unless set): the nodes share this machine's cores, and mpirun's
+          default binding puts the rank of every node on the same core 0.
 
 Environment:
   P2PB_SLURM_DIR              state directory (default /tmp/p2pb-slurm)
@@ -65,9 +83,52 @@ EOF
 conf() { printf '%s/slurm.conf' "$DIR"; }
 pidfile() { printf '%s/run/%s.pid' "$DIR" "$1"; }
 cluster_env() { printf '%s/cluster.env' "$DIR"; }
+marker() { printf '%s/%s' "$DIR" "$MARKER"; }
+
+# shq WORD: WORD quoted for the shell ('...', each ' as '\'').
+shq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
+
+# ours: DIR holds this script's cluster (the marker file, its first line).
+ours() {
+    local line
+    [[ -f $(marker) && -r $(marker) ]] || return 1
+    IFS= read -r line <"$(marker)" || return 1
+    [[ $line == "$MARKER_LINE" ]]
+}
+
+# check_dir_path: DIR is an absolute path, not /.
+check_dir_path() {
+    [[ $DIR == /* && $DIR != / ]] ||
+        die "P2PB_SLURM_DIR must be an absolute path other than /, got '$DIR'"
+}
+
+# require_ours: die unless DIR holds a cluster of this script.
+require_ours() {
+    ours || die "P2PB_SLURM_DIR=$DIR holds no cluster of $PROG (no $MARKER file); not touching it"
+}
+
+# check_start_dir: DIR may take a new cluster: missing, empty, or ours.
+check_start_dir() {
+    check_dir_path
+    [[ -e $DIR ]] || return 0
+    [[ -d $DIR ]] || die "P2PB_SLURM_DIR=$DIR exists and is not a directory"
+    ours && return 0
+    [[ -z $(ls -A -- "$DIR") ]] ||
+        die "P2PB_SLURM_DIR=$DIR is not empty and holds no cluster of $PROG (no $MARKER file); use an empty or new directory"
+}
+
+# lock_dir: hold an exclusive lock on DIR (flock on the directory, fd 9)
+# until this process ends; fail at once if another start or stop holds it.
+# Daemons are started with fd 9 closed, so the lock ends with this process.
+lock_dir() {
+    command -v flock >/dev/null 2>&1 || die "flock not found (util-linux)"
+    exec 9<"$DIR" || die "cannot open $DIR"
+    flock -n 9 || die "another $PROG start or stop is working on $DIR; try again when it has finished"
+    [[ /dev/fd/9 -ef $DIR ]] || die "$DIR was removed or replaced while locking it; try again"
+}
 
 # testbed ARG...: the testbed script on this cluster's namespaces.
-testbed() { P2PB_TESTBED_PREFIX=$TB_PREFIX "$TESTBED" "$@"; }
+testbed() { P2PB_TESTBED_PREFIX=$TB_PREFIX "$TESTBED" "$@" 9<&-; }
 
 # load_cluster: NODES and TB_PREFIX of the cluster recorded in DIR (start
 # writes them); a missing file means one node. Read, never sourced.
@@ -218,7 +279,7 @@ EOF
 launch() {
     local name=$1 pid
     shift
-    setsid "$@" </dev/null >>"$DIR/log/$name.out" 2>&1 &
+    setsid "$@" </dev/null >>"$DIR/log/$name.out" 2>&1 9<&- &
     pid=$!
     printf '%s\n' "$pid" >"$(pidfile "$name")"
     log "started $name (pid $pid)"
@@ -321,13 +382,36 @@ parse_start() {
     done
 }
 
-# prepare_dir: a fresh state directory with a private munge key (1024 random
-# bytes, readable by root only), cluster.env and slurm.conf.
+# remove_own: delete what 'start' made in DIR (OWN_ENTRIES, then the
+# marker), never anything else; DIR itself only if 'start' created it (the
+# marker says so) and nothing else is left in it.
+remove_own() {
+    local e created=0 line
+    ours || return 0
+    while IFS='=' read -r e line; do
+        [[ $e == created_dir && $line == 1 ]] && created=1
+    done <"$(marker)"
+    for e in $OWN_ENTRIES; do rm -rf -- "${DIR:?}/$e"; done
+    rm -f -- "$(marker)"
+    if ((created)); then
+        rmdir -- "$DIR" 2>/dev/null || log "kept $DIR: it holds files $PROG did not make"
+    fi
+}
+
+# prepare_dir CREATED: a fresh state directory (the marker first, saying
+# whether start created DIR: CREATED 1 or 0) with a private munge key (1024
+# random bytes, readable by root only), cluster.env and slurm.conf. What an
+# earlier cluster left in DIR (ours, nothing running) is removed first.
 prepare_dir() {
-    [[ $DIR == /* && $DIR != / ]] || die "P2PB_SLURM_DIR must be an absolute path"
-    rm -rf -- "$DIR"
+    local created=$1 node e line
+    if ours; then
+        while IFS='=' read -r e line; do
+            [[ $e == created_dir && $line == 1 ]] && created=1
+        done <"$(marker)"
+        for e in $OWN_ENTRIES; do rm -rf -- "${DIR:?}/$e"; done
+    fi
+    printf '%s\ncreated_dir=%d\n' "$MARKER_LINE" "$created" >"$(marker)"
     (umask 077 && mkdir -p "$DIR"/{munge,state,spool,tmp,log,run})
-    local node
     for node in $(node_names); do mkdir -p "$DIR/spool/$node" "$DIR/tmp/$node"; done
     (umask 077 && head -c 1024 /dev/urandom >"$DIR/munge/munge.key")
     printf 'NODES=%d\nPREFIX=%s\n' "$NODES" "$TB_PREFIX" >"$(cluster_env)"
@@ -335,14 +419,22 @@ prepare_dir() {
 }
 
 cmd_start() {
-    local want_prefix=$TB_PREFIX want_nodes
-    require_root "SlurmUser=root, munged --force"
+    local want_prefix=$TB_PREFIX want_nodes created=0
     parse_start "$@"
     want_nodes=$NODES
-    load_cluster # what DIR holds, if anything
+    check_start_dir
+    require_root "SlurmUser=root, munged --force"
+    if [[ ! -e $DIR ]]; then
+        mkdir -p -- "$(dirname -- "$DIR")" && mkdir -- "$DIR" 2>/dev/null && created=1
+        [[ -d $DIR ]] || die "cannot create $DIR"
+    fi
+    lock_dir
+    check_start_dir # again, under the lock
+    load_cluster    # what DIR holds, if anything
     if any_running; then
         all_running && ((NODES == want_nodes)) && {
             log "already running in $DIR ($NODES node(s))"
+            env_lines
             return 0
         }
         all_running &&
@@ -369,7 +461,7 @@ cmd_start() {
     trap 'exit 143' TERM
     trap 'exit 129' HUP
 
-    prepare_dir
+    prepare_dir "$created"
     if ((NODES > 1)); then
         # Namespaces of our prefix with none of our daemons: a run that was
         # killed before its stop, in another state directory. Ours by name.
@@ -401,7 +493,8 @@ cmd_start() {
     local pids=''
     for d in $(daemons); do pids+="${pids:+, }$d $(daemon_pid "$d")"; done
     log "running, $NODES node(s) idle: $pids"
-    printf 'export SLURM_CONF=%s\n' "$(conf)"
+    ((NODES == 1)) || log "clients: eval \"\$($PROG env)\" (shell functions $CLIENTS that run in h1), or $PROG exec COMMAND"
+    env_lines
 }
 
 # stop_daemons: our daemons by pid, TERM then (bounded) KILL, in reverse
@@ -448,24 +541,34 @@ stop_cluster() {
     if ((NODES > 1)) && tb_exists; then
         testbed down >&2 || rc=1
     fi
-    if ((rc == 0)) && [[ ${P2PB_SLURM_KEEP:-0} != 1 && -d $DIR ]]; then
-        rm -rf -- "$DIR"
+    if ((rc == 0)) && [[ ${P2PB_SLURM_KEEP:-0} != 1 ]]; then
+        remove_own
     fi
     return "$rc"
 }
 
 cmd_stop() {
-    require_root
-    [[ -d $DIR ]] || {
+    check_dir_path
+    [[ -e $DIR ]] || {
         log "nothing to stop ($DIR does not exist)"
         return 0
     }
+    if ! ours && [[ -d $DIR && -z $(ls -A -- "$DIR") ]]; then
+        log "nothing to stop ($DIR is empty)"
+        return 0
+    fi
+    require_ours
+    require_root
+    lock_dir
+    require_ours # again, under the lock
     load_cluster
     stop_cluster
 }
 
 cmd_status() {
     local d pid rc=0
+    check_dir_path
+    [[ ! -e $DIR || ( -d $DIR && -z $(ls -A -- "$DIR") ) ]] || require_ours
     load_cluster
     for d in $(daemons); do
         if pid=$(daemon_pid "$d"); then
@@ -481,20 +584,47 @@ cmd_status() {
     return "$rc"
 }
 
+# env_lines: shell code for clients. One node: SLURM_CONF. Namespace
+# nodes: a function per client command that runs it through 'exec' (a
+# SLURM_CONF exported here would send clients to the namespaces' controller
+# address from outside them: "Insane message length", or no answer).
+env_lines() {
+    local c self
+    if ((NODES == 1)); then
+        printf 'export SLURM_CONF=%s\n' "$(shq "$(conf)")"
+        return
+    fi
+    self=$SCRIPT_DIR/${BASH_SOURCE[0]##*/}
+    printf 'unset SLURM_CONF\n'
+    for c in $CLIENTS; do
+        printf '%s() { P2PB_SLURM_DIR=%s %s exec %s "$@"; }\n' "$c" "$(shq "$DIR")" \
+            "$(shq "$self")" "$c"
+    done
+}
+
+# require_cluster: DIR holds a cluster of this script.
+require_cluster() {
+    check_dir_path
+    [[ -e $DIR ]] || die "no cluster in $DIR (run '$PROG start' first)"
+    require_ours
+    [[ -r $(conf) ]] || die "no cluster in $DIR (no slurm.conf; run '$PROG start' first)"
+}
+
 cmd_env() {
+    require_cluster
     load_cluster
-    printf 'export SLURM_CONF=%s\n' "$(conf)"
-    ((NODES == 1)) ||
-        log "note: $NODES namespace nodes; run clients with '$PROG exec' (they reach the controller only from there)"
+    env_lines
 }
 
 cmd_exec() {
     [[ ${1-} != -- ]] || shift
     [[ $# -ge 1 ]] || usage_error "exec: no command"
-    [[ -r $(conf) ]] || die "no cluster in $DIR (run '$PROG start' first)"
+    require_cluster
     load_cluster
     if ((NODES > 1)); then
         require_root "the nodes are network namespaces"
+        [[ -n ${OMPI_MCA_hwloc_base_binding_policy:-} ]] ||
+            export OMPI_MCA_hwloc_base_binding_policy=none
         exec env P2PB_TESTBED_PREFIX="$TB_PREFIX" "$TESTBED" exec h1 -- \
             env SLURM_CONF="$(conf)" "$@"
     fi

@@ -21,6 +21,10 @@
 #                          RATE on each one's eth0, a u32 filter on the
 #                          other's address; other traffic is not classified
 #                          (htb sends it unshaped)
+# One process at a time changes a prefix's testbed: up and run hold a lock
+# (flock on STATE_DIR/PREFIX.lock) from their check for existing namespaces
+# to their end, so a second up or run of the same prefix fails at once and
+# never removes the first one's namespaces; down waits for it (bounded).
 set -euo pipefail
 
 readonly PROG=${0##*/}
@@ -37,6 +41,7 @@ readonly ETH_HEADER=14 # bytes tbf counts per packet on a veth besides the MTU
 readonly TBF_PACKETS=4 # packets of the link in tbf's bucket (see tbf_burst)
 readonly TBF_LATENCY=50ms
 readonly READY_TIMEOUT=10 # seconds to wait for links to come up
+readonly DOWN_LOCK_WAIT=20 # seconds 'down' waits for another up / run / down
 
 PREFIX=${P2PB_TESTBED_PREFIX:-p2pb}
 STATE_DIR=${P2PB_TESTBED_STATE_DIR:-/run/p2pb-testbed}
@@ -70,6 +75,7 @@ native profile only; combinable, repeatable):
 Subcommands:
   up      create the testbed and leave it up (until '$PROG down')
   down    delete the testbed: kill processes left in its namespaces, delete them
+          (waits at most ${DOWN_LOCK_WAIT}s for an up or run of the prefix to end)
   status  list this testbed's namespaces and profile
   exec    run COMMAND inside HOST (h1..hN) with its host name set
   run     up, then mpirun inside h1 across all N hosts (one slot each), then
@@ -78,6 +84,8 @@ Subcommands:
           --mca btl tcp,self --mca btl_tcp_if_include $SUBNET
           --mca oob_tcp_if_include $SUBNET --bind-to none
           -x P2PB_LINK_PROFILE, followed by your arguments.
+An up or run while another up or run of the same prefix is under way fails
+at once (a lock in P2PB_TESTBED_STATE_DIR) and touches nothing.
 
 The ranks see P2PB_LINK_PROFILE=native, lan10:$LAN10_RATE or shaped:RATE,
 followed by +slow-host:hK:RATE and +slow-link:hA-hB:RATE for each slow item.
@@ -102,6 +110,32 @@ EOF
 host_ns() { printf '%s-h%s' "$PREFIX" "$1"; }
 br_ns() { printf '%s-br' "$PREFIX"; }
 state_file() { printf '%s/%s.env' "$STATE_DIR" "$PREFIX"; }
+lock_file() { printf '%s/%s.lock' "$STATE_DIR" "$PREFIX"; }
+
+# tb_lock WAIT: hold the prefix's lock (fd 9) until this process ends. WAIT
+# 0: fail at once if another process holds it; else wait at most WAIT
+# seconds (each time the file is replaced). tb_down deletes the file under
+# the lock, so a lock taken on a deleted file is dropped and taken again on
+# the file now at the path. Commands run under the lock get fd 9 closed.
+LOCKED=0
+tb_lock() {
+    ((LOCKED)) && return 0
+    command -v flock >/dev/null 2>&1 || die "required command not found: flock (util-linux)"
+    while :; do
+        mkdir -p "$STATE_DIR"
+        exec 9>>"$(lock_file)"
+        if (($1 == 0)); then
+            flock -n 9 ||
+                die "testbed '$PREFIX' is busy: another $PROG up, run or down of this prefix is under way (lock $(lock_file)); nothing was changed"
+        else
+            flock -w "$1" 9 ||
+                die "testbed '$PREFIX' is still busy after ${1}s: another $PROG up or run holds $(lock_file)"
+        fi
+        [[ /dev/fd/9 -ef $(lock_file) ]] && break
+        exec 9>&-
+    done
+    LOCKED=1
+}
 
 # Namespaces that belong to this testbed (by exact name pattern), one a line.
 our_namespaces() {
@@ -324,6 +358,7 @@ wait_ready() { # wait (bounded) until every link is up and every bridge port for
 tb_up() { # tb_up N
     local n=$1 i ns br
     br=$(br_ns)
+    tb_lock 0
     [[ -z $(our_namespaces) ]] ||
         die "a testbed with prefix '$PREFIX' exists already; run '$PROG down' first"
     [[ $PROFILE == native ]] || command -v tc >/dev/null 2>&1 ||
@@ -375,6 +410,7 @@ our_pids() {
 tb_down() {
     local ns deadline
     local -a nss pids
+    tb_lock "$DOWN_LOCK_WAIT"
     mapfile -t nss < <(our_namespaces)
     if ((${#nss[@]})); then
         mapfile -t pids < <(our_pids "${nss[@]}")
@@ -399,7 +435,7 @@ tb_down() {
         [[ -d $d && ${d##*/} =~ ^${PREFIX}-h[0-9]+$ ]] && rm -rf -- "$d"
     done
     rmdir /etc/netns 2>/dev/null || true
-    rm -f -- "$(state_file)"
+    rm -f -- "$(state_file)" "$(lock_file)"
     rmdir "$STATE_DIR" 2>/dev/null || true
     [[ -z $(our_namespaces) ]] || die "namespaces left behind: $(our_namespaces | tr '\n' ' ')"
 }
@@ -494,7 +530,7 @@ cmd_run() {
         "$@"
     log "run (in h1): ${IN_HOST[*]:12}"
     # In the background so that a signal interrupts 'wait' and reaches our trap.
-    timeout -k 15 "$timeout_s" "${IN_HOST[@]}" &
+    timeout -k 15 "$timeout_s" "${IN_HOST[@]}" 9>&- &
     CHILD=$!
     local rc=0
     wait "$CHILD" || rc=$?

@@ -12,6 +12,7 @@ Queries:
                      "missing" if the last record is not an end record
   nranks             number of entries in the run record's "ranks"
   hosts              the ranks' host names, ordered by rank, comma-separated
+  warnings           the run record's placement warnings, one a line
   profile            the run record's "link_profile" as JSON text
   status K B         status of the result for kernel K and B bytes, or "missing"
   mbps K B           its mbytes_per_sec (MB/s, 10^6 B/s, from the median time)
@@ -92,6 +93,9 @@ def main(argv):
         elif query == "hosts":
             ranks = sorted(run.get("ranks", []), key=lambda r: r.get("rank", 0))
             print(",".join(str(r.get("host", "")) for r in ranks))
+        elif query == "warnings":
+            for w in run.get("warnings", []):
+                print(w)
         elif query == "profile":
             print(json.dumps(run.get("link_profile")))
         elif query == "mbps-best":

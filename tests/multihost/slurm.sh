@@ -5,16 +5,22 @@
 # started by scripts/batch/local-slurm.sh:
 #
 #   (a) one node (this host): `sbatch -N 1 -n 2 p2pbench.sbatch` once per
-#       launcher (srun --mpi=pmix, and mpirun inside the allocation)
+#       launcher (srun --mpi=pmix, and mpirun inside the allocation), and
+#       once more without P2PB_BIN, submitted from a directory holding
+#       build/p2pbench (the job script must find it there)
 #   (b) two nodes h1, h2 (slurmd in two network namespaces of the testbed):
 #       `srun -N 2 -n 2 --mpi=pmix p2pbench`; `sbatch -N 1 -n 2` (srun);
 #       the script's default (2 nodes, 2 tasks) once per launcher
+#   (c) what `local-slurm.sh start` prints, followed as printed (eval), lets
+#       sinfo reach each cluster: one node, and h1, h2
 #
 # Each job must complete (exit code 0) within P2PB_SLURM_JOB_TIMEOUT (120)
 # seconds, and its results file end with status complete, name 2 ranks, hold
-# a pingpong result on 2 ranks, and name one host for both ranks on one node,
-# two different hosts on two. The daemons are stopped and the namespaces
-# removed on every exit path.
+# a pingpong result on 2 ranks, name one host for both ranks on one node, two
+# different hosts on two, and hold no "bound to overlapping PUs" warning
+# (mpirun on the namespace nodes binds each node's rank to the same core 0
+# unless told not to). The daemons are stopped and the namespaces removed on
+# every exit path.
 #
 # Exit 0 all passed, 1 a check failed, 2 usage, 77 skipped (not root, or Slurm,
 # munge, mpirun, ip, python3 missing; with P2PB_REQUIRE_SLURM=1 that fails).
@@ -131,15 +137,32 @@ exit_on_signals
 
 q() { python3 "$RESULTS" "$@"; }
 
-# start_cluster DIR NODES: start a cluster, or fail and return 1.
+# start_cluster DIR NODES: start a cluster, or fail and return 1. What start
+# prints on stdout (for eval) goes to OUTDIR/start-NODES.env.
 start_cluster() {
     say "starting a private $2-node Slurm in $1"
-    if ! slurm "$1" start --nodes "$2" >>"$OUTDIR/local-slurm.log" 2>&1; then
+    if ! slurm "$1" start --nodes "$2" >"$OUTDIR/start-$2.env" 2>>"$OUTDIR/local-slurm.log"; then
         fail "local Slurm with $2 node(s) started (see $OUTDIR/local-slurm.log)"
         tail -n 30 "$OUTDIR/local-slurm.log" | sed 's/^/    /'
         return 1
     fi
     pass "local Slurm with $2 node(s) started, all idle"
+}
+
+# printed_env NODES WANT: eval what start printed, in a new shell without
+# SLURM_CONF, then sinfo (a function, for namespace nodes): its node names
+# must be WANT (sorted, one line, blank-separated).
+printed_env() {
+    local got rc=0
+    # shellcheck disable=SC2016 # expanded by the inner bash
+    got=$(cd "$OUTDIR" && timeout -k 5 60 env -u SLURM_CONF bash -c \
+        'eval "$(cat "$1")" && sinfo -h -N -o %N' sh "$OUTDIR/start-$1.env" 2>&1) || rc=$?
+    got=$(sort -u <<<"$got" | tr '\n' ' ')
+    if ((rc == 0)) && [[ $got == "$2 " ]]; then
+        pass "$1 node(s): what start printed, followed, reaches the cluster (sinfo: $got)"
+    else
+        fail "$1 node(s): eval of start's output ($(tr '\n' ' ' <"$OUTDIR/start-$1.env")) then sinfo: exit $rc, '$got' (want '$2')"
+    fi
 }
 
 # wait_job DIR ID: wait (bounded) until the job leaves the queue's active
@@ -169,15 +192,18 @@ wait_job() {
 }
 
 # submit DIR LABEL LAUNCHER SBATCH_ARG...: submit the batch script with a
-# small pingpong run; sets JOB_ID, or fails and returns 1.
+# small pingpong run; sets JOB_ID, or fails and returns 1. With SUBMIT_FROM
+# set: from that directory, without P2PB_BIN.
 JOB_ID=
+SUBMIT_FROM=
 submit() {
     local dir=$1 label=$2 launcher=$3 id rc=0
     shift 3
     id=$(
         export P2PB_BIN=$BIN P2PB_LAUNCHER=$launcher P2PB_LABEL=$label P2PB_OUTDIR=$OUTDIR
         export P2PB_KERNELS=pingpong P2PB_SIZES=0,1K P2PB_SAMPLES=5
-        cd "$OUTDIR" && slurm "$dir" exec timeout 30 sbatch --parsable "$@" --time=5 \
+        [[ -z $SUBMIT_FROM ]] || unset P2PB_BIN # the job script finds it there
+        cd "${SUBMIT_FROM:-$OUTDIR}" && slurm "$dir" exec timeout 30 sbatch --parsable "$@" --time=5 \
             --output="$OUTDIR/$label-%j.out" "$SBATCH_SCRIPT"
     ) || rc=$?
     id=${id%%;*}
@@ -211,6 +237,12 @@ check_file() {
         expect "$name: the ranks on two hosts (got '$v')" \
             test -n "${v%%,*}" -a -n "${v#*,}" -a "${v%%,*}" != "${v#*,}"
     fi
+    v=$(q "$file" warnings 2>&1) || true
+    if grep -q "overlapping PUs" <<<"$v"; then
+        fail "$name: placement: $(grep "overlapping PUs" <<<"$v")"
+    else
+        pass "$name: no ranks bound to overlapping PUs"
+    fi
 }
 
 # check_job DIR LABEL ID HOSTS: wait for the job, then check its file.
@@ -232,14 +264,31 @@ check_job() {
     check_file "$label" "$OUTDIR/$label-$id.jsonl" "$hosts"
 }
 
-# (a) One node: the documented `sbatch -N 1 -n 2`, once per launcher.
+# (a) One node: the documented `sbatch -N 1 -n 2`, once per launcher; then
+# without P2PB_BIN from a directory with build/p2pbench.
 one_node() {
-    local launcher
+    local launcher tree=$OUTDIR/tree
     start_cluster "$ONE_DIR" 1 || return 0
+    printed_env 1 "$(hostname -s)"
     for launcher in "${LAUNCHERS[@]}"; do
         submit "$ONE_DIR" "one-n1-$launcher" "$launcher" -N 1 -n 2 || continue
         check_job "$ONE_DIR" "one-n1-$launcher" "$JOB_ID" same
     done
+    if [[ -z $FALLBACK ]]; then
+        mkdir -p "$tree/build"
+        ln -sf "$BIN" "$tree/build/p2pbench"
+        if SUBMIT_FROM=$tree submit "$ONE_DIR" one-n1-nobin srun -N 1 -n 2; then
+            check_job "$ONE_DIR" one-n1-nobin "$JOB_ID" same
+            if command -v p2pbench >/dev/null; then
+                say "one-n1-nobin: p2pbench is on PATH here, so the job used it; build/p2pbench not checked"
+            elif grep -qF "p2pbench: $tree/build/p2pbench (from a build in $tree)" \
+                "$OUTDIR/one-n1-nobin-$JOB_ID.out"; then
+                pass "one-n1-nobin: the job found build/p2pbench in its submit directory"
+            else
+                fail "one-n1-nobin: job log does not name $tree/build/p2pbench: $(head -5 "$OUTDIR/one-n1-nobin-$JOB_ID.out")"
+            fi
+        fi
+    fi
     slurm "$ONE_DIR" stop >>"$OUTDIR/local-slurm.log" 2>&1 || fail "one-node Slurm stopped"
 }
 
@@ -267,6 +316,7 @@ srun_two() {
 two_nodes() {
     local launcher
     start_cluster "$TWO_DIR" 2 || return 0
+    printed_env 2 "h1 h2"
     srun_two
     submit "$TWO_DIR" two-n1-srun srun -N 1 -n 2 &&
         check_job "$TWO_DIR" two-n1-srun "$JOB_ID" same

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Tests of p2pbench-report show and compare (no MPI). Usage:
 #   report_tests.sh TEST REPORT_BIN SOURCE_DIR WORK_DIR
-# TEST: golden | synthetic | errors | campaign | order | verdict | marks | incomplete | scale
+# TEST: golden | synthetic | errors | campaign | campaignlock | order | verdict | marks | incomplete
+#       | scale
 # shellcheck source=SCRIPTDIR/report_lib.sh
 . "$3/tests/report/report_lib.sh"
 
@@ -363,6 +364,43 @@ campaign)
     done
     expect_status 2 sh "$c" -n 2 -o camp3 -a same -b same -A true -B true
     expect_status 0 sh "$c" -n 1 -o camp3 -a "v1.2_x+y" -b B -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.0"
+    ;;
+campaignlock)
+    # Two campaign.sh on one directory: while the first runs its first launch,
+    # a second one fails at once, naming the directory, and runs, renames and
+    # writes nothing; the first then finishes every launch once.
+    c="$src/scripts/campaign.sh" fake="$here/fake_launch.sh"
+    # gate.sh: the first launch of the test waits (at most 30 s) for file 'go'
+    cat >gate.sh <<GATE
+if mkdir gate.taken 2>/dev/null; then
+    : >started
+    i=0
+    while [ ! -e go ] && [ \$i -lt 300 ]; do sleep 0.1; i=\$((i + 1)); done
+fi
+exec sh '$fake' "\$@"
+GATE
+    sh "$c" -n 2 -s 5 -o camp -A "sh gate.sh log 1.0" -B "sh gate.sh log 1.2" >first.out 2>first.err &
+    first=$!
+    i=0
+    while [ ! -e started ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+    [ -e started ] || fail "the first campaign's first launch did not start"
+    before=$(cd camp && find . -type f | sort)
+    expect_status 1 sh "$c" -n 2 -s 5 -o camp -A "sh gate.sh log 1.0" -B "sh gate.sh log 1.2"
+    { [ "$(wc -l <err.txt)" = 1 ] && grep -q "^campaign.sh: error: another campaign.sh is running on camp " err.txt; } ||
+        fail "second campaign's message: $(cat err.txt)"
+    eq "$(cd camp && find . -type f | sort)" "$before" "files of the campaign while the second was refused"
+    [ -e log ] && fail "the second campaign ran launches: $(cat log)"
+    : >go
+    rc=0
+    wait $first || rc=$?
+    eq "$rc" 0 "the first campaign's exit status"
+    eq "$(sort log | tr '\n' ' ')" "camp/A/A-01.jsonl camp/A/A-02.jsonl camp/B/B-01.jsonl camp/B/B-02.jsonl " \
+        "every launch ran once"
+    [ -z "$(find camp -name '*.incomplete')" ] || fail "launch files set aside: $(find camp -name '*.incomplete')"
+    grep -q "all 4 launches finished" first.err || fail "first campaign: $(cat first.err)"
+    # once it has ended, the same command is let in (and finds nothing to run)
+    expect_status 0 sh "$c" -n 2 -s 5 -o camp -A "sh gate.sh log 1.0" -B "sh gate.sh log 1.2"
+    eq "$(wc -l <log | tr -d ' ')" 4 "launches after the rerun"
     ;;
 order)
     # synthetic campaigns: GEN_POS gives each launch's position in its round
