@@ -10,9 +10,10 @@
 set -u
 bin=$1
 f=$2/tests/data/labels/evil-label.jsonl
-fails=0
+fails=0 passes=0
+pass() { echo "PASS: $1"; passes=$((passes + 1)); }
 check() { # name, command output file, fixed string expected
-    if grep -qF -- "$3" "$2"; then echo "PASS: $1"; else echo "FAIL: $1: no '$3' in:"; cat "$2"; fails=$((fails + 1)); fi
+    if grep -qF -- "$3" "$2"; then pass "$1"; else echo "FAIL: $1: no '$3' in:"; cat "$2"; fails=$((fails + 1)); fi
 }
 out=$(mktemp)
 dir=$(mktemp -d)
@@ -24,7 +25,7 @@ no_esc() {
         echo "FAIL: $1: ESC reached the output"
         fails=$((fails + 1))
     else
-        echo "PASS: $1: no ESC in the output"
+        pass "$1: no ESC in the output"
     fi
 }
 "$bin" show "$f" >"$out" 2>&1
@@ -61,7 +62,7 @@ sed -e 's/"label": ".*", "start_utc"/"label": "<b>x<\/b>\&", "start_utc"/' \
 "$bin" show -f markdown "$h" >"$out" 2>&1
 check "markdown heading escapes markup" "$out" '## p2pbench 0.1.0: &lt;b&gt;x&lt;/b&gt;&amp;, '
 check "markdown MPI line escapes markup" "$out" 'MPI: &lt;script&gt;y&lt;/script&gt; ???'
-if grep -q '<b>\|<script>' "$out"; then echo "FAIL: raw markup in show -f markdown"; fails=$((fails + 1)); else echo "PASS: no raw markup"; fi
+if grep -q '<b>\|<script>' "$out"; then echo "FAIL: raw markup in show -f markdown"; fails=$((fails + 1)); else pass "no raw markup"; fi
 # import of a log whose name holds a newline and ESC: messages sanitised, the
 # written file's name and label without control characters
 evil="$dir/nl
@@ -70,6 +71,28 @@ cp "$2/tests/data/cases/case02.txt" "$evil"
 "$bin" import "$evil" -o "$dir/imp" >"$out" 2>&1
 no_esc "import messages"
 check "import wrote line" "$out" "nl?name?[31m.txt: wrote $dir/imp/nl_name_[31m.jsonl"
-[ -f "$dir/imp/nl_name_[31m.jsonl" ] && echo "PASS: import file name" || { echo "FAIL: import file name: $(ls "$dir/imp")"; fails=$((fails + 1)); }
-echo "$((20 - fails)) passed, $fails failed"
+[ -f "$dir/imp/nl_name_[31m.jsonl" ] && pass "import file name" || { echo "FAIL: import file name: $(ls "$dir/imp")"; fails=$((fails + 1)); }
+# import of a log whose name, column header and output directory hold a C1
+# control (U+009B, a CSI of its own) and a right-to-left override (U+202E):
+# '?' for each of their bytes in the messages, in the file names and in the label
+c1=$(printf '\302\233') rlo=$(printf '\342\200\256')
+sed "s/Experiment_1/E${c1}x${rlo}y/" "$2/tests/data/cases/seed-pmb-sendrecv-native-vs-domU.txt" \
+    >"$dir/log${c1}${rlo}.txt"
+"$bin" import "$dir/log${c1}${rlo}.txt" -o "$dir/out${c1}${rlo}" >"$out" 2>&1
+# raw_bytes NAME FILE: FILE holds neither U+009B nor U+202E
+raw_bytes() {
+    if grep -q "$c1\|$rlo" "$2"; then
+        echo "FAIL: $1: a C1 control or bidi override reached it:"; cat "$2"; fails=$((fails + 1))
+    else
+        pass "$1: no C1 control or bidi override"
+    fi
+}
+raw_bytes "import messages (C1, U+202E)" "$out"
+check "import wrote line (C1, U+202E)" "$out" \
+    "log?????.txt: wrote $dir/out?????/log?????-E??x???y.jsonl (pmb-table, label E??x???y,"
+ls "$dir/out${c1}${rlo}" >"$dir/names" 2>&1
+raw_bytes "import file names" "$dir/names"
+check "import file name (C1, U+202E)" "$dir/names" "log?????-E??x???y.jsonl"
+check "imported label (C1, U+202E)" "$dir/out${c1}${rlo}/log?????-E??x???y.jsonl" '"label":"E??x???y"'
+echo "$passes passed, $fails failed"
 [ "$fails" = 0 ]
