@@ -50,6 +50,20 @@ check "compare text host context" "$out" 'v?[2Jm|x'
 "$bin" compare -f markdown "$f" --vs "$b" >"$out" 2>&1
 no_esc "compare markdown"
 check "compare markdown header cells" "$out" '| bytes | size | evil?[31m\|a,"b"?X [usec] | plain [usec] | ratio plain/evil?[31m\|a,"b"?X [95% CI] |'
+# markdown: markup in a host-context difference (a host name) and in a note
+# (side B's label, in an incomplete launch's warning) stays text
+m="$dir/markup.jsonl"
+sed -e 's/"label": ".*", "start_utc"/"label": "<i>y<\/i>", "start_utc"/' \
+    -e 's/"host": "vm"/"host": "<script>x<\/script>"/g' -e '/"type": *"end"/d' "$f" >"$m"
+"$bin" compare -f markdown "$f" --vs "$m" >"$out" 2>&1
+check "compare markdown host context escapes markup" "$out" \
+    '- ranks[0].host: evil?[31m\|a,"b"?X = vm \| &lt;i&gt;y&lt;/i&gt; = &lt;script&gt;x&lt;/script&gt;'
+check "compare markdown note escapes markup" "$out" 'incomplete launch on side B (&lt;i&gt;y&lt;/i&gt;)'
+if grep -q '<script>\|<i>' "$out"; then
+    echo "FAIL: raw markup in compare -f markdown:"; grep '<script>\|<i>' "$out"; fails=$((fails + 1))
+else
+    pass "no raw markup in compare -f markdown"
+fi
 "$bin" compare -f csv "$f" --vs "$b" >"$out" 2>&1
 check "compare csv side_a" "$out" 'latency,usec,"evil?[31m|a,""b""?X",plain,memcpy,rank 0,1024'
 "$bin" compare -f json "$f" --vs "$b" >"$out" 2>&1
