@@ -377,6 +377,17 @@ plot)
     grep -q "<text>Experiment_1</text>" e.svg || fail "label not literal in the legend"
     grep -q "<text>unlabelled</text>" e.svg || fail "unlabelled file not named 'unlabelled'"
     grep -q "//" e.svg && grep "<text>.*//" e.svg && fail "a path in the legend"
+    # labels with single quotes anywhere (gnuplot 5.4 reads neither '''q' nor
+    # 'a''''b') and with backquotes (never run: no double-quoted text in the script)
+    sed "s/\"label\":\"native\"/\"label\":\"'q\"/" a/a-01.jsonl >q1.jsonl
+    sed "s/\"label\":\"domU\"/\"label\":\"a''b\"/" b/b-01.jsonl >q2.jsonl
+    sed "s/\"label\":\"native\"/\"label\":\"\`touch pwned\`'\"/" a/a-01.jsonl >q3.jsonl
+    expect_status 0 "$bin" plot q1.jsonl --vs q2.jsonl -o q.svg
+    grep -q "<text>'q pingpong</text>\|<text>'q</text>" q.svg || fail "legend: no 'q: $(grep -o '<text>[^<]*</text>' q.svg | tr '\n' ' ')"
+    expect_status 0 "$bin" plot q3.jsonl q2.jsonl -o q3.svg
+    [ -e pwned ] && fail "a backquoted label ran a command"
+    grep -q "<text>\`touch pwned\`'</text>" q3.svg || fail "legend: backquoted label not literal: $(grep -o '<text>[^<]*</text>' q3.svg | tr '\n' ' ')"
+    grep -q "<text>a''b</text>" q3.svg || fail "legend: a''b not literal"
     # ticks as 1K/1M: powers of 2
     grep -q "<text>1K</text>" e.svg || fail "no 1K tick"
     # nothing to draw (only 0 bytes): one line, exit 1, no file

@@ -46,6 +46,14 @@ grep -q "^h7 .*slow node" out.txt && grep -q "^slow link: h1-h2" out.txt &&
 if command -v gnuplot >/dev/null 2>&1; then
     expect_status 0 "$bin" survey slow.jsonl --heatmap map.svg
     grep -q "h3 (slow)" map.svg && pass "heatmap: svg names h3 (slow)" || fail "heatmap svg"
+    # a host named 'h1 and a mode holding a quote, ';' and a gnuplot command:
+    # all text in the heatmap, nothing run (no file pwned)
+    sed -e "s/\"h1\"/\"'h1\"/g" -e "s/\"mode\": \"alone\"/\"mode\": \"x'; system('touch pwned'); print '\"/" \
+        slow.jsonl >quote.jsonl
+    expect_status 0 "$bin" survey quote.jsonl --heatmap quote.svg
+    [ ! -e pwned ] && pass "heatmap: a quote in the mode runs nothing" || fail "heatmap: the mode ran a command"
+    grep -q ">'h1</tspan>" quote.svg && grep -q "pairs x'; system('tou" quote.svg &&
+        pass "heatmap: host 'h1 and the mode as text" || fail "heatmap quotes: $(grep "h1\|pairs" quote.svg | head -3)"
     expect_status 0 "$bin" survey big.jsonl --heatmap big.png
     [ -s big.png ] && pass "heatmap: 40 hosts png" || fail "heatmap png"
 else
