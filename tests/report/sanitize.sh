@@ -68,6 +68,25 @@ fi
 check "compare csv side_a" "$out" 'latency,usec,"evil?[31m|a,""b""?X",plain,memcpy,rank 0,1024'
 "$bin" compare -f json "$f" --vs "$b" >"$out" 2>&1
 no_esc "compare json"
+# csv: a label, host or variant that a spreadsheet would run as a formula
+# (=, +, -, @ first) is quoted with a leading '; numbers stay numbers
+fm="$dir/formula.jsonl"
+sed -e 's/"label": ".*", "start_utc"/"label": "=1+2", "start_utc"/' "$f" >"$fm"
+"$bin" show -f csv "$fm" >"$out" 2>&1
+check "show csv formula label" "$out" "p2pbench/1,\"'=1+2\",memcpy,"
+"$bin" show -m latency -f csv "$fm" >"$out" 2>&1
+check "show -m csv formula header" "$out" "metric,kernel,variant,bytes,\"'=1+2\""
+fv="$dir/formula-variant.jsonl"
+sed -e 's/"label": ".*", "start_utc"/"label": "-x", "start_utc"/' -e 's/"variant":"rank 0"/"variant":"@v,w"/' "$f" >"$fv"
+"$bin" show -m latency -f csv "$fv" >"$out" 2>&1
+check "show -m csv formula variant" "$out" "latency,memcpy,\"'@v,w\",1024,"
+"$bin" compare -f csv "$fm" --vs "$fv" >"$out" 2>&1
+check "compare csv formula sides" "$out" "latency,usec,\"'=1+2\",\"'-x\",memcpy,\"'@v,w\""
+if grep -q ',=1+2\|,-x,\|,@v' "$out"; then
+    echo "FAIL: a formula reached compare's csv raw"; fails=$((fails + 1))
+else
+    pass "compare csv: no raw formula"
+fi
 # markup from a file stays text in markdown (label, MPI library, headings);
 # a right-to-left override (U+202E) becomes '?'s
 h="$dir/html.jsonl"

@@ -33,6 +33,10 @@ assert d["bandwidth_mbs"][2][0] == 100 and d["latency_usec"][0][0] is None
 expect_status 0 "$bin" survey slow.jsonl -f csv
 [ "$(wc -l <out.txt)" = 16 ] && pass "csv: 15 pairs" || fail "csv: $(wc -l <out.txt) lines"
 grep -q "^h1,h5,.*,0,1,0,0$" out.txt && pass "csv: h1-h5 slow link" || fail "csv h1-h5"
+# a host name a spreadsheet would run as a formula: quoted with a leading '
+sed 's/"h1"/"@h1"/g' slow.jsonl >formula.jsonl
+expect_status 0 "$bin" survey formula.jsonl -f csv
+grep -q "^\"'@h1\",h2," out.txt && pass "csv: host @h1 as text" || fail "csv formula host: $(sed -n 2p out.txt)"
 expect_status 1 "$bin" survey slow.jsonl --fail-on-slow
 grep -q "1 slow node, 1 slow link (--fail-on-slow)" err.txt && pass "--fail-on-slow: exit 1" || fail "fail-on-slow"
 expect_status 0 "$bin" survey slow.jsonl -m latency --fail-on-slow
