@@ -171,8 +171,7 @@ static void metric_line(const struct p2pb_side *s, const struct p2pb_cmp_row *r,
         putchar(',');
         p2pb_csv_field(stdout, r->variant);
         printf(",%zu", r->bytes);
-    }
-    else if (fmt == P2PB_OUT_MARKDOWN)
+    } else if (fmt == P2PB_OUT_MARKDOWN)
         printf("| %zu | %s |", r->bytes, sz);
     else
         printf("%12zu %6s", r->bytes, sz);

@@ -416,6 +416,17 @@ html)
     eq "$(grep -c '<section class="kernel">' r.html)" 2 "one section per kernel (pingpong, sendrecv)"
     eq "$(grep -c '<svg viewBox="0 0 540 320"' r.html)" 4 "two charts per kernel"
     grep -q -i -E "<script|https?:|src=|href=|url\(" r.html && fail "the page is not self-contained"
+    # the hypervisor fact: a verdict "other" from signals that disagree says so
+    sed 's/"memory_bytes":4294967296}}/"memory_bytes":4294967296,"hypervisor":{"verdict_derived":"other","verdict_basis":"signals disagree","signals_disagree":true,"disagreeing_signals":["cpuid_0x40000000_vendor suggests bhyve","clocksource suggests kvm"]}}}/' \
+        a/a-01.jsonl >hv.jsonl
+    grep -q '"signals_disagree":true' hv.jsonl || fail "hv.jsonl: the run record did not take the hypervisor object"
+    expect_status 0 "$bin" html hv.jsonl -o hv.html
+    grep -q "<th>hypervisor</th><td>other (signals disagree: cpuid_0x40000000_vendor suggests bhyve; clocksource suggests kvm)</td>" hv.html ||
+        fail "hypervisor cell: $(grep -o '<th>hypervisor</th><td>[^<]*' hv.html)"
+    sed 's/"memory_bytes":4294967296}}/"memory_bytes":4294967296,"hypervisor":{"verdict_derived":"bhyve","verdict_basis":"cpuid_0x40000000_vendor","signals_disagree":false,"disagreeing_signals":[]}}}/' \
+        a/a-01.jsonl >hv2.jsonl
+    expect_status 0 "$bin" html hv2.jsonl -o hv2.html
+    grep -q "<th>hypervisor</th><td>bhyve</td>" hv2.html || fail "hypervisor cell: $(grep -o '<th>hypervisor</th><td>[^<]*' hv2.html)"
     # the same input, the same page
     expect_status 0 "$bin" html a --vs slow -o r2.html
     cmp -s r.html r2.html || fail "two runs wrote different pages"

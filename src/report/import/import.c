@@ -587,8 +587,8 @@ static enum p2pb_status check_importable(const struct p2pb_imp_log *logs, size_t
                          first ? first->path : "import", first ? first->nothing : "no tables");
     for (size_t i = 0; i < nlogs; i++)
         if (logs[i].nothing[0])
-            say(msg, "%s: warning: nothing importable (%s); no file written for it",
-                logs[i].path, logs[i].nothing);
+            say(msg, "%s: warning: nothing importable (%s); no file written for it", logs[i].path,
+                logs[i].nothing);
     return P2PB_OK;
 }
 
