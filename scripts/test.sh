@@ -3,7 +3,12 @@
 # Second command of the README: install what is missing, then build and run
 # the whole test suite: against Open MPI (warnings are errors), against
 # MPICH, and under AddressSanitizer + UndefinedBehaviorSanitizer; then the
-# fuzz targets of p2pbench-report for 25 s each (build-fuzz, clang+libFuzzer).
+# whole tree again with clang (build-fuzz: the fuzz preset, every target, so
+# clang's warnings are errors too) and the fuzz targets of p2pbench-report for
+# 25 s each. Every preset the README names is thus compiled: ci, mpich, asan
+# and fuzz here in full; debug's flags (-O0 -g, test seams on) are asan's less
+# the sanitizers, and release's programs (-O3, no test seams) are what the
+# package test (label package, in the ci run) builds.
 #   scripts/test.sh          everything (what .ci/run does)
 #   scripts/test.sh --fast   Open MPI only, labels unit and mpi
 set -euo pipefail
@@ -60,9 +65,11 @@ run env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktra
     bash -c "$(declare -f build_and_test); root='$root' jobs=$jobs build_and_test asan -L unit"
 run env ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     bash -c "cd '$root/build-asan' && ctest --output-on-failure -L mpi"
-# libFuzzer targets (tests/fuzz/): only they are built in build-fuzz; without
-# clang's libFuzzer the configure step says so, and fails if P2PB_REQUIRE_FUZZ=1.
-run bash -c "cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j$jobs --target p2pb_fuzz_targets >/dev/null && cd '$root/build-fuzz' && ctest --output-on-failure -L fuzz"
+# The fuzz preset in full (every target: clang -Werror sees all the code, not
+# only what the libFuzzer targets link), then the libFuzzer targets
+# (tests/fuzz/); without clang's libFuzzer the configure step says so, and
+# fails if P2PB_REQUIRE_FUZZ=1.
+run bash -c "cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j$jobs >/dev/null && cd '$root/build-fuzz' && ctest --output-on-failure -L fuzz"
 if [ $status = 0 ]; then echo "== all test runs passed"; else echo "== some test runs FAILED"; fi
 summary
 exit $status

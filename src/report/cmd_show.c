@@ -136,8 +136,11 @@ static void metric_section(const struct p2pb_side *s, const struct p2pb_cmp_row 
 {
     char colname[600];
     if (fmt == P2PB_OUT_MARKDOWN) {
-        printf("\n### %s%s%s (%s)\n\n| bytes | size |", r->display_name, r->variant[0] ? " " : "",
-               r->variant, unit);
+        fputs("\n### ", stdout); /* names from the files: no markup */
+        p2pb_md_field(stdout, r->display_name);
+        fputs(r->variant[0] ? " " : "", stdout);
+        p2pb_md_field(stdout, r->variant);
+        printf(" (%s)\n\n| bytes | size |", unit);
         for (size_t f = 0; f < s->nfiles; f++) {
             putchar(' ');
             p2pb_md_field(stdout, file_name_in(s, f, colname, sizeof colname));
@@ -162,10 +165,13 @@ static void metric_line(const struct p2pb_side *s, const struct p2pb_cmp_row *r,
 {
     char sz[16], buf[32];
     p2pb_fmt_size(sz, sizeof sz, r->bytes);
-    if (fmt == P2PB_OUT_CSV)
-        printf("%s,%s,%s,%zu", m == P2PB_METRIC_LATENCY ? "latency" : "throughput", r->kernel,
-               r->variant, r->bytes);
-    else if (fmt == P2PB_OUT_MARKDOWN)
+    if (fmt == P2PB_OUT_CSV) { /* kernel and variant from the files: csv text fields */
+        printf("%s,", m == P2PB_METRIC_LATENCY ? "latency" : "throughput");
+        p2pb_csv_field(stdout, r->kernel);
+        putchar(',');
+        p2pb_csv_field(stdout, r->variant);
+        printf(",%zu", r->bytes);
+    } else if (fmt == P2PB_OUT_MARKDOWN)
         printf("| %zu | %s |", r->bytes, sz);
     else
         printf("%12zu %6s", r->bytes, sz);

@@ -14,7 +14,7 @@ static const struct p2pb_fmt_name survey_formats[] = {
 static enum p2pb_status check_args(const struct p2pb_args *a, enum p2pb_survey_fmt *fmt, char *err,
                                    size_t errlen)
 {
-    enum p2pb_outfmt f;
+    enum p2pb_outfmt f = P2PB_OUT_TEXT;
     if (a->nfiles[0] != 1 || a->nfiles[1] != 0)
         return p2pb_fail(P2PB_EUSAGE, err, errlen,
                          "survey takes exactly one results file" P2PB_TRY_HELP);
@@ -25,10 +25,12 @@ static enum p2pb_status check_args(const struct p2pb_args *a, enum p2pb_survey_f
                                          err, errlen);
     if (st == P2PB_OK)
         st = p2pb_args_format(a, survey_formats, 3, &f, err, errlen);
+    if (st != P2PB_OK)
+        return st;
     *fmt = f == P2PB_OUT_JSON  ? P2PB_SURVEY_JSON
            : f == P2PB_OUT_CSV ? P2PB_SURVEY_CSV
                                : P2PB_SURVEY_TEXT;
-    return st;
+    return P2PB_OK;
 }
 
 enum p2pb_status p2pb_cmd_survey(struct p2pb_args *a, char *err, size_t errlen)

@@ -31,10 +31,16 @@ static void note(struct note_sink *k, const char *kind, const char *fmt, ...)
     va_end(ap);
     if (k->arr && !kind[0])
         return; /* json has the facts as fields; its "warnings" are warnings only */
-    if (k->arr)
+    if (k->arr) {
         cJSON_AddItemToArray(k->arr, cJSON_CreateString(buf));
+        return;
+    }
+    fprintf(k->o, "%s%s%s", k->md ? "\n" : "", k->pfx, kind);
+    if (k->md) /* side names, file names, kernel names from the files: no markup */
+        p2pb_md_field(k->o, buf);
     else
-        fprintf(k->o, "%s%s%s%s\n", k->md ? "\n" : "", k->pfx, kind, buf);
+        fputs(buf, k->o);
+    fputc('\n', k->o);
 }
 
 /* One note per incomplete file of side s (tag "A" or "B"). */

@@ -434,8 +434,14 @@ static void print_text(FILE *o, int md, const struct p2pb_cmp_print *opt, const 
         fprintf(o, "\n# Host context differences besides the label (%zu):\n", diff->n);
     if (!diff->n)
         fprintf(o, "%s(none recorded)\n", md ? "- " : "#   ");
-    for (size_t i = 0; i < diff->n; i++)
-        fprintf(o, "%s%s\n", md ? "- " : "#   ", diff->lines[i]);
+    for (size_t i = 0; i < diff->n; i++) { /* sanitised (context_diff.c); markup escaped */
+        fputs(md ? "- " : "#   ", o);
+        if (md)
+            p2pb_md_field(o, diff->lines[i]);
+        else
+            fputs(diff->lines[i], o);
+        fputc('\n', o);
+    }
 }
 
 static void csv_num(FILE *o, double v)

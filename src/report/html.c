@@ -158,6 +158,33 @@ static const struct fact {
     {"eager limit marked [bytes]", "eager_limit_marked"},
 };
 
+/* The hypervisor fact of run record r: the verdict and, when its signals
+ * disagree, what each said ("other (signals disagree: cpuid_0x40000000_vendor
+ * suggests bhyve; clocksource suggests kvm)"), so that an "other" says why. */
+static void hypervisor_value(const cJSON *r, char *buf, size_t len)
+{
+    run_str(r, "hosts.*.hypervisor.verdict_derived", buf, len);
+    const cJSON *hosts = r ? cJSON_GetObjectItemCaseSensitive(r, "hosts") : NULL;
+    const cJSON *hv =
+        hosts && hosts->child ? cJSON_GetObjectItemCaseSensitive(hosts->child, "hypervisor") : NULL;
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(hv, "disagreeing_signals");
+    if (!buf[0] || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(hv, "signals_disagree")))
+        return;
+    size_t n = strlen(buf);
+    n += (size_t)snprintf(buf + n, len - n, " (signals disagree");
+    const cJSON *e;
+    int first = 1;
+    cJSON_ArrayForEach(e, list)
+    {
+        if (n < len && cJSON_IsString(e)) {
+            n += (size_t)snprintf(buf + n, len - n, "%s%s", first ? ": " : "; ", e->valuestring);
+            first = 0;
+        }
+    }
+    if (n < len)
+        snprintf(buf + n, len - n, ")");
+}
+
 /* The launches row: count, incomplete, the first and last start time. */
 static void launches_cell(FILE *o, const struct p2pb_side *s)
 {
@@ -216,9 +243,13 @@ static void facts_table(FILE *o, const struct html_doc *d)
     fputs("</tr>\n", o);
     for (size_t i = 0; i < sizeof facts / sizeof facts[0]; i++) {
         char v[2][256];
-        for (size_t s = 0; s < d->nsides; s++)
-            run_str(d->sides[s].nfiles ? d->sides[s].files[0].run : NULL, facts[i].path, v[s],
-                    sizeof v[s]);
+        for (size_t s = 0; s < d->nsides; s++) {
+            const cJSON *run = d->sides[s].nfiles ? d->sides[s].files[0].run : NULL;
+            if (strcmp(facts[i].name, "hypervisor") == 0)
+                hypervisor_value(run, v[s], sizeof v[s]);
+            else
+                run_str(run, facts[i].path, v[s], sizeof v[s]);
+        }
         int differs = d->nsides == 2 && strcmp(v[0], v[1]) != 0;
         fprintf(o, "<tr%s><th>%s</th>", differs ? " class=\"differs\"" : "", facts[i].name);
         for (size_t s = 0; s < d->nsides; s++) {

@@ -22,22 +22,6 @@
 #include "plot.h"
 #include "text.h"
 
-/* Write s as a single-quoted gnuplot string ('' stands for '). Newlines,
- * which gnuplot cannot take inside a string, become spaces. */
-static void gp_quote(FILE *o, const char *s)
-{
-    fputc('\'', o);
-    for (; *s; s++) {
-        if (*s == '\'')
-            fputs("''", o);
-        else if (*s == '\n' || *s == '\r')
-            fputc(' ', o);
-        else
-            fputc(*s, o);
-    }
-    fputc('\'', o);
-}
-
 /* 1 if s ends in suf, letters compared without case (.PNG is .png). */
 static int ends_with_nocase(const char *s, const char *suf)
 {
@@ -149,7 +133,7 @@ static void write_panel(FILE *o, const struct plot_job *job, int m)
              m == 0 ? "latency (median; band: CI or launch range)"
                     : "throughput (band: CI or launch range)");
     fputs("set title ", o);
-    gp_quote(o, title);
+    p2pb_gnuplot_quote(o, title);
     fprintf(o, "\nset ylabel '%s'\nplot ", m == 0 ? "t [usec]" : "MB/s (1 MB = 10^6 B)");
     for (size_t l = 0; l < job->nlines; l++) {
         fprintf(o,
@@ -157,7 +141,7 @@ static void write_panel(FILE *o, const struct plot_job *job, int m)
                 "lc %zu notitle, $d%zu_%d using 1:2 with linespoints lc %zu pt %zu title ",
                 l ? ", " : "", l, m, l + 1, l, m, l + 1, l % 13 + 1);
         line_title(job, &job->lines[l], title, sizeof title);
-        gp_quote(o, title);
+        p2pb_gnuplot_quote(o, title);
     }
     fputc('\n', o);
 }
@@ -166,7 +150,7 @@ void p2pb_plot_script(FILE *o, const struct plot_job *job)
 {
     fprintf(o, "set terminal %s size 1200,500 noenhanced\n", job->svg ? "svg" : "pngcairo");
     fputs("set output ", o);
-    gp_quote(o, job->tmp);
+    p2pb_gnuplot_quote(o, job->tmp);
     fputc('\n', o);
     write_blocks(o, job);
     fputs("set multiplot layout 1,2\n"

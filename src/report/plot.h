@@ -32,6 +32,18 @@ struct plot_job {
 /* Write the whole gnuplot script of job (terminal, data, both panels) to o. */
 void p2pb_plot_script(FILE *o, const struct plot_job *job);
 
+/*
+ * Write s to o as a gnuplot string expression that gnuplot reads back as s:
+ * runs without a single quote as single-quoted strings (no backquote, macro
+ * or backslash processing in them), each single quote as the double-quoted
+ * "'", joined by '.' and in parentheses, e.g. it's -> ('it'."'".'s'); ""
+ * -> (''). gnuplot's reader cannot take a doubled '' at the start of a
+ * single-quoted string ('''q' is an error in gnuplot 5.4), and double
+ * quotes would run `commands` (gnuplot docs, "quotes" and "substitution
+ * backquotes"). Newlines and carriage returns become spaces. plot_run.c
+ */
+void p2pb_gnuplot_quote(FILE *o, const char *s);
+
 /* Writes a gnuplot script for ctx to o. */
 typedef void (*p2pb_gnuplot_script_fn)(FILE *o, const void *ctx);
 

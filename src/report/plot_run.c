@@ -25,6 +25,26 @@ enum { EXEC_FAILED = 127 };
 
 static double timeout_s; /* p2pb_gnuplot_set_timeout; <= 0: none */
 
+void p2pb_gnuplot_quote(FILE *o, const char *s)
+{
+    int open = 0; /* inside a single-quoted run */
+    fputc('(', o);
+    if (!*s)
+        fputs("''", o);
+    for (const char *c = s; *c; c++) {
+        if (*c == '\'') {
+            fputs(open ? "'.\"'\"" : c == s ? "\"'\"" : ".\"'\"", o);
+            open = 0;
+            continue;
+        }
+        if (!open)
+            fputs(c == s ? "'" : ".'", o);
+        open = 1;
+        fputc(*c == '\n' || *c == '\r' ? ' ' : *c, o);
+    }
+    fputs(open ? "')" : ")", o);
+}
+
 void p2pb_gnuplot_set_timeout(double seconds)
 {
     timeout_s = seconds;

@@ -26,15 +26,6 @@
  * blank); above it the matrix is drawn as one image. */
 #define MAX_CELLS_NODES 256
 
-/* s as a single-quoted gnuplot string ('' for '; line breaks as spaces). */
-static void gp_quote(FILE *o, const char *s)
-{
-    fputc('\'', o);
-    for (; *s; s++)
-        fputs(*s == '\'' ? "''" : (*s == '\n' || *s == '\r') ? " " : (char[2]){*s, 0}, o);
-    fputc('\'', o);
-}
-
 /* The tics of one axis: node names, "(slow)" after the nodes the panel's
  * metric (verdict bit b) found slow. */
 static void write_tics(FILE *o, const char *axis, const struct p2pb_survey_matrix *m,
@@ -46,7 +37,7 @@ static void write_tics(FILE *o, const char *axis, const struct p2pb_survey_matri
         char name[P2PB_SURVEY_LABEL + 8];
         snprintf(name, sizeof name, "%s%s", m->labels[i], v->slow_node[i] & b ? " (slow)" : "");
         fprintf(o, "%s", i ? ", " : "");
-        gp_quote(o, name);
+        p2pb_gnuplot_quote(o, name);
         fprintf(o, " %zu", i);
     }
     fprintf(o, ")%s\n", axis[0] == 'x' ? " rotate by 90 right" : "");
@@ -138,12 +129,15 @@ static void write_script(FILE *o, const struct p2pb_survey_matrix *m,
     side = side < 480 ? 480 : side > 2400 ? 2400 : side;
     fprintf(o, "set terminal %s size %d,%d font ',9'\nset output ", svg ? "svg" : "pngcairo",
             2 * side + 160, side + 120);
-    gp_quote(o, out);
-    fprintf(o,
-            "\nset multiplot layout 1,2 title 'p2pbench survey: %zu nodes (per %s), pairs "
-            "%s; %zu slow node%s, %zu slow link%s'\n",
-            m->n, m->per[0] ? m->per : "?", m->mode[0] ? m->mode : "?", v->nslow_nodes,
-            v->nslow_nodes == 1 ? "" : "s", v->nslow_links, v->nslow_links == 1 ? "" : "s");
+    p2pb_gnuplot_quote(o, out);
+    char title[512]; /* per and mode come from the file: quoted, never raw */
+    snprintf(title, sizeof title,
+             "p2pbench survey: %zu nodes (per %s), pairs %s; %zu slow node%s, %zu slow link%s",
+             m->n, m->per[0] ? m->per : "?", m->mode[0] ? m->mode : "?", v->nslow_nodes,
+             v->nslow_nodes == 1 ? "" : "s", v->nslow_links, v->nslow_links == 1 ? "" : "s");
+    fputs("\nset multiplot layout 1,2 title ", o);
+    p2pb_gnuplot_quote(o, title);
+    fputc('\n', o);
     fprintf(o,
             "set xrange [-0.5:%zu.5]\nset yrange [%zu.5:-0.5]\nset size ratio -1\n"
             "set key below\nset tics scale 0\nset datafile missing '?'\n",

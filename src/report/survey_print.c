@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/output.h"
 #include "survey.h"
 
 void p2pb_survey_slowest(const struct p2pb_survey_matrix *m, int bw, struct p2pb_survey_slowest *w)
@@ -272,19 +273,6 @@ static void print_json(FILE *o, const char *path, const struct p2pb_survey_matri
     cJSON_Delete(d);
 }
 
-/* s as one csv field (quoted when it holds a comma, quote or space). */
-static void csv_field(FILE *o, const char *s)
-{
-    if (!strpbrk(s, ",\" ")) {
-        fputs(s, o);
-        return;
-    }
-    fputc('"', o);
-    for (; *s; s++)
-        fputs(*s == '"' ? "\"\"" : (char[2]){*s, 0}, o);
-    fputc('"', o);
-}
-
 static void print_csv(FILE *o, const struct p2pb_survey_matrix *m,
                       const struct p2pb_survey_verdict *v)
 {
@@ -292,9 +280,9 @@ static void print_csv(FILE *o, const struct p2pb_survey_matrix *m,
                "slow_link,slow_node_a,slow_node_b,capped\n");
     for (size_t i = 0; i < m->n; i++)
         for (size_t j = i + 1; j < m->n; j++) {
-            csv_field(o, m->labels[i]);
+            p2pb_csv_field(o, m->labels[i]);
             fputc(',', o);
-            csv_field(o, m->labels[j]);
+            p2pb_csv_field(o, m->labels[j]);
             fprintf(o, ",%.3f,%.3f,%.3f,%d,%d,%d,%d,%d\n", m->lat[i * m->n + j],
                     m->bw[i * m->n + j], m->bw[j * m->n + i], m->retested[i * m->n + j],
                     v->slow_link[i * m->n + j] != 0, v->slow_node[i] != 0, v->slow_node[j] != 0,

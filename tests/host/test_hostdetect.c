@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../lib/check.h"
 #include "host/hostdetect.h"
@@ -93,14 +94,18 @@ static void test_verdicts(void)
     CHECK(!disagree(hv));
     cJSON_Delete(hv);
 
+    /* bhyve's CPUID signature under KVM's clocksource (this machine) */
     hv = hv_case("disagree", &s);
     CHECK_STREQ(s.vendor40000000, "bhyve bhyve ");
     CHECK_STREQ(sget(hv, "verdict_derived", NULL), "other");
+    CHECK_STREQ(sget(hv, "verdict_basis", NULL), "signals disagree");
     CHECK(disagree(hv));
     {
         const cJSON *d = cJSON_GetObjectItemCaseSensitive(hv, "disagreeing_signals");
-        CHECK(cJSON_GetArraySize(d) == 1);
-        CHECK_STREQ(cJSON_GetStringValue(cJSON_GetArrayItem(d, 0)), "clocksource suggests kvm");
+        CHECK(cJSON_GetArraySize(d) == 2);
+        CHECK_STREQ(cJSON_GetStringValue(cJSON_GetArrayItem(d, 0)),
+                    "cpuid_0x40000000_vendor suggests bhyve");
+        CHECK_STREQ(cJSON_GetStringValue(cJSON_GetArrayItem(d, 1)), "clocksource suggests kvm");
     }
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(hv, "container");
     CHECK_STREQ(sget(c, "container_derived", NULL), "docker");
@@ -113,7 +118,10 @@ static void test_verdicts(void)
     CHECK_STREQ(s.vendor40000000, "Microsoft Hv");
     CHECK_STREQ(s.vendor40000100, "XenVMMXenVMM");
     CHECK_STREQ(sget(hv, "verdict_derived", NULL), "xen-domU");
-    CHECK(disagree(hv)); /* 0x40000000 alone says hyperv: shown, not hidden */
+    /* 0x40000000's "Microsoft Hv" is Xen's viridian interface (Xen's leaf
+     * moved to 0x40000100): recorded raw, no disagreement */
+    CHECK(!disagree(hv));
+    CHECK_STREQ(sget(hv, "signals", "cpuid_0x40000000_vendor"), "Microsoft Hv");
     cJSON_Delete(hv);
 
     hv = hv_case("no-cpuid", &s);
@@ -133,6 +141,122 @@ static void test_verdicts(void)
     snprintf(s.dmi_product_name, sizeof s.dmi_product_name, "VMware Virtual Platform");
     CHECK_STREQ(p2pb_hv_verdict(&s, basis, sizeof basis), "vmware");
     CHECK_STREQ(basis, "dmi");
+}
+
+/* Leaf 1 with the hypervisor bit, leaf 0x40000000 holding sig (12 bytes,
+ * EBX ECX EDX, little-endian as the CPU returns them) and, when sig100 is
+ * not NULL, leaf 0x40000100 holding sig100: a fixture directory dir read
+ * through p2pb_hv_read as on a guest. */
+static void read_signature(const char *dir, const char *sig, const char *sig100,
+                           struct p2pb_hv_signals *s)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/cpuid.txt", dir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fprintf(f, "00000001 00000000 00000000 80000000 00000000\n");
+    for (int k = 0; k < 2; k++) {
+        const char *g = k ? sig100 : sig;
+        if (!g)
+            continue;
+        uint32_t r[3];
+        memcpy(r, g, 12);
+        fprintf(f, "%08x 40000001 %08x %08x %08x\n", k ? 0x40000100u : 0x40000000u, r[0], r[1],
+                r[2]);
+    }
+    fclose(f);
+    struct p2pb_host_source src;
+    p2pb_host_source_fixture(&src, dir);
+    p2pb_hv_read(&src, s);
+}
+
+/* Every published CPUID 0x40000000 signature (hypervisor.c cites the
+ * sources) through the whole path: registers, vendor text, verdict. */
+static void test_signatures(void)
+{
+    static const struct {
+        const char bytes[13]; /* 12 bytes as the registers hold them */
+        const char *text;     /* the vendor string recorded */
+        const char *verdict;
+    } sigs[] = {
+        {"KVMKVMKVM\0\0\0", "KVMKVMKVM", "kvm"},
+        {"Linux KVM Hv", "Linux KVM Hv", "kvm"},
+        {"Microsoft Hv", "Microsoft Hv", "hyperv"},
+        {"VMwareVMware", "VMwareVMware", "vmware"},
+        {"XenVMMXenVMM", "XenVMMXenVMM", "xen-domU"},
+        {"bhyve bhyve ", "bhyve bhyve ", "bhyve"},
+        {"BHyVE BHyVE ", "BHyVE BHyVE ", "bhyve"},
+        {"TCGTCGTCGTCG", "TCGTCGTCGTCG", "qemu-tcg"},
+        {"ACRNACRNACRN", "ACRNACRNACRN", "acrn"},
+        {" lrpepyh  vr", " lrpepyh  vr", "parallels"},
+        {"prl hyperv  ", "prl hyperv  ", "parallels"},
+        {"VBoxVBoxVBox", "VBoxVBoxVBox", "virtualbox"},
+        {" QNXQVMBSQG ", " QNXQVMBSQG ", "qnx"},
+        {"QNXQVMBSQG\0\0", "QNXQVMBSQG", "qnx"},
+        {"Jailhouse\0\0\0", "Jailhouse", "jailhouse"},
+        {"SomeNewHvXYZ", "SomeNewHvXYZ", "other"}, /* unknown, with the hypervisor bit */
+    };
+    char dir[] = "/tmp/p2pb-hvsig-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct p2pb_hv_signals s;
+        char basis[64];
+        read_signature(dir, sigs[i].bytes, NULL, &s);
+        CHECK_STREQ(s.vendor40000000, sigs[i].text);
+        CHECK_STREQ(p2pb_hv_verdict(&s, basis, sizeof basis), sigs[i].verdict);
+        CHECK_STREQ(basis, "cpuid_0x40000000_vendor");
+    }
+    /* Hyper-V's interface at 0x40000000 offered by KVM or Xen, whose own
+     * leaves then sit at 0x40000100: named by 0x40000100, no disagreement */
+    struct p2pb_hv_signals s;
+    char basis[64];
+    read_signature(dir, "Microsoft Hv", "KVMKVMKVM\0\0\0", &s);
+    CHECK_STREQ(p2pb_hv_verdict(&s, basis, sizeof basis), "kvm");
+    CHECK_STREQ(basis, "cpuid_0x40000100_vendor");
+    cJSON *hv = p2pb_hv_json(&s);
+    CHECK(!disagree(hv));
+    cJSON_Delete(hv);
+    /* without the hypervisor bit an unknown leaf is a leftover, not a guest */
+    read_signature(dir, "SomeNewHvXYZ", NULL, &s);
+    s.cpuid_hv_bit = 0;
+    CHECK_STREQ(p2pb_hv_verdict(&s, basis, sizeof basis), "none");
+    char path[1100];
+    snprintf(path, sizeof path, "%s/cpuid.txt", dir);
+    remove(path);
+    rmdir(dir);
+}
+
+/* Signals that name different hypervisors: "other", and the basis and the
+ * record say they disagree and who said what. */
+static void test_disagreement(void)
+{
+    struct p2pb_hv_signals s;
+    memset(&s, 0, sizeof s);
+    s.cpuid_available = 1;
+    s.cpuid_hv_bit = 1;
+    snprintf(s.vendor40000000, sizeof s.vendor40000000, "KVMKVMKVM");
+    snprintf(s.dmi_sys_vendor, sizeof s.dmi_sys_vendor, "VMware, Inc.");
+    char basis[64];
+    CHECK_STREQ(p2pb_hv_verdict(&s, basis, sizeof basis), "other");
+    CHECK_STREQ(basis, "signals disagree");
+    cJSON *hv = p2pb_hv_json(&s);
+    CHECK(disagree(hv));
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(hv, "disagreeing_signals");
+    CHECK(cJSON_GetArraySize(d) == 2);
+    CHECK_STREQ(cJSON_GetStringValue(cJSON_GetArrayItem(d, 0)),
+                "cpuid_0x40000000_vendor suggests kvm");
+    CHECK_STREQ(cJSON_GetStringValue(cJSON_GetArrayItem(d, 1)), "dmi suggests vmware");
+    cJSON_Delete(hv);
+    /* DMI agreeing with CPUID: named; "Amazon EC2" (also bare metal) names none */
+    snprintf(s.dmi_sys_vendor, sizeof s.dmi_sys_vendor, "QEMU");
+    CHECK_STREQ(p2pb_hv_verdict(&s, basis, sizeof basis), "kvm");
+    snprintf(s.dmi_sys_vendor, sizeof s.dmi_sys_vendor, "Amazon EC2");
+    CHECK_STREQ(p2pb_hv_verdict(&s, basis, sizeof basis), "kvm");
+    memset(&s, 0, sizeof s);
+    snprintf(s.dmi_sys_vendor, sizeof s.dmi_sys_vendor, "Amazon EC2");
+    CHECK_STREQ(p2pb_hv_verdict(&s, basis, sizeof basis), "none");
 }
 
 static void test_cpufreq_and_boot_id(void)
@@ -447,6 +571,8 @@ int main(int argc, char **argv)
     }
     data_dir = argv[1];
     test_verdicts();
+    test_signatures();
+    test_disagreement();
     test_cpufreq_and_boot_id();
     test_knobs();
     test_env_overrides();

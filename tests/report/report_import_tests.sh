@@ -377,6 +377,17 @@ plot)
     grep -q "<text>Experiment_1</text>" e.svg || fail "label not literal in the legend"
     grep -q "<text>unlabelled</text>" e.svg || fail "unlabelled file not named 'unlabelled'"
     grep -q "//" e.svg && grep "<text>.*//" e.svg && fail "a path in the legend"
+    # labels with single quotes anywhere (gnuplot 5.4 reads neither '''q' nor
+    # 'a''''b') and with backquotes (never run: no double-quoted text in the script)
+    sed "s/\"label\":\"native\"/\"label\":\"'q\"/" a/a-01.jsonl >q1.jsonl
+    sed "s/\"label\":\"domU\"/\"label\":\"a''b\"/" b/b-01.jsonl >q2.jsonl
+    sed "s/\"label\":\"native\"/\"label\":\"\`touch pwned\`'\"/" a/a-01.jsonl >q3.jsonl
+    expect_status 0 "$bin" plot q1.jsonl --vs q2.jsonl -o q.svg
+    grep -q "<text>'q pingpong</text>\|<text>'q</text>" q.svg || fail "legend: no 'q: $(grep -o '<text>[^<]*</text>' q.svg | tr '\n' ' ')"
+    expect_status 0 "$bin" plot q3.jsonl q2.jsonl -o q3.svg
+    [ -e pwned ] && fail "a backquoted label ran a command"
+    grep -q "<text>\`touch pwned\`'</text>" q3.svg || fail "legend: backquoted label not literal: $(grep -o '<text>[^<]*</text>' q3.svg | tr '\n' ' ')"
+    grep -q "<text>a''b</text>" q3.svg || fail "legend: a''b not literal"
     # ticks as 1K/1M: powers of 2
     grep -q "<text>1K</text>" e.svg || fail "no 1K tick"
     # nothing to draw (only 0 bytes): one line, exit 1, no file
@@ -405,6 +416,17 @@ html)
     eq "$(grep -c '<section class="kernel">' r.html)" 2 "one section per kernel (pingpong, sendrecv)"
     eq "$(grep -c '<svg viewBox="0 0 540 320"' r.html)" 4 "two charts per kernel"
     grep -q -i -E "<script|https?:|src=|href=|url\(" r.html && fail "the page is not self-contained"
+    # the hypervisor fact: a verdict "other" from signals that disagree says so
+    sed 's/"memory_bytes":4294967296}}/"memory_bytes":4294967296,"hypervisor":{"verdict_derived":"other","verdict_basis":"signals disagree","signals_disagree":true,"disagreeing_signals":["cpuid_0x40000000_vendor suggests bhyve","clocksource suggests kvm"]}}}/' \
+        a/a-01.jsonl >hv.jsonl
+    grep -q '"signals_disagree":true' hv.jsonl || fail "hv.jsonl: the run record did not take the hypervisor object"
+    expect_status 0 "$bin" html hv.jsonl -o hv.html
+    grep -q "<th>hypervisor</th><td>other (signals disagree: cpuid_0x40000000_vendor suggests bhyve; clocksource suggests kvm)</td>" hv.html ||
+        fail "hypervisor cell: $(grep -o '<th>hypervisor</th><td>[^<]*' hv.html)"
+    sed 's/"memory_bytes":4294967296}}/"memory_bytes":4294967296,"hypervisor":{"verdict_derived":"bhyve","verdict_basis":"cpuid_0x40000000_vendor","signals_disagree":false,"disagreeing_signals":[]}}}/' \
+        a/a-01.jsonl >hv2.jsonl
+    expect_status 0 "$bin" html hv2.jsonl -o hv2.html
+    grep -q "<th>hypervisor</th><td>bhyve</td>" hv2.html || fail "hypervisor cell: $(grep -o '<th>hypervisor</th><td>[^<]*' hv2.html)"
     # the same input, the same page
     expect_status 0 "$bin" html a --vs slow -o r2.html
     cmp -s r.html r2.html || fail "two runs wrote different pages"

@@ -10,9 +10,10 @@
 set -u
 bin=$1
 f=$2/tests/data/labels/evil-label.jsonl
-fails=0
+fails=0 passes=0
+pass() { echo "PASS: $1"; passes=$((passes + 1)); }
 check() { # name, command output file, fixed string expected
-    if grep -qF -- "$3" "$2"; then echo "PASS: $1"; else echo "FAIL: $1: no '$3' in:"; cat "$2"; fails=$((fails + 1)); fi
+    if grep -qF -- "$3" "$2"; then pass "$1"; else echo "FAIL: $1: no '$3' in:"; cat "$2"; fails=$((fails + 1)); fi
 }
 out=$(mktemp)
 dir=$(mktemp -d)
@@ -24,7 +25,7 @@ no_esc() {
         echo "FAIL: $1: ESC reached the output"
         fails=$((fails + 1))
     else
-        echo "PASS: $1: no ESC in the output"
+        pass "$1: no ESC in the output"
     fi
 }
 "$bin" show "$f" >"$out" 2>&1
@@ -49,10 +50,43 @@ check "compare text host context" "$out" 'v?[2Jm|x'
 "$bin" compare -f markdown "$f" --vs "$b" >"$out" 2>&1
 no_esc "compare markdown"
 check "compare markdown header cells" "$out" '| bytes | size | evil?[31m\|a,"b"?X [usec] | plain [usec] | ratio plain/evil?[31m\|a,"b"?X [95% CI] |'
+# markdown: markup in a host-context difference (a host name) and in a note
+# (side B's label, in an incomplete launch's warning) stays text
+m="$dir/markup.jsonl"
+sed -e 's/"label": ".*", "start_utc"/"label": "<i>y<\/i>", "start_utc"/' \
+    -e 's/"host": "vm"/"host": "<script>x<\/script>"/g' -e '/"type": *"end"/d' "$f" >"$m"
+"$bin" compare -f markdown "$f" --vs "$m" >"$out" 2>&1
+check "compare markdown host context escapes markup" "$out" \
+    '- ranks[0].host: evil?[31m\|a,"b"?X = vm \| &lt;i&gt;y&lt;/i&gt; = &lt;script&gt;x&lt;/script&gt;'
+check "compare markdown note escapes markup" "$out" 'incomplete launch on side B (&lt;i&gt;y&lt;/i&gt;)'
+if grep -q '<script>\|<i>' "$out"; then
+    echo "FAIL: raw markup in compare -f markdown:"; grep '<script>\|<i>' "$out"; fails=$((fails + 1))
+else
+    pass "no raw markup in compare -f markdown"
+fi
 "$bin" compare -f csv "$f" --vs "$b" >"$out" 2>&1
 check "compare csv side_a" "$out" 'latency,usec,"evil?[31m|a,""b""?X",plain,memcpy,rank 0,1024'
 "$bin" compare -f json "$f" --vs "$b" >"$out" 2>&1
 no_esc "compare json"
+# csv: a label, host or variant that a spreadsheet would run as a formula
+# (=, +, -, @ first) is quoted with a leading '; numbers stay numbers
+fm="$dir/formula.jsonl"
+sed -e 's/"label": ".*", "start_utc"/"label": "=1+2", "start_utc"/' "$f" >"$fm"
+"$bin" show -f csv "$fm" >"$out" 2>&1
+check "show csv formula label" "$out" "p2pbench/1,\"'=1+2\",memcpy,"
+"$bin" show -m latency -f csv "$fm" >"$out" 2>&1
+check "show -m csv formula header" "$out" "metric,kernel,variant,bytes,\"'=1+2\""
+fv="$dir/formula-variant.jsonl"
+sed -e 's/"label": ".*", "start_utc"/"label": "-x", "start_utc"/' -e 's/"variant":"rank 0"/"variant":"@v,w"/' "$f" >"$fv"
+"$bin" show -m latency -f csv "$fv" >"$out" 2>&1
+check "show -m csv formula variant" "$out" "latency,memcpy,\"'@v,w\",1024,"
+"$bin" compare -f csv "$fm" --vs "$fv" >"$out" 2>&1
+check "compare csv formula sides" "$out" "latency,usec,\"'=1+2\",\"'-x\",memcpy,\"'@v,w\""
+if grep -q ',=1+2\|,-x,\|,@v' "$out"; then
+    echo "FAIL: a formula reached compare's csv raw"; fails=$((fails + 1))
+else
+    pass "compare csv: no raw formula"
+fi
 # markup from a file stays text in markdown (label, MPI library, headings);
 # a right-to-left override (U+202E) becomes '?'s
 h="$dir/html.jsonl"
@@ -61,7 +95,7 @@ sed -e 's/"label": ".*", "start_utc"/"label": "<b>x<\/b>\&", "start_utc"/' \
 "$bin" show -f markdown "$h" >"$out" 2>&1
 check "markdown heading escapes markup" "$out" '## p2pbench 0.1.0: &lt;b&gt;x&lt;/b&gt;&amp;, '
 check "markdown MPI line escapes markup" "$out" 'MPI: &lt;script&gt;y&lt;/script&gt; ???'
-if grep -q '<b>\|<script>' "$out"; then echo "FAIL: raw markup in show -f markdown"; fails=$((fails + 1)); else echo "PASS: no raw markup"; fi
+if grep -q '<b>\|<script>' "$out"; then echo "FAIL: raw markup in show -f markdown"; fails=$((fails + 1)); else pass "no raw markup"; fi
 # import of a log whose name holds a newline and ESC: messages sanitised, the
 # written file's name and label without control characters
 evil="$dir/nl
@@ -70,6 +104,28 @@ cp "$2/tests/data/cases/case02.txt" "$evil"
 "$bin" import "$evil" -o "$dir/imp" >"$out" 2>&1
 no_esc "import messages"
 check "import wrote line" "$out" "nl?name?[31m.txt: wrote $dir/imp/nl_name_[31m.jsonl"
-[ -f "$dir/imp/nl_name_[31m.jsonl" ] && echo "PASS: import file name" || { echo "FAIL: import file name: $(ls "$dir/imp")"; fails=$((fails + 1)); }
-echo "$((20 - fails)) passed, $fails failed"
+[ -f "$dir/imp/nl_name_[31m.jsonl" ] && pass "import file name" || { echo "FAIL: import file name: $(ls "$dir/imp")"; fails=$((fails + 1)); }
+# import of a log whose name, column header and output directory hold a C1
+# control (U+009B, a CSI of its own) and a right-to-left override (U+202E):
+# '?' for each of their bytes in the messages, in the file names and in the label
+c1=$(printf '\302\233') rlo=$(printf '\342\200\256')
+sed "s/Experiment_1/E${c1}x${rlo}y/" "$2/tests/data/cases/seed-pmb-sendrecv-native-vs-domU.txt" \
+    >"$dir/log${c1}${rlo}.txt"
+"$bin" import "$dir/log${c1}${rlo}.txt" -o "$dir/out${c1}${rlo}" >"$out" 2>&1
+# raw_bytes NAME FILE: FILE holds neither U+009B nor U+202E
+raw_bytes() {
+    if grep -q "$c1\|$rlo" "$2"; then
+        echo "FAIL: $1: a C1 control or bidi override reached it:"; cat "$2"; fails=$((fails + 1))
+    else
+        pass "$1: no C1 control or bidi override"
+    fi
+}
+raw_bytes "import messages (C1, U+202E)" "$out"
+check "import wrote line (C1, U+202E)" "$out" \
+    "log?????.txt: wrote $dir/out?????/log?????-E??x???y.jsonl (pmb-table, label E??x???y,"
+ls "$dir/out${c1}${rlo}" >"$dir/names" 2>&1
+raw_bytes "import file names" "$dir/names"
+check "import file name (C1, U+202E)" "$dir/names" "log?????-E??x???y.jsonl"
+check "imported label (C1, U+202E)" "$dir/out${c1}${rlo}/log?????-E??x???y.jsonl" '"label":"E??x???y"'
+echo "$passes passed, $fails failed"
 [ "$fails" = 0 ]

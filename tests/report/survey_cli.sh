@@ -33,6 +33,10 @@ assert d["bandwidth_mbs"][2][0] == 100 and d["latency_usec"][0][0] is None
 expect_status 0 "$bin" survey slow.jsonl -f csv
 [ "$(wc -l <out.txt)" = 16 ] && pass "csv: 15 pairs" || fail "csv: $(wc -l <out.txt) lines"
 grep -q "^h1,h5,.*,0,1,0,0,0$" out.txt && pass "csv: h1-h5 slow link" || fail "csv h1-h5"
+# a host name a spreadsheet would run as a formula: quoted with a leading '
+sed 's/"h1"/"@h1"/g' slow.jsonl >formula.jsonl
+expect_status 0 "$bin" survey formula.jsonl -f csv
+grep -q "^\"'@h1\",h2," out.txt && pass "csv: host @h1 as text" || fail "csv formula host: $(sed -n 2p out.txt)"
 expect_status 1 "$bin" survey slow.jsonl --fail-on-slow
 grep -q "1 slow node, 1 slow link (--fail-on-slow)" err.txt && pass "--fail-on-slow: exit 1" || fail "fail-on-slow"
 expect_status 0 "$bin" survey slow.jsonl -m latency --fail-on-slow
@@ -46,6 +50,14 @@ grep -q "^h7 .*slow node" out.txt && grep -q "^slow link: h1-h2" out.txt &&
 if command -v gnuplot >/dev/null 2>&1; then
     expect_status 0 "$bin" survey slow.jsonl --heatmap map.svg
     grep -q "h3 (slow)" map.svg && pass "heatmap: svg names h3 (slow)" || fail "heatmap svg"
+    # a host named 'h1 and a mode holding a quote, ';' and a gnuplot command:
+    # all text in the heatmap, nothing run (no file pwned)
+    sed -e "s/\"h1\"/\"'h1\"/g" -e "s/\"mode\": \"alone\"/\"mode\": \"x'; system('touch pwned'); print '\"/" \
+        slow.jsonl >quote.jsonl
+    expect_status 0 "$bin" survey quote.jsonl --heatmap quote.svg
+    [ ! -e pwned ] && pass "heatmap: a quote in the mode runs nothing" || fail "heatmap: the mode ran a command"
+    grep -q ">'h1</tspan>" quote.svg && grep -q "pairs x'; system('tou" quote.svg &&
+        pass "heatmap: host 'h1 and the mode as text" || fail "heatmap quotes: $(grep "h1\|pairs" quote.svg | head -3)"
     expect_status 0 "$bin" survey big.jsonl --heatmap big.png
     [ -s big.png ] && pass "heatmap: 40 hosts png" || fail "heatmap png"
 else

@@ -84,10 +84,21 @@ struct p2pb_hv_signals {
 void p2pb_hv_read(const struct p2pb_host_source *s, struct p2pb_hv_signals *sig);
 
 /*
- * Derived hypervisor verdict from the signals: "none", "kvm", "xen-domU",
- * "xen-dom0", "hyperv", "vmware" or "other" (rules in docs/host-context.md).
- * basis (basislen bytes, may be NULL) gets the signal the verdict rests on.
- * Returns a static string.
+ * The hypervisor a CPUID leaf 0x40000000 vendor string names (vendor: the
+ * 12 bytes of EBX ECX EDX as text, ending at a NUL; compared without spaces
+ * and case): "kvm", "hyperv", "vmware", "xen-domU", "bhyve", "qemu-tcg",
+ * "acrn", "parallels", "virtualbox", "qnx" or "jailhouse" (sources in
+ * hypervisor.c); NULL for an unknown string. Returns a static string.
+ */
+const char *p2pb_hv_vendor_verdict(const char *vendor);
+
+/*
+ * Derived hypervisor verdict from the signals: "none", a named hypervisor
+ * ("kvm", "xen-domU", "xen-dom0", "hyperv", "vmware", "bhyve", "qemu-tcg",
+ * "acrn", "parallels", "virtualbox", "qnx", "jailhouse") or "other": a
+ * hypervisor no signal names, or signals that name different ones (rules in
+ * docs/host-context.md). basis (basislen bytes, may be NULL) gets the signal
+ * the verdict rests on, or "signals disagree". Returns a static string.
  */
 const char *p2pb_hv_verdict(const struct p2pb_hv_signals *sig, char *basis, size_t basislen);
 

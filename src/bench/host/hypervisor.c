@@ -207,22 +207,77 @@ void p2pb_hv_read(const struct p2pb_host_source *s, struct p2pb_hv_signals *sig)
 
 /* ---- the derived verdict ---- */
 
-/* Known CPUID 0x40000000 vendor signatures (12 bytes, NULs as end). */
+/*
+ * CPUID leaf 0x40000000 (or 0x40000100) vendor signatures: the 12 bytes of
+ * EBX ECX EDX. Compared without spaces and NULs and without case, because
+ * published listings disagree on the padding (Parallels) and KVM pads with
+ * NULs. Sources, each the hypervisor's own documentation where one exists:
+ */
 static const struct {
     const char *sig;
     const char *verdict;
 } cpuid_vendors[] = {
-    {"KVMKVMKVM", "kvm"},       {"Linux KVM Hv", "kvm"},    {"XenVMMXenVMM", "xen-domU"},
-    {"Microsoft Hv", "hyperv"}, {"VMwareVMware", "vmware"}, {"bhyve bhyve ", "other"},
-    {"TCGTCGTCGTCG", "other"},  {"VBoxVBoxVBox", "other"},  {"ACRNACRNACRN", "other"},
-    {" lrpepyh  vr", "other"},  {"QNXQVMBSQG", "other"},
+    /* Linux Documentation/virt/kvm/x86/cpuid.rst, KVM_CPUID_SIGNATURE:
+     * ebx 0x4b4d564b ecx 0x564b4d56 edx 0x4d = "KVMKVMKVM\0\0\0" */
+    {"KVMKVMKVM", "kvm"},
+    /* KVM's own Hyper-V emulation (KVM_GET_SUPPORTED_HV_CPUID); no
+     * document found that spells it out: kept as p2pbench always read it */
+    {"Linux KVM Hv", "kvm"},
+    /* Microsoft, "Microsoft Hypervisor CPUID Leaves" (Hyper-V TLFS, feature
+     * discovery): ebx 0x7263694D "Micr", ecx 0x666F736F "osof", edx
+     * 0x76482074 "t Hv" */
+    {"Microsoft Hv", "hyperv"},
+    /* VMware KB 1009458, "Mechanisms to determine if software is running in
+     * a VMware virtual machine": "VMwareVMware" in EBX, ECX, EDX */
+    {"VMwareVMware", "vmware"},
+    /* Xen public header arch-x86/cpuid.h: "XenVMMXenVMM" at the first free
+     * 0x100-aligned leaf from 0x40000000 (0x40000100 with viridian) */
+    {"XenVMMXenVMM", "xen-domU"},
+    /* bhyve: no FreeBSD document found; listed as "bhyve bhyve " by the
+     * klauspost/cpuid README (vendor Bhyve, 2019). Compared without case:
+     * "BHyVE BHyVE " matches too */
+    {"bhyve bhyve ", "bhyve"},
+    /* QEMU without KVM (TCG): "TCGTCGTCGTCG", as qemu-x86_64 shows it
+     * (pytorch/cpuinfo pull request 349, CPUID 40000000 dump) */
+    {"TCGTCGTCGTCG", "qemu-tcg"},
+    /* Linux Documentation/virt/acrn/cpuid.rst: ebx = ecx = edx =
+     * 0x4e524341 = "ACRNACRNACRN" */
+    {"ACRNACRNACRN", "acrn"},
+    /* Parallels: no Parallels document found; third-party listings give
+     * " lrpepyh  vr" ("prl hyperv" with its bytes swapped) and "prl hyperv  "
+     * with varying spaces, hence the comparison without spaces */
+    {" lrpepyh  vr", "parallels"},
+    {"prl hyperv  ", "parallels"},
+    /* VirtualBox's own paravirtualisation interface: "VBoxVBoxVBox"
+     * (ddcpuid documentation, VirtVendor: "VirtualBox's Hyper-V interface") */
+    {"VBoxVBoxVBox", "virtualbox"},
+    /* QNX hypervisor: no QNX document found; third-party listings give
+     * " QNXQVMBSQG " */
+    {"QNXQVMBSQG", "qnx"},
+    /* Linux arch/x86/kernel/jailhouse.c, the guest's detection:
+     * hypervisor_cpuid_base("Jailhouse\0\0\0") */
+    {"Jailhouse", "jailhouse"},
 };
 
-static const char *vendor_verdict(const char *v)
+/* s without spaces, lower case, into out (at most 12 characters). */
+static void compact(const char *s, char out[16])
 {
-    for (size_t i = 0; i < sizeof cpuid_vendors / sizeof cpuid_vendors[0]; i++)
-        if (strcmp(v, cpuid_vendors[i].sig) == 0)
+    size_t k = 0;
+    for (; *s && k < 15; s++)
+        if (*s != ' ')
+            out[k++] = (char)tolower((unsigned char)*s);
+    out[k] = '\0';
+}
+
+const char *p2pb_hv_vendor_verdict(const char *vendor)
+{
+    char a[16], b[16];
+    compact(vendor, a);
+    for (size_t i = 0; a[0] && i < sizeof cpuid_vendors / sizeof cpuid_vendors[0]; i++) {
+        compact(cpuid_vendors[i].sig, b);
+        if (strcmp(a, b) == 0)
             return cpuid_vendors[i].verdict;
+    }
     return NULL;
 }
 
@@ -235,7 +290,8 @@ static int icontains(const char *hay, const char *needle)
     return 0;
 }
 
-/* What the DMI strings suggest, or NULL. */
+/* What the DMI strings suggest, or NULL. ("Amazon EC2" names no
+ * hypervisor: it is the vendor of EC2's bare-metal instances too.) */
 static const char *dmi_verdict(const struct p2pb_hv_signals *s)
 {
     const char *v = s->dmi_sys_vendor, *p = s->dmi_product_name, *b = s->dmi_bios_vendor;
@@ -248,9 +304,12 @@ static const char *dmi_verdict(const struct p2pb_hv_signals *s)
         return "hyperv";
     if (icontains(v, "VMware") || icontains(p, "VMware"))
         return "vmware";
-    if (icontains(v, "innotek") || icontains(p, "VirtualBox") || icontains(p, "BHYVE") ||
-        icontains(v, "Parallels") || icontains(v, "Amazon EC2"))
-        return "other";
+    if (icontains(v, "innotek") || icontains(p, "VirtualBox"))
+        return "virtualbox";
+    if (icontains(p, "BHYVE") || icontains(v, "BHYVE"))
+        return "bhyve";
+    if (icontains(v, "Parallels") || icontains(p, "Parallels"))
+        return "parallels";
     return NULL;
 }
 
@@ -267,11 +326,41 @@ static const char *clocksource_verdict(const char *cs)
     return NULL;
 }
 
-/* One opinion per signal; verdict = first opinion in priority order. */
+/* One opinion per signal, in priority order. */
 struct opinion {
     const char *signal;
-    const char *verdict; /* NULL: this signal says nothing */
+    const char *verdict; /* "other": some hypervisor, unnamed */
 };
+
+/* The opinions of CPUID leaves 0x40000100 and 0x40000000. A hypervisor
+ * that also offers Hyper-V's interface moves its own leaves to 0x40000100
+ * (Xen's viridian: Xen's arch-x86/cpuid.h; KVM's Hyper-V enlightenments:
+ * Linux commit 77f01bdf "KVM features are at 0x40000101"): then "Microsoft
+ * Hv" at 0x40000000 is that interface, not Hyper-V, and gives no opinion. */
+static size_t cpuid_opinions(const struct p2pb_hv_signals *s, int dom0, struct opinion *op)
+{
+    size_t n = 0;
+    const char *v100 = s->cpuid_available ? p2pb_hv_vendor_verdict(s->vendor40000100) : NULL;
+    if (v100 && strcmp(v100, "hyperv") != 0)
+        op[n++] = (struct opinion){"cpuid_0x40000100_vendor",
+                                   strcmp(v100, "xen-domU") == 0 && dom0 ? "xen-dom0" : v100};
+    else
+        v100 = NULL;
+    if (s->cpuid_available && s->vendor40000000[0]) {
+        const char *v = p2pb_hv_vendor_verdict(s->vendor40000000);
+        /* without the hypervisor bit, leaf 0x40000000 of bare metal returns
+         * leftovers: trust only known signatures */
+        if (v && strcmp(v, "xen-domU") == 0 && dom0)
+            v = "xen-dom0";
+        if (v && v100 && strcmp(v, "hyperv") == 0)
+            v = NULL;
+        else if (!v && s->cpuid_hv_bit == 1)
+            v = "other";
+        if (v)
+            op[n++] = (struct opinion){"cpuid_0x40000000_vendor", v};
+    }
+    return n;
+}
 
 static size_t opinions(const struct p2pb_hv_signals *s, struct opinion *op)
 {
@@ -283,21 +372,7 @@ static size_t opinions(const struct p2pb_hv_signals *s, struct opinion *op)
         op[n++] = (struct opinion){"sys_hypervisor_type", strcmp(s->sys_hypervisor_type, "xen") == 0
                                                               ? (dom0 ? "xen-dom0" : "xen-domU")
                                                               : "other"};
-    /* Xen's own leaf moves to 0x40000100 when it also offers Hyper-V's
-     * interface (viridian) at 0x40000000. */
-    if (s->cpuid_available && strcmp(s->vendor40000100, "XenVMMXenVMM") == 0)
-        op[n++] = (struct opinion){"cpuid_0x40000100_vendor", dom0 ? "xen-dom0" : "xen-domU"};
-    if (s->cpuid_available && s->vendor40000000[0]) {
-        const char *v = vendor_verdict(s->vendor40000000);
-        /* without the hypervisor bit, leaf 0x40000000 of bare metal returns
-         * leftovers: trust only known signatures */
-        if (v && strcmp(v, "xen-domU") == 0 && dom0)
-            v = "xen-dom0";
-        if (!v && s->cpuid_hv_bit == 1)
-            v = "other";
-        if (v)
-            op[n++] = (struct opinion){"cpuid_0x40000000_vendor", v};
-    }
+    n += cpuid_opinions(s, dom0, op + n);
     if (s->cpuid_hv_bit == 1)
         op[n++] = (struct opinion){"cpuid_1_ecx_bit31", "other"};
     const char *d = dmi_verdict(s);
@@ -309,38 +384,47 @@ static size_t opinions(const struct p2pb_hv_signals *s, struct opinion *op)
     return n;
 }
 
-/* "other" from the hypervisor bit alone agrees with any guest verdict. */
+/* Two named verdicts agree when equal; Xen dom0 and domU agree (only
+ * xen_capabilities tells them apart). */
 static int agrees(const char *a, const char *b)
 {
-    if (strcmp(a, b) == 0)
-        return 1;
-    if (strncmp(a, "xen", 3) == 0 && strncmp(b, "xen", 3) == 0)
-        return 1; /* dom0 vs domU is decided by capabilities alone */
-    return 0;
+    return strcmp(a, b) == 0 || (strncmp(a, "xen", 3) == 0 && strncmp(b, "xen", 3) == 0);
+}
+
+/* The verdict from n opinions: the first that names a hypervisor, when
+ * every naming opinion agrees with it; "other" with *disagree = 1 when two
+ * name different ones; "other" from unnamed opinions alone; else "none".
+ * *at: the opinion the verdict rests on (-1: none, or disagreement). */
+static const char *decide(const struct opinion *op, size_t n, int *disagree, int *at)
+{
+    *disagree = 0;
+    *at = n ? 0 : -1;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(op[i].verdict, "other") == 0)
+            continue;
+        for (size_t j = i + 1; j < n; j++)
+            if (strcmp(op[j].verdict, "other") != 0 && !agrees(op[i].verdict, op[j].verdict)) {
+                *disagree = 1;
+                *at = -1;
+                return "other";
+            }
+        *at = (int)i;
+        return op[i].verdict;
+    }
+    return n ? "other" : "none";
 }
 
 const char *p2pb_hv_verdict(const struct p2pb_hv_signals *sig, char *basis, size_t basislen)
 {
     struct opinion op[16];
     size_t n = opinions(sig, op);
-    const char *v = "none";
-    const char *why = "no hypervisor signal";
-    for (size_t i = 0; i < n; i++) {
-        /* the bare hypervisor bit names no hypervisor: prefer any later
-         * signal that does */
-        if (strcmp(op[i].signal, "cpuid_1_ecx_bit31") == 0) {
-            for (size_t j = i + 1; j < n; j++)
-                if (strcmp(op[j].verdict, "other") != 0) {
-                    i = j;
-                    break;
-                }
-        }
-        v = op[i].verdict;
-        why = op[i].signal;
-        break;
-    }
+    int disagree, at;
+    const char *v = decide(op, n, &disagree, &at);
     if (basis && basislen)
-        snprintf(basis, basislen, "%s", why);
+        snprintf(basis, basislen, "%s",
+                 disagree  ? "signals disagree"
+                 : at >= 0 ? op[at].signal
+                           : "no hypervisor signal");
     return v;
 }
 
@@ -390,16 +474,15 @@ void *p2pb_hv_json(const struct p2pb_hv_signals *s)
     cJSON_AddStringToObject(o, "verdict_basis", basis);
     struct opinion op[16];
     size_t n = opinions(s, op);
+    int disagree, at;
+    decide(op, n, &disagree, &at);
     cJSON *dis = cJSON_CreateArray();
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(op[i].verdict, "other") == 0 && strcmp(op[i].signal, "cpuid_1_ecx_bit31") == 0 &&
-            strcmp(v, "none") != 0)
-            continue; /* "some hypervisor" agrees with any named one */
-        if (!agrees(op[i].verdict, v)) {
-            char buf[128];
-            snprintf(buf, sizeof buf, "%s suggests %s", op[i].signal, op[i].verdict);
-            cJSON_AddItemToArray(dis, cJSON_CreateString(buf));
-        }
+    for (size_t i = 0; disagree && i < n; i++) { /* every opinion that names one */
+        if (strcmp(op[i].verdict, "other") == 0)
+            continue;
+        char buf[128];
+        snprintf(buf, sizeof buf, "%s suggests %s", op[i].signal, op[i].verdict);
+        cJSON_AddItemToArray(dis, cJSON_CreateString(buf));
     }
     cJSON_AddBoolToObject(o, "signals_disagree", cJSON_GetArraySize(dis) > 0);
     cJSON_AddItemToObject(o, "disagreeing_signals", dis);

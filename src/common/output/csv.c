@@ -4,16 +4,44 @@
  * carries the schema version. Times in usec, rates in MB/s (10^6 B/s).
  * Fields that are not numbers for a row (failed, skipped) are empty.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "output/output.h"
 
+/* 1 if s is a plain decimal number as a spreadsheet reads one: [+-]digits
+ * [.digits][e[+-]digits], e.g. "-3" or "-1.5e-3" (no inf, nan, hex). */
+static int plain_number(const char *s)
+{
+    size_t i = (*s == '+' || *s == '-') ? 1 : 0, digits = 0;
+    for (; isdigit((unsigned char)s[i]); i++)
+        digits++;
+    if (s[i] == '.')
+        for (i++; isdigit((unsigned char)s[i]); i++)
+            digits++;
+    if (digits && (s[i] == 'e' || s[i] == 'E')) {
+        size_t e = i + 1 + (s[i + 1] == '+' || s[i + 1] == '-');
+        if (!isdigit((unsigned char)s[e]))
+            return 0;
+        for (i = e; isdigit((unsigned char)s[i]); i++)
+            ;
+    }
+    return digits > 0 && s[i] == '\0';
+}
+
 void p2pb_csv_field(FILE *o, const char *s)
 {
-    if (strpbrk(s, ",\"\n\r")) {
+    /* a spreadsheet reads a cell starting with = + - @ (or TAB, CR) as a
+     * formula: such text is quoted with a leading ' (OWASP, "CSV Injection":
+     * prepend ', escape and enclose in double quotes; OWASP ASVS 5.0,
+     * 1.2.10); a plain number stays a number */
+    int formula = *s && strchr("=+-@\t\r", *s) && !plain_number(s);
+    if (formula || strpbrk(s, ",\"\n\r")) {
         fputc('"', o);
+        if (formula)
+            fputc('\'', o);
         for (; *s; s++) {
             if (*s == '"')
                 fputc('"', o);

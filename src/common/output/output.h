@@ -75,7 +75,14 @@ char *p2pb_fmt_sig(char *buf, size_t len, double v);
  * "2400 MHz" when both ends round alike. Writes into buf, returns buf. */
 char *p2pb_fmt_mhz_range(char *buf, size_t len, double lo_mhz, double hi_mhz);
 
-/* Write s as one CSV field (RFC 4180: quoted when it holds , " CR or LF). */
+/*
+ * Write s as one CSV text field (RFC 4180: quoted when it holds , " CR or
+ * LF). Text starting with '=', '+', '-', '@', TAB or CR, which a spreadsheet
+ * would run as a formula, is written quoted with a leading single quote
+ * ("'=1+1"), unless it is a plain decimal number ("-3", "-1.5e-3"), which
+ * stays as it is (OWASP, "CSV Injection"). Numbers written as numbers
+ * (printf) do not come here.
+ */
 void p2pb_csv_field(FILE *o, const char *s);
 
 /* Write s as markdown text (a table cell or a heading): each '|' preceded by

@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,22 +307,22 @@ static void base_name(const char *path, char *out, size_t len)
     char *dot = strrchr(out, '.');
     if (dot && dot != out)
         *dot = '\0';
-    /* it names the output file and the label: no control characters in
-     * either ('_'), and valid UTF-8 ('?' for the rest, text.c) */
-    for (char *c = out; *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f)
-            *c = '_';
-    p2pb_text_sanitize(out);
+    p2pb_imp_name_clean(out); /* it names the output file and the label */
 }
 
-/* path as it may be printed: control characters as '?' (text.c); the
- * result is valid until the next call. */
-static const char *shown_path(const char *path)
+/* One line "fmt..." on msg (unless NULL), sanitised whole (text.c): it names
+ * logs and directories as typed and quotes a log's own text. */
+static void say(FILE *msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(FILE *msg, const char *fmt, ...)
 {
-    static char buf[1024];
-    snprintf(buf, sizeof buf, "%s", path);
-    p2pb_text_sanitize(buf);
-    return buf;
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    p2pb_text_sanitize(line);
+    if (msg)
+        fprintf(msg, "%s\n", line);
 }
 
 static void log_free(struct p2pb_imp_log *lg)
@@ -398,9 +399,7 @@ static enum p2pb_status parse_all(struct p2pb_imp_log *logs, char *const *paths,
             return p2pb_fail(P2PB_EIO, err, errlen, "%s: is a directory (import reads text logs)",
                              paths[i]);
         if (named_before(paths, i)) {
-            if (msg)
-                fprintf(msg, "%s: note: named more than once; imported once\n",
-                        shown_path(paths[i]));
+            say(msg, "%s: note: named more than once; imported once", paths[i]);
             continue;
         }
         enum p2pb_status st = parse_log(&logs[i], err, errlen);
@@ -512,9 +511,9 @@ static enum p2pb_status write_one(struct outset *o, struct p2pb_imp_log *lg,
     for (size_t t = 0; t < g->ntabs; t++)
         rows += g->tabs[t].nrows;
     char line[6200];
-    snprintf(line, sizeof line, "%s: wrote %s (%s, label %s, %zu table%s, %zu rows)\n",
-             shown_path(lg->path), /* a log's name may hold anything: not raw on a terminal */
+    snprintf(line, sizeof line, "%s: wrote %s (%s, label %s, %zu table%s, %zu rows)", lg->path,
              path, g->source, g->label, g->ntabs, g->ntabs == 1 ? "" : "s", rows);
+    p2pb_text_sanitize(line); /* a log's or directory's name may hold anything */
     o->note[o->n - 1] = strdup(line);
     return P2PB_OK;
 }
@@ -558,7 +557,7 @@ static enum p2pb_status commit_all(const struct outset *o, int force, FILE *msg,
             return p2pb_fail(P2PB_EIO, err, errlen, "cannot write results file '%s': %s",
                              o->final[w], strerror(errno));
         if (msg && o->note[w])
-            fputs(o->note[w], msg);
+            fprintf(msg, "%s\n", o->note[w]);
     }
     return P2PB_OK;
 }
@@ -586,10 +585,10 @@ static enum p2pb_status check_importable(const struct p2pb_imp_log *logs, size_t
     if (!groups)
         return p2pb_fail(P2PB_EFORMAT, err, errlen, "%s: nothing importable: %s",
                          first ? first->path : "import", first ? first->nothing : "no tables");
-    for (size_t i = 0; i < nlogs && msg; i++)
+    for (size_t i = 0; i < nlogs; i++)
         if (logs[i].nothing[0])
-            fprintf(msg, "%s: warning: nothing importable (%s); no file written for it\n",
-                    shown_path(logs[i].path), logs[i].nothing);
+            say(msg, "%s: warning: nothing importable (%s); no file written for it", logs[i].path,
+                logs[i].nothing);
     return P2PB_OK;
 }
 

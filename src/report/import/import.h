@@ -169,7 +169,16 @@ struct p2pb_imp_log {
  */
 void p2pb_imp_note(struct p2pb_imp_log *lg, struct p2pb_imp_group *g, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* Append a group labelled label to lg; NULL when out of memory. */
+/*
+ * In place: make s fit to name a file and to be a label (it comes from a
+ * log's name or a column header): C0 controls, DEL and '/' become '_', then
+ * C1 controls, bidirectional overrides and bytes that are not UTF-8 become
+ * '?' (p2pb_text_sanitize, one per byte), as p2pbench refuses them in --label.
+ * The length of s does not change.
+ */
+void p2pb_imp_name_clean(char *s);
+/* Append a group labelled label (cleaned: p2pb_imp_name_clean) to lg; NULL
+ * when out of memory. */
 struct p2pb_imp_group *p2pb_imp_group_new(struct p2pb_imp_log *lg, const char *label);
 /* Append an empty table to g: kernel, display name and bytes_factor from
  * kind k, or bytes_factor 1 and no names when k is NULL. NULL when out of

@@ -38,6 +38,14 @@ void p2pb_imp_note(struct p2pb_imp_log *lg, struct p2pb_imp_group *g, const char
         cJSON_AddItemToArray(g->notes, cJSON_CreateString(buf));
 }
 
+void p2pb_imp_name_clean(char *s)
+{
+    for (char *c = s; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == '/')
+            *c = '_';
+    p2pb_text_sanitize(s);
+}
+
 struct p2pb_imp_group *p2pb_imp_group_new(struct p2pb_imp_log *lg, const char *label)
 {
     struct p2pb_imp_group *n = realloc(lg->groups, (lg->ngroups + 1) * sizeof *n);
@@ -47,6 +55,7 @@ struct p2pb_imp_group *p2pb_imp_group_new(struct p2pb_imp_log *lg, const char *l
     struct p2pb_imp_group *g = &n[lg->ngroups++];
     memset(g, 0, sizeof *g);
     snprintf(g->label, sizeof g->label, "%s", label);
+    p2pb_imp_name_clean(g->label);
     g->mb_pow2 = -1;
     g->header = cJSON_CreateObject();
     g->notes = cJSON_CreateArray();
