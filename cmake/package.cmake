@@ -58,7 +58,7 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION # the long part; CPack puts the summary first
     "p2pbench measures PingPong, PingPing, Sendrecv, Exchange (the Pallas/Intel
 MPI Benchmarks definitions), bandwidth, multi-pair and memcpy kernels and
-reports per message size the median with its 95% confidence interval, p99,
+reports per message size the median with its 95% prediction interval, p99,
 minimum and sample count. Each run writes a JSON Lines results file with the
 host context (MPI library, binding, topology, hypervisor signals).
 p2pbench-report shows, compares (with a verdict per row), imports IMB/PMB/OSU

@@ -8,10 +8,19 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=SCRIPTDIR/lib/common.sh
 . "$root/scripts/lib/common.sh"
+log "checking the packages it needs (scripts/deps.sh build)"
 "$root/scripts/deps.sh" build
-cmake --preset release -S "$root" >/dev/null
-cmake --build "$root/build" -j"$(nproc)" >/dev/null
+log "configuring and building into $root/build (about a minute the first time; its output: $root/build/quickstart-build.log)"
+mkdir -p "$root/build"
+if ! { cmake --preset release -S "$root" && cmake --build "$root/build" -j"$(nproc)"; } \
+    >"$root/build/quickstart-build.log.tmp" 2>&1; then
+    mv -f "$root/build/quickstart-build.log.tmp" "$root/build/quickstart-build.log"
+    tail -n 20 "$root/build/quickstart-build.log" >&2
+    die "the build failed; its whole output: $root/build/quickstart-build.log"
+fi
+mv -f "$root/build/quickstart-build.log.tmp" "$root/build/quickstart-build.log"
 mkdir -p "$root/results"
 out="$root/results/p2pbench-$(date -u +%Y%m%dT%H%M%SZ).jsonl"
 allow_mpi_as_root
+log "running: mpirun -np 2 build/p2pbench -o $out $*"
 mpirun -np 2 "$root/build/p2pbench" -o "$out" "$@"

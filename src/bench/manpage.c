@@ -15,7 +15,8 @@ static const char description1[] =
     "p2pbench runs MPI point-to-point kernels (PingPong, PingPing, Sendrecv, Exchange with the "
     "definitions of the Pallas/Intel MPI Benchmarks, and bandwidth, multi-pair and memcpy "
     "kernels) over a list of message sizes. For each size it prints the median time with its "
-    "95% confidence interval, p99, minimum, sample count and throughput, and writes a JSON Lines "
+    "95% prediction interval (where the median of another launch would fall, from the rounds' "
+    "medians; with one round the confidence interval of the median), p99, minimum, sample count and throughput, and writes a JSON Lines "
     "results file holding every statistic together with the host context: MPI library, each "
     "rank's host and CPU binding, OS, CPU and topology, timer and sampling policy.";
 
@@ -48,8 +49,10 @@ static const char examples[] = ".nf\n"
 
 static const char files[] =
     ".TP\n/usr/share/p2pbench/scripts\n"
-    "campaign.sh (repeated launches for p2pbench\\-report compare) and batch/ (a Slurm sbatch "
-    "script, a PBS script, a private single\\-node Slurm to try them).\n"
+    "campaign.sh (interleaved launches of two configurations for p2pbench\\-report compare), "
+    "gate.sh (the interleaved CI gate of two builds), batch/ (a Slurm sbatch script, a PBS "
+    "script, local\\-slurm.sh: a private Slurm of one node or of network\\-namespace nodes to "
+    "try them) and testbed/ (hosts in network namespaces with shaped links).\n"
     ".TP\n/usr/share/doc/p2pbench\n"
     "README.md and docs/: kernels, methodology, output format, host context, report, survey, "
     "testbed, performance; results.schema.json.";

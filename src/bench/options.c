@@ -174,6 +174,11 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
     OPT(O_SURVEY_TIME, "survey-time", 0, P2PB_OPT_SECONDS, "SEC", .min = 1e-6, .max = 3600,
         .def_text = "0.05", .def = 0.05, OPTIONS_FIELD(survey_time),
         .help = "survey: time budget per pair, metric and direction in seconds (default {def})"),
+    OPT(O_SURVEY_CAP, "survey-cap", 0, P2PB_OPT_SECONDS, "SEC", .min = 1e-6, .max = 3600,
+        .def_text = "1", .def = 1, OPTIONS_FIELD(survey_cap),
+        .help = "survey: most time per pair, metric and direction, warm-up included, in seconds: "
+                "a slow link's rows end there, marked capped, and its stream samples shrink to "
+                "fit (default {def})"),
     OPT(O_LIST, "list", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_list),
         .help = "list kernels and exit"),
     OPT(O_INFO, "info", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_info),

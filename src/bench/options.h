@@ -49,6 +49,7 @@ struct p2pb_options {
     size_t survey_seed; /* --survey-seed: seed of the random order; 0 = from the clock */
     int survey_per;     /* --survey-per: 0 auto, 1 host, 2 rank */
     double survey_time; /* --survey-time: budget per (pair, metric, direction), seconds */
+    double survey_cap;  /* --survey-cap: most time per (pair, metric, direction), seconds */
     size_t survey_lat;  /* latency message size, bytes */
     size_t survey_bw;   /* bandwidth message size, bytes */
 };

@@ -330,12 +330,12 @@ static void find_unused(const struct p2pb_optparse *ps)
 {
     static const size_t some[] = {O_WINDOW,       O_TCP_IF,      O_MEMCPY_BUFFER, O_MEMCPY_RANKS,
                                   O_SURVEY_SIZES, O_SURVEY_MODE, O_SURVEY_ORDER,  O_SURVEY_SEED,
-                                  O_SURVEY_PER,   O_SURVEY_TIME};
+                                  O_SURVEY_PER,   O_SURVEY_TIME, O_SURVEY_CAP};
     const struct p2pb_options *o = ps->o;
     size_t len = 0;
     for (size_t i = 0; i < sizeof some / sizeof some[0]; i++) {
         size_t id = some[i];
-        int survey_opt = id >= O_SURVEY_SIZES && id <= O_SURVEY_TIME, used = 0;
+        int survey_opt = id >= O_SURVEY_SIZES && id <= O_SURVEY_CAP, used = 0;
         if (!ps->given[id])
             continue;
         if (o->survey)

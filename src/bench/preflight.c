@@ -131,10 +131,18 @@ enum p2pb_status p2pb_preflight_memory(struct p2pb_run *run)
     size_t maxb = largest_size(opt);
     int regions = most_regions(opt);
     size_t mem = p2pb_hostinfo_memory_bytes();
-    double need = (double)maxb * regions * run->local_ranks;
+    double need = (double)maxb * regions * run->local_ranks, cache = 0;
     if (opt->policy.off_cache) /* 2 C per side, send and receive */
-        need += 4.0 * (double)p2pb_off_cache_bytes(&opt->policy) * run->local_ranks;
+        cache = 4.0 * (double)p2pb_off_cache_bytes(&opt->policy) * run->local_ranks;
+    need += cache;
     double copy = copy_buffer_bytes(opt, run->local_ranks);
+    if (mem > 0 && need > 0.9 * (double)mem && cache > need / 2) /* the cache sets' doing */
+        return p2pb_fail(P2PB_ENOMEM, run->err, sizeof run->err,
+                         "--off-cache with a cache of %zu bytes needs %.3g GB of buffers on this "
+                         "host (2 x the cache per buffer, %d ranks x 2 buffers), more than its "
+                         "%.3g GB of memory: give a smaller --cache-size",
+                         p2pb_off_cache_bytes(&opt->policy), need / 1e9, run->local_ranks,
+                         (double)mem / 1e9);
     if (mem > 0 && copy > 0.9 * (double)mem)
         return p2pb_fail(P2PB_ENOMEM, run->err, sizeof run->err,
                          "--memcpy-buffer %zu needs %.3g GB of copy buffers on this host, more "

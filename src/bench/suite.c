@@ -82,6 +82,13 @@ static void free_rows(struct suite *s)
     free(s->order);
 }
 
+/* 1 when kernel k counts no bytes per iteration: the message size means
+ * nothing to it (the noise probe). */
+static int sizeless(const struct p2pb_kernel *k)
+{
+    return k->bytes.count == 0;
+}
+
 /* Why kernel k cannot run at all, its sizes, directions and row holding. */
 static void plan_kernel(const struct suite *s, const struct p2pb_kernel *k, struct plan *p)
 {
@@ -95,10 +102,12 @@ static void plan_kernel(const struct suite *s, const struct p2pb_kernel *k, stru
         snprintf(p->why, sizeof p->why, "needs at least %d ranks, have %d", k->min_ranks, nranks);
         p->skip = p->why;
     }
-    /* the kernel's own default sizes when the user gave none (memcpy) */
+    /* the kernel's own default sizes when the user gave none (memcpy), or
+     * always when it moves no bytes (noise): every size would repeat one
+     * identical measurement (p2pb_suite_run says so once) */
     p->sizes = opt->sizes;
     p->nsizes = opt->nsizes;
-    if (!opt->sizes_given && k->default_sizes && k->ndefault_sizes) {
+    if ((!opt->sizes_given || sizeless(k)) && k->default_sizes && k->ndefault_sizes) {
         p->sizes = k->default_sizes;
         p->nsizes = k->ndefault_sizes < s->maxsizes ? k->ndefault_sizes : s->maxsizes;
     }
@@ -352,6 +361,9 @@ enum p2pb_status p2pb_suite_run(struct p2pb_run *run)
     for (size_t ki = 0; ki < opt->nkernels && s.status == P2PB_OK; ki++) {
         struct plan p;
         plan_kernel(&s, opt->kernels[ki], &p);
+        if (run->rank == 0 && opt->sizes_given && sizeless(p.k) && !p.skip)
+            fprintf(stderr, "p2pbench: note: %s moves no bytes: -s does not apply to it (one row)\n",
+                    p.k->name);
         /* MPI's eager limit means nothing to a kernel that sends no MPI message */
         s.rctx.eager_limit = (p.k->flags & P2PB_KF_NO_MPI) ? -1 : run->eager_limit;
         run_kernel(&s, &p);

@@ -154,9 +154,12 @@ static void fill_cfg(struct p2pb_survey *s, const struct p2pb_run *run)
                                       .min_samples = o->policy.min_samples,
                                       .max_samples = o->policy.max_samples,
                                       .budget_s = o->survey_time,
+                                      .cap_s = o->survey_cap,
                                       .ci_target = o->policy.ci_target,
                                       .nranks = run->nranks};
     /* --timeout restarts per pair: its three measurements must fit */
+    if (o->policy.timeout > 0 && s->cfg.cap_s > o->policy.timeout / 4)
+        s->cfg.cap_s = o->policy.timeout / 4;
     if (o->policy.timeout > 0 && s->cfg.budget_s > o->policy.timeout / 6)
         s->cfg.budget_s = o->policy.timeout / 6;
 }
@@ -221,6 +224,7 @@ void p2pb_survey_describe(cJSON *rec, const struct p2pb_run *run)
     cJSON_AddNumberToObject(j, "bandwidth_bytes", (double)s->cfg.bw_bytes);
     cJSON_AddNumberToObject(j, "window", (double)s->cfg.window);
     cJSON_AddNumberToObject(j, "time_per_measurement_sec", s->cfg.budget_s);
+    cJSON_AddNumberToObject(j, "cap_per_measurement_sec", s->cfg.cap_s);
     cJSON_AddNumberToObject(j, "hosts", s->nhosts);
     cJSON_AddNumberToObject(j, "ranks_surveyed", s->nmembers);
     cJSON_AddNumberToObject(j, "rounds", s->rounds);
@@ -303,14 +307,16 @@ static void emit_round(struct walk *w, int pos, int round, size_t npairs)
 {
     const struct p2pb_survey *s = w->s;
     double worst_lat = 0, worst_bw = INFINITY;
-    int wl = -1, wb = -1;
+    int wl = -1, wb = -1, capped = 0;
     for (size_t k = 0; k < npairs; k++) {
         int lo = s->members[s->pairs[k][0]], hi = s->members[s->pairs[k][1]];
         struct p2pb_survey_row *lr = &w->all[2 * lo], *a = &w->all[2 * lo + 1],
                                *b = &w->all[2 * hi + 1];
         for (struct p2pb_survey_row *r = lr; r; r = r == lr ? a : r == a ? b : NULL)
-            if (r->valid)
+            if (r->valid) {
                 write_row(w, r);
+                capped += r->capped;
+            }
         double lat = lr->valid ? lr->r.t.median : NAN, bw = slower(a, b);
         p2pb_survey_tracker_add(w->trk, lo, hi, round, lat, bw);
         if (lat > worst_lat)
@@ -327,6 +333,8 @@ static void emit_round(struct walk *w, int pos, int round, size_t npairs)
                worst_bw, who(s, s->members[s->pairs[wb][0]], c),
                who(s, s->members[s->pairs[wb][1]], d));
     }
+    if (capped)
+        printf("; %d row%s capped at %g s", capped, capped == 1 ? "" : "s", s->cfg.cap_s);
     printf("\n");
     fflush(stdout);
 }
@@ -384,12 +392,16 @@ static void collect_retest(struct walk *w, int lo, int hi, double lat_above, dou
     const struct p2pb_survey *s = w->s;
     char a[80], b[80];
     int slow = rows[0].stayed_slow || rows[1].stayed_slow || rows[2].stayed_slow;
+    int capped = rows[0].capped + rows[1].capped + rows[2].capped;
     printf("retest %s-%s alone: %.2f usec, %.1f / %.1f MB/s: %s (%s %.0f%% of the first pass's "
-           "median pair%s)\n",
+           "median pair%s)",
            who(s, lo, a), who(s, hi, b), rows[0].r.t.median, rows[1].r.mbytes_per_sec,
            rows[2].r.mbytes_per_sec, slow ? "stayed slow" : "recovered",
            slow ? "more than" : "within", 100 * P2PB_OUTLIER_MIN_OFF,
            slow ? "" : "; p2pbench-report survey judges against the typical pair");
+    if (capped)
+        printf("; %d of 3 rows capped at %g s", capped, s->cfg.cap_s);
+    printf("\n");
     fflush(stdout);
 }
 
@@ -454,8 +466,9 @@ static void print_header(const struct walk *w)
     if (s->seed)
         printf(" (seed %llu)", (unsigned long long)s->seed);
     printf("\n# latency: PingPong of %zu bytes, t[usec] = half round trip; bandwidth: %zu x %zu "
-           "bytes one way, MB/s (1 MB = 10^6 bytes); %g s per pair, metric and direction\n",
-           s->cfg.lat_bytes, s->cfg.window, s->cfg.bw_bytes, s->cfg.budget_s);
+           "bytes one way, MB/s (1 MB = 10^6 bytes); %g s per pair, metric and direction, at "
+           "most %g s (capped; a slow link's stream samples shrink to fit)\n",
+           s->cfg.lat_bytes, s->cfg.window, s->cfg.bw_bytes, s->cfg.budget_s, s->cfg.cap_s);
     fflush(stdout);
 }
 

@@ -44,6 +44,9 @@ struct p2pb_survey_row {
     int contention;       /* 1: measured with the round's other pairs at once */
     int retest;           /* 1: a suspect of the first pass, measured again alone */
     int stayed_slow;      /* retest rows: 1 still slow, 0 recovered; -1 otherwise */
+    int capped;           /* 1: the cap (cfg.cap_s) ended the sampling */
+    size_t msgs;          /* messages per sample: the stream's window (<= --window); latency 1 */
+    size_t msg_bytes;     /* bytes per message as sent (the stream's: <= X when shrunk) */
     int valid;            /* 1 when the slot holds a row */
 };
 
@@ -55,6 +58,8 @@ struct p2pb_survey_cfg {
     size_t min_samples; /* adaptive rule (--min-samples, --max-samples) */
     size_t max_samples;
     double budget_s;  /* time per (pair, metric, direction), seconds (--survey-time) */
+    double cap_s;     /* most time per (pair, metric, direction), warm-up included,
+                       * seconds (--survey-cap; ends a measurement whatever budget_s says) */
     double ci_target; /* CI half-width / median target (--ci-target) */
     int nranks;       /* ranks of the run */
 };
@@ -78,8 +83,11 @@ void p2pb_survey_bufs_free(struct p2pb_survey_bufs *b);
  * in this order: latency (the lower rank times and decides), bandwidth
  * lower -> higher (the lower rank sends and times), higher -> lower. The
  * rows of this rank: out[0] latency (lower rank only), out[1] the stream
- * this rank sent; valid marks them. Round, contention and retest are left
- * to the caller. MPI errors abort the job (P2PB_MPI_CHECK).
+ * this rank sent; valid marks them. Each measurement ends within cfg->cap_s
+ * (survey_pair.c: past it only by a sample longer than the one before; a
+ * stream's sample shrinks to fit); capped marks a row the cap ended. Round,
+ * contention and retest are left to the caller. MPI errors abort the job
+ * (P2PB_MPI_CHECK).
  */
 void p2pb_survey_pair(MPI_Comm comm, const struct p2pb_survey_cfg *cfg, struct p2pb_survey_bufs *b,
                       int me, int peer, struct p2pb_survey_row out[2]);
@@ -89,8 +97,10 @@ void p2pb_survey_pair(MPI_Comm comm, const struct p2pb_survey_cfg *cfg, struct p
 /*
  * The row as a results-file line: the result record of row->r plus "pair",
  * "hosts" (host of each rank of the pair: hosts[rank]), "round", "metric",
- * "direction", "survey_mode", "retest" and, for retests, "stayed_slow"
- * (docs/output-format.md, "Survey rows"). Returns a cJSON object or NULL.
+ * "direction", "survey_mode", "retest", "capped", for bandwidth rows
+ * "messages_per_sample", "message_bytes" and "bytes_moved" (bytes of the
+ * timed samples), and for retests "stayed_slow" (docs/output-format.md,
+ * "Survey rows"). Returns a cJSON object or NULL.
  */
 cJSON *p2pb_survey_row_json(const struct p2pb_survey_row *row, const char (*hosts)[64]);
 

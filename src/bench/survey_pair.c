@@ -8,6 +8,16 @@
  * the Uniband kernel). The rank that times also decides, after each sample
  * and off the timed path, whether to draw another (the adaptive rule of
  * docs/methodology.md with the survey's budget) and tells its partner.
+ *
+ * The cap (--survey-cap, cfg->cap_s) bounds each measurement, warm-up
+ * included: sampling stops once the next sample would end past it (at
+ * least one sample is drawn; the row is then marked capped). The stream's
+ * warm-up is a ramp of growing windows (RAMP_FIRST bytes, then x4 until W
+ * messages of X bytes) that stops when the next step would outgrow one
+ * sample's share of the cap, cap x CAP_SHARE / min_samples (with one more
+ * step at half the share when the last was much shorter); a link too slow
+ * for W x X bytes in that share gets smaller samples (fewer messages, then
+ * one shorter message), and the row records the bytes a sample moved.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -20,9 +30,14 @@
 
 enum { TAG_LAT = 211, TAG_BW = 212, TAG_ACK = 213, TAG_CTL = 214 };
 
-/* Untimed round trips before the latency samples; windows before the stream's. */
+/* Untimed round trips before the latency samples, at most (a slow round
+ * trip: as many as fit in a quarter of the cap). */
 #define LAT_WARMUP 10
-#define BW_WARMUP 1
+/* Share of the cap that min_samples samples may take (the rest: the warm-up). */
+#define CAP_SHARE 0.6
+/* The stream's ramp: the first step's message, bytes; each step moves 4x more. */
+#define RAMP_FIRST 4096
+#define RAMP_GROWTH 4
 /* A latency sample lasts at least this long (k round trips), ns. */
 #define LAT_SAMPLE_NS 100000.0
 #define LAT_MAX_K 100000
@@ -33,9 +48,15 @@ struct meas {
     const struct p2pb_survey_cfg *cfg;
     struct p2pb_survey_bufs *b;
     int peer;
-    int count; /* elements (MPI_BYTE) per message */
-    size_t n;  /* samples drawn (controller) */
-    uint64_t t0_ns;
+    int count;        /* elements (MPI_BYTE) per message */
+    size_t msgs;      /* stream: messages per window (<= cfg->window) */
+    size_t n;         /* samples drawn (controller) */
+    uint64_t all_ns;  /* the measurement's start, warm-up included (cap) */
+    uint64_t t0_ns;   /* the first sample's start (budget) */
+    uint64_t last_ns; /* the previous decision (one sample's step) */
+    uint64_t warm_ns; /* warm-up time */
+    size_t warmup;    /* warm-up round trips, or the ramp's windows */
+    int capped;       /* 1: the cap ended the sampling */
 };
 
 enum p2pb_status p2pb_survey_bufs_alloc(struct p2pb_survey_bufs *b,
@@ -64,22 +85,45 @@ void p2pb_survey_bufs_free(struct p2pb_survey_bufs *b)
     memset(b, 0, sizeof *b);
 }
 
-/* Controller: 1 to draw another sample. Stop at max_samples; from
- * min_samples on, when the CI target is met or the budget is spent. */
-static int want_more(const struct meas *m)
+/* Controller: 1 while the adaptive rule wants another sample: fewer than
+ * min_samples, or the budget not spent and the CI target not met. */
+static int rule_wants_more(const struct meas *m, uint64_t now)
 {
     const struct p2pb_survey_cfg *cfg = m->cfg;
-    if (m->n >= cfg->max_samples)
-        return 0;
     if (m->n < cfg->min_samples)
         return 1;
-    if ((double)(p2pb_now_ns() - m->t0_ns) * 1e-9 >= cfg->budget_s)
+    if ((double)(now - m->t0_ns) * 1e-9 >= cfg->budget_s)
         return 0;
     struct p2pb_stats st;
     if (p2pb_stats_compute(m->b->samples, m->n, NULL, &st) != P2PB_OK)
         return 0;
     double hw = p2pb_stats_ci_rel_halfwidth(&st);
     return !(hw >= 0 && hw <= cfg->ci_target);
+}
+
+/* Controller: 1 to draw another sample. Stop at max_samples, when the rule
+ * is satisfied, or (capped) when one more sample, as long as the last step,
+ * would end past the cap; never before the first sample. */
+static int want_more(struct meas *m)
+{
+    if (m->n >= m->cfg->max_samples)
+        return 0;
+    uint64_t now = p2pb_now_ns(), step = now - m->last_ns;
+    m->last_ns = now;
+    if (!rule_wants_more(m, now))
+        return 0;
+    if (m->n >= 1 && (double)(now - m->all_ns + step) * 1e-9 > m->cfg->cap_s) {
+        m->capped = 1;
+        return 0;
+    }
+    return 1;
+}
+
+/* One sample's share of the cap, ns: min_samples of them fit in CAP_SHARE of it. */
+static double sample_share_ns(const struct p2pb_survey_cfg *cfg)
+{
+    size_t k = cfg->min_samples ? cfg->min_samples : 1;
+    return cfg->cap_s * CAP_SHARE / (double)k * 1e9;
 }
 
 /* Controller: decide and tell the partner; returns the decision. */
@@ -113,26 +157,39 @@ static void round_trips(const struct meas *m, int initiator, long k)
     }
 }
 
-/* Latency, both sides. The initiator times the warm-up to choose k (a
- * sample of at least LAT_SAMPLE_NS), sends k, then samples; samples[] hold
- * t = round trip / 2 in usec. Returns k (initiator) or 0. */
+/* Latency, both sides. The initiator times one round trip, then up to
+ * LAT_WARMUP - 1 more (as many as fit in a quarter of the cap; their count
+ * is sent), and chooses k from their mean: a sample of at least
+ * LAT_SAMPLE_NS, at most one sample's share of the cap (k >= 1); it sends
+ * k, then samples; samples[] hold t = round trip / 2 in usec. Returns k
+ * (initiator) or 0. */
 static long latency(struct meas *m, int initiator)
 {
-    long k = 0;
-    uint64_t w0 = p2pb_now_ns();
-    round_trips(m, initiator, LAT_WARMUP);
+    long extra = 0, k = 0;
+    m->all_ns = p2pb_now_ns();
+    round_trips(m, initiator, 1);
     if (!initiator) {
+        P2PB_MPI_CHECK(MPI_Recv(&extra, 1, MPI_LONG, m->peer, TAG_CTL, m->comm, MPI_STATUS_IGNORE));
+        round_trips(m, 0, extra);
         P2PB_MPI_CHECK(MPI_Recv(&k, 1, MPI_LONG, m->peer, TAG_CTL, m->comm, MPI_STATUS_IGNORE));
         do
             round_trips(m, 0, k);
         while (hear_more(m));
         return 0;
     }
-    double rt_ns = (double)(p2pb_now_ns() - w0) / LAT_WARMUP;
+    double rt_ns = (double)(p2pb_now_ns() - m->all_ns), quarter = m->cfg->cap_s * 0.25e9;
+    extra = rt_ns * LAT_WARMUP <= quarter ? LAT_WARMUP - 1 : (long)(quarter / rt_ns);
+    P2PB_MPI_CHECK(MPI_Send(&extra, 1, MPI_LONG, m->peer, TAG_CTL, m->comm));
+    round_trips(m, 1, extra);
+    m->warmup = (size_t)extra + 1;
+    m->last_ns = m->t0_ns = p2pb_now_ns();
+    m->warm_ns = m->t0_ns - m->all_ns;
+    rt_ns = (double)m->warm_ns / (double)m->warmup;
+    double most = rt_ns > 0 ? floor(sample_share_ns(m->cfg) / rt_ns) : LAT_MAX_K;
     k = rt_ns > 0 ? (long)ceil(LAT_SAMPLE_NS / rt_ns) : 1;
+    k = (double)k > most ? (long)most : k;
     k = k < 1 ? 1 : k > LAT_MAX_K ? LAT_MAX_K : k;
     P2PB_MPI_CHECK(MPI_Send(&k, 1, MPI_LONG, m->peer, TAG_CTL, m->comm));
-    m->t0_ns = p2pb_now_ns();
     do {
         uint64_t t0 = p2pb_now_ns();
         round_trips(m, 1, k);
@@ -141,10 +198,11 @@ static long latency(struct meas *m, int initiator)
     return k;
 }
 
-/* One window of the stream: W messages and the acknowledgement. */
+/* One window of the stream: m->msgs messages of m->count bytes and the
+ * acknowledgement. */
 static void window(const struct meas *m, int sender)
 {
-    int w = (int)m->cfg->window;
+    int w = (int)m->msgs;
     for (int i = 0; i < w; i++) {
         if (sender)
             P2PB_MPI_CHECK(
@@ -160,26 +218,112 @@ static void window(const struct meas *m, int sender)
         P2PB_MPI_CHECK(MPI_Send(NULL, 0, MPI_BYTE, m->peer, TAG_ACK, m->comm));
 }
 
+/* Sender: before each window, tell the receiver whether one follows and
+ * its shape (messages, bytes each); the receiver's side of it. */
+static void order(const struct meas *m, long more)
+{
+    long ctl[3] = {more, (long)m->msgs, (long)m->count};
+    P2PB_MPI_CHECK(MPI_Send(ctl, 3, MPI_LONG, m->peer, TAG_CTL, m->comm));
+}
+
+static int hear_order(struct meas *m)
+{
+    long ctl[3] = {0, 0, 0};
+    P2PB_MPI_CHECK(MPI_Recv(ctl, 3, MPI_LONG, m->peer, TAG_CTL, m->comm, MPI_STATUS_IGNORE));
+    m->msgs = (size_t)ctl[1];
+    m->count = (int)ctl[2];
+    return ctl[0] != 0;
+}
+
+/* One untimed window of the current shape on the sender; its time, ns. */
+static double ramp_step(struct meas *m)
+{
+    order(m, 1);
+    uint64_t t0 = p2pb_now_ns();
+    window(m, 1);
+    m->warmup++;
+    return (double)(p2pb_now_ns() - t0);
+}
+
+/* The shape whose window moves as many bytes as the current shape's rate
+ * (its bytes / t_ns) moves in share ns: messages of X bytes (at most W),
+ * below one such message one shorter message. */
+static void fit_shape(struct meas *m, double t_ns, double share)
+{
+    const double full = (double)m->cfg->bw_bytes;
+    double fit = (double)m->msgs * m->count / (t_ns > 1 ? t_ns : 1) * share; /* bytes */
+    if (fit >= full) {
+        double w = floor(fit / full);
+        m->msgs = w < (double)m->cfg->window ? (size_t)w : m->cfg->window;
+        m->count = (int)full;
+    } else {
+        m->msgs = 1;
+        m->count = fit >= 1 ? (int)fit : 1;
+    }
+}
+
+/* Sender: the warm-up ramp (file comment), then the samples' shape: W
+ * messages of X bytes when such a window fits one sample's share of the
+ * cap, else fit_shape from the last step. A step much shorter than the
+ * share (the fit more than twice its bytes: its fixed costs or a
+ * disturbance weigh most) is followed by one more at half the fit, and the
+ * fit taken again from that one. */
+static void ramp(struct meas *m)
+{
+    const struct p2pb_survey_cfg *cfg = m->cfg;
+    const double share = sample_share_ns(cfg);
+    double t_ns = 0;
+    int at_full = 0;
+    m->msgs = 1;
+    m->count = (int)(cfg->bw_bytes < RAMP_FIRST ? cfg->bw_bytes : RAMP_FIRST);
+    for (m->warmup = 0;;) {
+        t_ns = ramp_step(m);
+        at_full = m->msgs == cfg->window && (size_t)m->count == cfg->bw_bytes;
+        if (at_full || t_ns * RAMP_GROWTH > share)
+            break;
+        if ((size_t)m->count < cfg->bw_bytes)
+            m->count = (size_t)m->count * RAMP_GROWTH < cfg->bw_bytes ? m->count * RAMP_GROWTH
+                                                                      : (int)cfg->bw_bytes;
+        else
+            m->msgs = m->msgs * RAMP_GROWTH < cfg->window ? m->msgs * RAMP_GROWTH : cfg->window;
+    }
+    if (at_full && t_ns <= share)
+        return;
+    double last = (double)m->msgs * m->count;
+    fit_shape(m, t_ns, share);
+    if ((double)m->msgs * m->count <= 2 * last)
+        return;
+    if (m->msgs >= 2)
+        m->msgs /= 2;
+    else
+        m->count = m->count / 2 > 0 ? m->count / 2 : 1;
+    fit_shape(m, ramp_step(m), share);
+}
+
 /* The stream, both sides; the sender's samples[] hold one window's time, usec. */
 static void stream(struct meas *m, int sender)
 {
-    for (int i = 0; i < BW_WARMUP; i++)
-        window(m, sender);
     if (!sender) {
-        do
+        while (hear_order(m))
             window(m, 0);
-        while (hear_more(m));
         return;
     }
-    m->t0_ns = p2pb_now_ns();
+    m->all_ns = p2pb_now_ns();
+    ramp(m);
+    m->last_ns = m->t0_ns = p2pb_now_ns();
+    m->warm_ns = m->t0_ns - m->all_ns;
     do {
+        order(m, 1);
         uint64_t t0 = p2pb_now_ns();
         window(m, 1);
         m->b->samples[m->n++] = (double)(p2pb_now_ns() - t0) / 1000.0;
-    } while (tell_more(m));
+    } while (want_more(m));
+    order(m, 0);
 }
 
-/* The controller's row: labels, counts and statistics of samples[0..n-1]. */
+/* The controller's row: labels, counts and statistics of samples[0..n-1].
+ * A stream's bytes_factor is the bytes a sample moved over X (W when the
+ * sample was not shrunk), so that MB/s = bytes_factor x X / t holds. */
 static void fill_row(struct p2pb_survey_row *o, const struct meas *m, int metric, int lo, int hi,
                      int from, size_t k)
 {
@@ -197,11 +341,14 @@ static void fill_row(struct p2pb_survey_row *o, const struct meas *m, int metric
     r->nranks = m->cfg->nranks;
     r->active_ranks = 2;
     r->imb_layout = P2PB_IMB_T;
-    r->bytes_factor = lat ? 1.0 : (double)m->cfg->window;
+    o->msgs = lat ? 1 : m->msgs;
+    o->msg_bytes = lat ? m->cfg->lat_bytes : (size_t)m->count;
+    r->bytes_factor = lat ? 1.0 : (double)o->msgs * (double)o->msg_bytes / (double)r->bytes;
     r->time_scale = lat ? 0.5 : 1.0;
     r->samples = m->n;
     r->iterations_per_sample = k;
-    r->warmup = lat ? LAT_WARMUP : BW_WARMUP;
+    r->warmup = m->warmup;
+    r->warmup_sec = (double)m->warm_ns * 1e-9;
     p2pb_stats_compute(m->b->samples, m->n, NULL, &r->t);
     r->t_min_usec = r->t_max_usec = r->t_avg_usec = r->t.mean;
     r->mbytes_per_sec = p2pb_mbytes_per_sec(r->bytes_factor, r->bytes, r->t.median);
@@ -214,6 +361,7 @@ static void fill_row(struct p2pb_survey_row *o, const struct meas *m, int metric
     o->pair[1] = hi;
     o->from = lat ? -1 : from;
     o->metric = metric;
+    o->capped = m->capped;
     o->stayed_slow = -1;
     o->valid = 1;
 }
@@ -230,9 +378,9 @@ void p2pb_survey_pair(MPI_Comm comm, const struct p2pb_survey_cfg *cfg, struct p
     if (me == lo)
         fill_row(&out[0], &m, P2PB_SURVEY_LATENCY, lo, hi, -1, (size_t)k);
 
-    m.count = (int)cfg->bw_bytes;
     for (int from = lo; from >= 0; from = from == lo ? hi : -1) {
         m.n = 0;
+        m.capped = 0;
         stream(&m, me == from);
         if (me == from)
             fill_row(&out[1], &m, P2PB_SURVEY_BANDWIDTH, lo, hi, from, 1);

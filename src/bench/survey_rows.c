@@ -40,6 +40,13 @@ cJSON *p2pb_survey_row_json(const struct p2pb_survey_row *row, const char (*host
     }
     cJSON_AddStringToObject(o, "survey_mode", row->contention ? "contention" : "alone");
     cJSON_AddBoolToObject(o, "retest", row->retest);
+    cJSON_AddBoolToObject(o, "capped", row->capped);
+    if (!lat) {
+        cJSON_AddNumberToObject(o, "messages_per_sample", (double)row->msgs);
+        cJSON_AddNumberToObject(o, "message_bytes", (double)row->msg_bytes);
+        cJSON_AddNumberToObject(
+            o, "bytes_moved", (double)row->r.samples * (double)row->msgs * (double)row->msg_bytes);
+    }
     if (row->retest && row->stayed_slow >= 0)
         cJSON_AddBoolToObject(o, "stayed_slow", row->stayed_slow);
     return o;

@@ -340,11 +340,20 @@ static enum p2pb_status add_path(struct p2pb_args *a, const char *path, char *er
     size_t first = a->nfiles[a->side];
     struct dirent *e;
     enum p2pb_status st = P2PB_OK;
+    int dl = (int)strlen(path); /* "dir/" and "dir" name the same files: no "dir//x" */
+    while (dl > 1 && path[dl - 1] == '/')
+        dl--;
     while (st == P2PB_OK && (e = readdir(d)) != NULL) {
         size_t l = strlen(e->d_name);
         if (l > 6 && strcmp(e->d_name + l - 6, ".jsonl") == 0) {
             char full[4096];
-            snprintf(full, sizeof full, "%s/%s", path, e->d_name);
+            int w = snprintf(full, sizeof full, "%.*s%s%s", dl, path, path[dl - 1] == '/' ? "" : "/",
+                             e->d_name);
+            if (w < 0 || (size_t)w >= sizeof full) {
+                closedir(d);
+                return p2pb_fail(P2PB_EUSAGE, err, errlen, "%s: a file name in it is too long",
+                                 path);
+            }
             st = push_file(a, full);
         }
     }

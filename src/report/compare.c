@@ -169,12 +169,14 @@ static enum p2pb_status collect_keys(const struct p2pb_side *a, const struct p2p
  * Row r of key k: the launch values of each side (into the scratch arrays va,
  * vb of a->nfiles + 1 and b->nfiles + 1 doubles), their summaries, and the
  * row's tests (Mann-Whitney, Hodges-Lehmann, Welch: p2pb_verdict_row_tests,
- * into *v) when both sides have positive numbers. Returns 1 when the row was
- * tested.
+ * into *v, with the null distribution kept in *null) when both sides have
+ * numbers and all of them are positive (else r->tested stays 0: a zero
+ * value). Returns P2PB_OK or the error of the tests (P2PB_ENOMEM).
  */
-static int fill_row(struct p2pb_cmp_row *r, struct p2pb_verdict_row *v, const struct key *k,
-                    const struct p2pb_side *a, const struct p2pb_side *b, enum p2pb_metric metric,
-                    double *va, double *vb)
+static enum p2pb_status fill_row(struct p2pb_cmp_row *r, struct p2pb_verdict_row *v,
+                                 struct p2pb_mwu_null *null, const struct key *k,
+                                 const struct p2pb_side *a, const struct p2pb_side *b,
+                                 enum p2pb_metric metric, double *va, double *vb)
 {
     snprintf(r->kernel, sizeof r->kernel, "%s", k->kernel);
     snprintf(r->display_name, sizeof r->display_name, "%s", k->display_name);
@@ -187,8 +189,10 @@ static int fill_row(struct p2pb_cmp_row *r, struct p2pb_verdict_row *v, const st
     r->hl.ratio = NAN;
     if (r->na == 0 || r->nb == 0) {
         r->only = r->na ? "A" : r->nb ? "B" : "none";
-    } else if (all_positive(va, r->na) && all_positive(vb, r->nb) &&
-               p2pb_verdict_row_tests(va, r->na, vb, r->nb, v) == P2PB_OK) {
+    } else if (all_positive(va, r->na) && all_positive(vb, r->nb)) {
+        enum p2pb_status st = p2pb_verdict_row_tests(va, r->na, vb, r->nb, null, v);
+        if (st != P2PB_OK)
+            return st;
         r->tested = 1;
         r->u = v->u;
         r->p = v->p_mwu;
@@ -199,7 +203,7 @@ static int fill_row(struct p2pb_cmp_row *r, struct p2pb_verdict_row *v, const st
     }
     summarize(va, r->na, &r->med_a, &r->min_a, &r->max_a, r->ci_a);
     summarize(vb, r->nb, &r->med_b, &r->min_b, &r->max_b, r->ci_b);
-    return r->tested;
+    return P2PB_OK;
 }
 
 /* Smallest exact two-sided Mann-Whitney p of m vs n launches: 2 / C(m + n, m). */
@@ -265,6 +269,7 @@ enum p2pb_status p2pb_compare_build(const struct p2pb_side *a, const struct p2pb
     double *va = malloc((a->nfiles + 1) * sizeof *va);
     double *vb = malloc((b->nfiles + 1) * sizeof *vb);
     struct p2pb_verdict_row *v = NULL; /* the tested rows' tests, in row order */
+    struct p2pb_mwu_null null = {0};   /* of the last tested row: rows share launch counts */
     enum p2pb_status st = va && vb ? collect_keys(a, b, &ks) : P2PB_ENOMEM;
     if (st != P2PB_OK)
         goto out;
@@ -275,17 +280,19 @@ enum p2pb_status p2pb_compare_build(const struct p2pb_side *a, const struct p2pb
         st = P2PB_ENOMEM;
         goto out;
     }
-    for (size_t i = 0; i < ks.n; i++) {
+    for (size_t i = 0; i < ks.n && st == P2PB_OK; i++) {
         struct p2pb_cmp_row *r = &out->rows[out->nrows++];
-        if (fill_row(r, &v[out->ntested], &ks.k[i], a, b, metric, va, vb))
-            out->ntested++;
+        st = fill_row(r, &v[out->ntested], &null, &ks.k[i], a, b, metric, va, vb);
+        out->ntested += (size_t)r->tested;
     }
-    st = p2pb_verdict_family(v, out->ntested, holm, d);
+    if (st == P2PB_OK)
+        st = p2pb_verdict_family(v, out->ntested, holm, d);
     if (st != P2PB_OK)
         goto out;
     power_floor(out);
     set_verdicts(out, v);
 out:
+    p2pb_mwu_null_free(&null);
     free(va);
     free(vb);
     free(v);

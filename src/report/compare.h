@@ -14,12 +14,23 @@
  *    of U, the Gaussian binomial coefficient
  *        sum_u N(u) q^u = prod_{k=1..m} (1 - q^(n+k)) / (1 - q^k),
  *    where N(u) is the number of the C(m+n, m) equally likely arrangements
- *    with U = u (Andrews, "The Theory of Partitions", 1976, ch. 3).
+ *    with U = u (Andrews, "The Theory of Partitions", 1976, ch. 3), one
+ *    factor at a time (Harding, Appl. Statist. 33, 1984), in exact integer
+ *    arithmetic (compare_mwu.c).
+ *  - Its normal approximation for large samples (Hollander & Wolfe sec. 4.1;
+ *    Lehmann, "Nonparametrics", 1975, ch. 1): mean m n / 2, variance
+ *        m n / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1))),  N = m + n,
+ *    the sum over the groups of t tied values of the pooled sample, and a
+ *    continuity correction of 1/2.
  *  - Hodges-Lehmann shift estimate and its distribution-free CI: Hodges &
  *    Lehmann (1963); Hollander & Wolfe sec. 4.2. We estimate a ratio B/A by
  *    working on log values: HL = median_{i,j} (log b_j - log a_i), ratio =
  *    exp(HL); CI = exp of the order statistics D_(k), D_(mn+1-k) of the mn
- *    pairwise differences, k = largest integer with P0(U <= k - 1) <= alpha/2.
+ *    pairwise differences, k = largest integer with P0(U <= k - 1) <= alpha/2
+ *    (Moses' construction, Hollander & Wolfe sec. 4.3); for large samples
+ *    k = floor(m n / 2 + 1/2 - z_{1-alpha/2} sqrt(m n (N + 1) / 12)), the
+ *    same rule on the continuity-corrected normal approximation. The order
+ *    statistics are selected without forming the m n differences (compare_stats.c).
  *  - Holm (1979) step-down and Benjamini-Hochberg (1995) step-up adjustments
  *    of p-values (the "adjusted p" form of R's p.adjust).
  *  - Welch's t-test (Welch, Biometrika 34, 1947) on log launch values with
@@ -43,51 +54,104 @@
  * pass; with 3 vs 3 it is 0.1. */
 #define P2PB_COMPARE_MIN_LAUNCHES 4
 
-/* Largest m * n for which the exact distribution is counted (memory m*n+1
- * doubles). 1000 launches per side would be 10^6. */
-#define P2PB_MWU_MAX_MN 4000000u
+/* The null distribution of U is counted exactly while min(m, n) * m * n is at
+ * most this: 100 + 100 launches, 50 + 400, 10 + 10000; the normal
+ * approximation beyond. Counting takes min(m, n) steps over floor(m n / 2) + 1
+ * counts of w 64-bit words, w = floor((log2 C(m+n, m) + 1) / 64) + 1 <= 4
+ * here (log2 C(m+n, m) <= 224): about min(m, n) m n w word operations (4e6 at
+ * 100 + 100) and (floor(m n / 2) + 1) (w + 1) 8-byte words of memory (200 KB
+ * at 100 + 100, 8 MB at the extreme 1 + 10^6). */
+#define P2PB_MWU_EXACT_MAX_WORK 1000000u
+
+/* 1 when the null distribution of U for m, n >= 1 is exact (counted), 0 when
+ * it is the normal approximation (or m or n is 0). */
+int p2pb_mwu_exact(size_t m, size_t n);
+
+/*
+ * The null distribution of U (no ties) for sample sizes m, n. Exact when
+ * p2pb_mwu_exact(m, n): lower[u] = P0(U <= u), u = 0..floor(m n / 2), the
+ * counts N(u) summed in exact integer arithmetic and divided by C(m+n, m)
+ * once (relative error about 1e-16, also far in the tail; a probability
+ * below about 1e-308 reads 0). Otherwise lower is NULL and the normal
+ * approximation with mean m n / 2 and SD sd is used.
+ */
+struct p2pb_mwu_null {
+    size_t m, n;   /* 0 in a distribution not yet made */
+    int exact;     /* 1: lower is exact; 0: normal approximation */
+    double *lower; /* exact: floor(m n / 2) + 1 values; else NULL */
+    double sd;     /* sqrt(m n (m + n + 1) / 12), the SD of U without ties */
+};
+
+/*
+ * Make *d the null distribution of (m, n), m, n >= 1. *d must be zeroed
+ * before its first use ({0}); when it already holds (m, n) it is kept (a
+ * cache for the rows of one table), else freed and remade. Returns P2PB_OK,
+ * P2PB_EUSAGE (d NULL, m or n 0), P2PB_ERANGE (2 m n overflows size_t) or
+ * P2PB_ENOMEM; *d is zeroed on error.
+ */
+enum p2pb_status p2pb_mwu_null_init(struct p2pb_mwu_null *d, size_t m, size_t n);
+void p2pb_mwu_null_free(struct p2pb_mwu_null *d);
+
+/* P0(U <= floor u) of d: exact, or Phi((floor u + 1/2 - m n / 2) / sd)
+ * (continuity-corrected, no ties); 0 below 0, 1 from m n on. */
+double p2pb_mwu_null_cdf(const struct p2pb_mwu_null *d, double u);
 
 /*
  * Exact null distribution of U for sample sizes m, n >= 1, no ties.
  * cdf must hold m*n + 1 doubles; on return cdf[u] = P0(U <= u), u = 0..m*n.
- * Returns P2PB_OK, P2PB_EUSAGE (m or n is 0, cdf NULL), P2PB_ENOMEM or P2PB_ERANGE
- * (m*n > P2PB_MWU_MAX_MN).
+ * Returns P2PB_OK, P2PB_EUSAGE (m or n is 0, cdf NULL), P2PB_ENOMEM or
+ * P2PB_ERANGE (not p2pb_mwu_exact(m, n)).
  */
 enum p2pb_status p2pb_mwu_cdf(size_t m, size_t n, double *cdf);
 
 /*
  * Mann-Whitney test of a[0..m-1] against b[0..n-1] (any order, unmodified).
- * U = #{(i,j): a_i < b_j} + 1/2 #{(i,j): a_i == b_j}, in [0, m*n].
- * Two-sided exact p = min(1, 2 min(P0(U' <= U), P0(U' >= U))), U' the
- * no-ties null statistic.
- * Ties: U counts a tie as 1/2 (so U may be a half-integer). The p-value still
- * uses the no-ties exact distribution, and a half-integer U is rounded toward
- * the centre of the distribution before the tail is read (P0(U' <= ceil U)
- * for the lower tail, P0(U' >= floor U) for the upper): conservative, never
- * smaller than the p of any tie-breaking. Identical groups therefore get p = 1.
+ * U = #{(i,j): a_i < b_j} + 1/2 #{(i,j): a_i == b_j}, in [0, m*n], counted
+ * from sorted copies (O((m + n) log(m + n))).
+ * Exact (p2pb_mwu_exact): two-sided p = min(1, 2 min(P0(U' <= U), P0(U' >= U))),
+ * U' the no-ties null statistic. Ties: U counts a tie as 1/2 (so U may be a
+ * half-integer). The p-value still uses the no-ties exact distribution, and
+ * a half-integer U is rounded toward the centre of the distribution before
+ * the tail is read (P0(U' <= ceil U) for the lower tail, P0(U' >= floor U)
+ * for the upper): conservative, never smaller than the p of any
+ * tie-breaking. Identical groups therefore get p = 1.
+ * Normal approximation (beyond): z = (|U - m n / 2| - 1/2) / sqrt(var),
+ * var with the tie term (see the header comment), p = min(1, erfc(z / sqrt 2)),
+ * p = 1 when |U - m n / 2| <= 1/2 or every value is tied.
  * Outputs may be NULL. Returns P2PB_OK, P2PB_EUSAGE (m or n is 0, NULL data,
- * non-finite value), P2PB_ERANGE (m*n too large), P2PB_ENOMEM.
+ * non-finite value), P2PB_ERANGE, P2PB_ENOMEM.
  */
 enum p2pb_status p2pb_mwu_test(const double *a, size_t m, const double *b, size_t n, double *u_out,
                                double *p_out);
+
+/* p2pb_mwu_test with the null distribution d of (m, n) = (d->m, d->n)
+ * already made (p2pb_mwu_null_init): a[0..d->m-1], b[0..d->n-1]. */
+enum p2pb_status p2pb_mwu_test_null(const struct p2pb_mwu_null *d, const double *a, const double *b,
+                                    double *u_out, double *p_out);
 
 /* Hodges-Lehmann ratio B/A with a CI (see the header comment). */
 struct p2pb_hl_ratio {
     double ratio;  /* exp(median of log b_j - log a_i) */
     int ci_valid;  /* 0 when the sample sizes are too small for the level */
-    double ci_low; /* ratio CI, exact coverage >= ci_level */
+    double ci_low; /* ratio CI, coverage >= ci_level (exact null; else about ci_level) */
     double ci_high;
-    double ci_level; /* actual coverage 1 - 2 P0(U <= k - 1), e.g. 0.971 for 4 vs 4 */
+    double ci_level; /* coverage 1 - 2 P0(U <= k - 1), e.g. 0.971 for 4 vs 4 */
 };
 
 /*
  * Hodges-Lehmann estimate of the ratio B/A at confidence 1 - alpha (alpha in
  * (0, 1), 0.05 for a 95% CI). a[0..m-1], b[0..n-1] must be > 0 and finite.
+ * The median and the CI's order statistics of the m n differences are
+ * selected in O((m + n) log(m + n)) time and O(m + n) memory.
  * Returns P2PB_OK, P2PB_EUSAGE (empty side, value <= 0 or not finite, bad
- * alpha), P2PB_ERANGE (m*n too large), P2PB_ENOMEM.
+ * alpha), P2PB_ERANGE, P2PB_ENOMEM.
  */
 enum p2pb_status p2pb_hl_ratio(const double *a, size_t m, const double *b, size_t n, double alpha,
                                struct p2pb_hl_ratio *out);
+
+/* p2pb_hl_ratio with the null distribution d of (d->m, d->n) already made. */
+enum p2pb_status p2pb_hl_ratio_null(const struct p2pb_mwu_null *d, const double *a, const double *b,
+                                    double alpha, struct p2pb_hl_ratio *out);
 
 /*
  * Holm step-down adjustment of p[0..k-1] into adj[0..k-1] (same order; may be
@@ -119,7 +183,8 @@ const char *p2pb_verdict_str(enum p2pb_verdict v);
  * estimate aims at. */
 #define P2PB_VERDICT_ALPHA 0.05
 #define P2PB_POWER 0.80
-/* Above this many launches per side a row counts as on the band edge. */
+/* A row that would need more launches per side than this counts as on the
+ * band edge (p2pb_power_note), also when it has this many already. */
 #define P2PB_POWER_MAX_LAUNCHES 1000u
 
 /*
@@ -203,7 +268,9 @@ struct p2pb_power {
  * (|log r| < e): goal EQUIVALENT, margin e - |log r|, level 0.05 (the CI is
  * unadjusted); else goal CHANGED, margin |log r| - e, level alpha_change.
  * launches = max(p2pb_launches_needed, 4, now + 1) at 80% power; goal EDGE
- * when that is P2PB_ERANGE. Returns P2PB_OK or P2PB_EUSAGE (bad input).
+ * when p2pb_launches_needed is P2PB_ERANGE or launches would exceed
+ * P2PB_POWER_MAX_LAUNCHES (a row of 1000 launches per side or more that is
+ * still inconclusive). Returns P2PB_OK or P2PB_EUSAGE (bad input).
  */
 enum p2pb_status p2pb_power_note(double ratio, double sd_log, double d, double alpha_change,
                                  size_t now, struct p2pb_power *out);
@@ -212,7 +279,7 @@ enum p2pb_status p2pb_power_note(double ratio, double sd_log, double d, double a
  * then the family's outcome (p2pb_verdict_family). */
 struct p2pb_verdict_row {
     size_t m, n;               /* launches per side */
-    double u, p_mwu;           /* exact Mann-Whitney U and two-sided p (the gate) */
+    double u, p_mwu;           /* Mann-Whitney U and two-sided p (the gate) */
     struct p2pb_hl_ratio hl;   /* Hodges-Lehmann ratio B/A with its 95% CI */
     struct p2pb_welch t;       /* Welch on log values; fields NAN when m or n < 2 */
     double p_t;                /* t.p, NAN when not computed: outside the family */
@@ -223,11 +290,14 @@ struct p2pb_verdict_row {
 
 /*
  * The tests of one row: a[0..m-1] (side A) and b[0..n-1] (side B) launch
- * values, > 0 and finite, m, n >= 1. Welch only when m, n >= 2. Returns
- * P2PB_OK, or the error of p2pb_mwu_test / p2pb_hl_ratio / p2pb_welch_log.
+ * values, > 0 and finite, m, n >= 1. Welch only when m, n >= 2. null: NULL,
+ * or a null distribution kept between calls (zeroed before the first,
+ * p2pb_mwu_null_free after the last): remade only when m or n changes.
+ * Returns P2PB_OK, or the error of p2pb_mwu_null_init / p2pb_mwu_test /
+ * p2pb_hl_ratio / p2pb_welch_log.
  */
 enum p2pb_status p2pb_verdict_row_tests(const double *a, size_t m, const double *b, size_t n,
-                                        struct p2pb_verdict_row *out);
+                                        struct p2pb_mwu_null *null, struct p2pb_verdict_row *out);
 
 /*
  * The verdicts of a family of k rows (the rows of one metric): p_t adjusted

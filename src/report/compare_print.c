@@ -358,6 +358,18 @@ static void print_mhz_summary(FILE *o, const char *pfx, const struct p2pb_side *
                 txt[0], txt[1]);
 }
 
+/* Whether every tested row of the tables had the exact Mann-Whitney p, not
+ * the normal approximation (compare.h, p2pb_mwu_exact). */
+static int mwu_all_exact(const struct p2pb_cmp_table *lat, const struct p2pb_cmp_table *thr)
+{
+    const struct p2pb_cmp_table *const t[2] = {lat, thr};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < t[k]->nrows; i++)
+            if (t[k]->rows[i].tested && !p2pb_mwu_exact(t[k]->rows[i].na, t[k]->rows[i].nb))
+                return 0;
+    return 1;
+}
+
 static void print_text(FILE *o, int md, const struct p2pb_cmp_print *opt, const struct p2pb_side *a,
                        const struct p2pb_side *b, const struct p2pb_cmp_table *lat,
                        const struct p2pb_cmp_table *thr, const struct p2pb_ctx_diff *diff)
@@ -382,9 +394,13 @@ static void print_text(FILE *o, int md, const struct p2pb_cmp_print *opt, const 
     if (md)
         fprintf(o, "\n");
     fprintf(o,
-            "%sratio = %s/%s, Hodges-Lehmann on log values with 95%% CI; p_mwu = exact two-sided "
-            "Mann-Whitney U on launch values (the gate, not adjusted)\n",
-            pfx, bn, an);
+            "%sratio = %s/%s, Hodges-Lehmann on log values with 95%% CI; p_mwu = %stwo-sided "
+            "Mann-Whitney U on launch values (the gate, not adjusted%s)\n",
+            pfx, bn, an, mwu_all_exact(lat, thr) ? "exact " : "",
+            mwu_all_exact(lat, thr) ? ""
+                                    : "; exact while min(n_A, n_B)^2 max(n_A, n_B) <= 10^6, "
+                                      "e.g. 100 + 100, else the normal approximation with tie "
+                                      "and continuity corrections");
     if (md)
         fprintf(o, "\n");
     fprintf(o,

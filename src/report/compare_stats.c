@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Statistics for comparing groups of launches: exact Mann-Whitney U,
- * Hodges-Lehmann ratio, Holm and Benjamini-Hochberg adjustments.
+ * Statistics for comparing groups of launches: the Hodges-Lehmann ratio and
+ * its CI, Holm and Benjamini-Hochberg adjustments (the Mann-Whitney test:
+ * compare_mwu.c).
  * Formulas and sources are in src/report/compare.h.
  */
 #include "compare.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,146 +18,136 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-enum p2pb_status p2pb_mwu_cdf(size_t m, size_t n, double *cdf)
-{
-    if (m == 0 || n == 0 || !cdf)
-        return P2PB_EUSAGE;
-    if (m > P2PB_MWU_MAX_MN / n)
-        return P2PB_ERANGE;
-    size_t top = m * n;
-    /* Coefficients of the Gaussian binomial [m+n choose m]_q, built as
-     * [n+k choose k]_q for k = 1..m: multiply by (1 - q^(n+k)), then divide
-     * by (1 - q^k). After each full step all coefficients are counts >= 0.
-     * Division by (1 - q^k): if P = Q (1 - q^k) then Q[u] = P[u] + Q[u-k]. */
-    /* the product before a division reaches degree n*(k-1) + n + k <= top + m */
-    double *c = calloc(top + m + 1, sizeof *c);
-    if (!c)
-        return P2PB_ENOMEM;
-    c[0] = 1.0; /* [n choose 0]_q = 1 */
-    size_t deg = 0;
-    for (size_t k = 1; k <= m; k++) {
-        size_t s = n + k;
-        size_t ndeg = deg + s;
-        /* multiply by (1 - q^s), from the top down */
-        for (size_t u = ndeg; u >= s; u--) {
-            c[u] -= c[u - s];
-            if (u == s)
-                break;
-        }
-        /* divide by (1 - q^k), from the bottom up */
-        for (size_t u = k; u <= ndeg; u++)
-            c[u] += c[u - k];
-        deg = ndeg - k; /* degree of [n+k choose k]_q is n*k */
-    }
-    double total = 0.0;
-    for (size_t u = 0; u <= top; u++) {
-        if (c[u] < 0.0) /* rounding noise for very large m, n */
-            c[u] = 0.0;
-        total += c[u];
-    }
-    double run = 0.0;
-    for (size_t u = 0; u <= top; u++) {
-        run += c[u];
-        cdf[u] = run / total;
-    }
-    cdf[top] = 1.0;
-    free(c);
-    return P2PB_OK;
-}
-
-static int bad_values(const double *x, size_t n, int need_positive)
+static int bad_values(const double *x, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!isfinite(x[i]) || (need_positive && !(x[i] > 0.0)))
+        if (!isfinite(x[i]) || !(x[i] > 0.0))
             return 1;
     return 0;
 }
 
-/* P0(U' <= u) from a cdf array; u may be negative. */
-static double cdf_at(const double *cdf, size_t top, double u)
+/* #{(i, j): lb[j] - la[i] <= x}, la[0..m-1] and lb[0..n-1] ascending. For each
+ * i the j with lb[j] - la[i] <= x form a prefix, no shorter for a larger i
+ * (rounded subtraction is monotone in each operand): one pass, O(m + n). */
+static size_t count_le(const double *la, size_t m, const double *lb, size_t n, double x)
 {
-    if (u < 0.0)
-        return 0.0;
-    if (u >= (double)top)
-        return 1.0;
-    return cdf[(size_t)u];
+    size_t c = 0, j = 0;
+    for (size_t i = 0; i < m; i++) {
+        while (j < n && lb[j] - la[i] <= x)
+            j++;
+        c += j;
+    }
+    return c;
 }
 
-enum p2pb_status p2pb_mwu_test(const double *a, size_t m, const double *b, size_t n, double *u_out,
-                               double *p_out)
+/* Doubles as unsigned integers in their numeric order (-0 just below +0), and back. */
+static uint64_t order_key(double x)
 {
-    if (!a || !b || m == 0 || n == 0 || bad_values(a, m, 0) || bad_values(b, n, 0))
-        return P2PB_EUSAGE;
-    if (m > P2PB_MWU_MAX_MN / n)
-        return P2PB_ERANGE;
-    /* 2U as an integer, to keep half-integers exact */
-    size_t twice_u = 0;
-    for (size_t i = 0; i < m; i++)
-        for (size_t j = 0; j < n; j++)
-            twice_u += a[i] < b[j] ? 2u : a[i] == b[j] ? 1u : 0u;
-    size_t top = m * n;
-    double *cdf = malloc((top + 1) * sizeof *cdf);
-    if (!cdf)
-        return P2PB_ENOMEM;
-    enum p2pb_status st = p2pb_mwu_cdf(m, n, cdf);
-    if (st != P2PB_OK) {
-        free(cdf);
-        return st;
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return (b >> 63) ? ~b : b | (UINT64_C(1) << 63);
+}
+
+static double key_double(uint64_t k)
+{
+    uint64_t b = (k >> 63) ? k & ~(UINT64_C(1) << 63) : ~k;
+    double x;
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
+/*
+ * The k-th smallest (1-based, 1 <= k <= m n) of the m n differences
+ * lb[j] - la[i] without forming them: the smallest double x with
+ * count_le(x) >= k, found by bisection over the doubles (order_key) between
+ * the smallest difference lb[0] - la[m-1] and the largest lb[n-1] - la[0].
+ * That x is one of the differences (a difference of +0 may come back as -0,
+ * the same number); at most 64 halvings of O(m + n) each, O(1) extra
+ * memory (a 3000 x 3000 row would need 72 MB to hold its differences).
+ */
+static double select_diff(const double *la, size_t m, const double *lb, size_t n, size_t k)
+{
+    uint64_t lo = order_key(lb[0] - la[m - 1]), hi = order_key(lb[n - 1] - la[0]);
+    if (count_le(la, m, lb, n, key_double(lo)) >= k)
+        return key_double(lo);
+    /* count_le(lo) < k <= count_le(hi) */
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (count_le(la, m, lb, n, key_double(mid)) >= k)
+            hi = mid;
+        else
+            lo = mid;
     }
-    double u = (double)twice_u / 2.0;
-    /* lower tail P(U' <= ceil u); upper tail P(U' >= floor u) = 1 - P(U' <= floor u - 1) */
-    double lo = cdf_at(cdf, top, ceil(u));
-    double hi = 1.0 - cdf_at(cdf, top, floor(u) - 1.0);
-    double p = 2.0 * (lo < hi ? lo : hi);
-    if (p > 1.0)
-        p = 1.0;
-    free(cdf);
-    if (u_out)
-        *u_out = u;
-    if (p_out)
-        *p_out = p;
+    return key_double(hi);
+}
+
+/* The CI's order-statistic index k of the null d at level 1 - alpha (0: no CI),
+ * and the coverage 1 - 2 P0(U <= k - 1) it has (compare.h). */
+static size_t ci_index(const struct p2pb_mwu_null *d, double alpha, double *level)
+{
+    size_t mn = d->m * d->n, k = 0;
+    if (d->exact) {
+        /* largest k with P0(U <= k - 1) <= alpha / 2 (1e-12 slack for rounding);
+         * alpha / 2 < 1/2, so k - 1 lies in the lower half */
+        while (k <= mn / 2 && d->lower[k] <= alpha / 2.0 + 1e-12)
+            k++;
+    } else {
+        /* P0(U <= k - 1) ~ Phi((k - 1/2 - mn/2) / sd) <= alpha / 2:
+         * k = floor(mn/2 + 1/2 - z sd), z = z_{1 - alpha/2} */
+        double z = p2pb_t_quantile(1.0 - alpha / 2.0, INFINITY);
+        double kd = floor((double)mn / 2.0 + 0.5 - z * d->sd);
+        k = kd >= 1.0 ? (size_t)kd : 0;
+    }
+    if (k < 1 || k > mn + 1 - k)
+        return 0;
+    *level = 1.0 - 2.0 * p2pb_mwu_null_cdf(d, (double)(k - 1));
+    return k;
+}
+
+enum p2pb_status p2pb_hl_ratio_null(const struct p2pb_mwu_null *d, const double *a, const double *b,
+                                    double alpha, struct p2pb_hl_ratio *out)
+{
+    if (!d || !a || !b || !out || d->m == 0 || d->n == 0 || bad_values(a, d->m) ||
+        bad_values(b, d->n) || !(alpha > 0.0 && alpha < 1.0))
+        return P2PB_EUSAGE;
+    size_t m = d->m, n = d->n, mn = m * n;
+    double *la = malloc((m + n) * sizeof *la), *lb = la + m;
+    if (!la)
+        return P2PB_ENOMEM;
+    for (size_t i = 0; i < m; i++)
+        la[i] = log(a[i]);
+    for (size_t j = 0; j < n; j++)
+        lb[j] = log(b[j]);
+    qsort(la, m, sizeof *la, cmp_double);
+    qsort(lb, n, sizeof *lb, cmp_double);
+    /* median of the differences: D_((mn+1)/2), or the mean of D_(mn/2) and D_(mn/2+1) */
+    double med =
+        (mn % 2)
+            ? select_diff(la, m, lb, n, mn / 2 + 1)
+            : 0.5 * (select_diff(la, m, lb, n, mn / 2) + select_diff(la, m, lb, n, mn / 2 + 1));
+    memset(out, 0, sizeof *out);
+    out->ratio = exp(med);
+    /* CI = [D_(k), D_(mn+1-k)], 1-based */
+    size_t k = ci_index(d, alpha, &out->ci_level);
+    if (k) {
+        out->ci_valid = 1;
+        out->ci_low = exp(select_diff(la, m, lb, n, k));
+        out->ci_high = exp(select_diff(la, m, lb, n, mn + 1 - k));
+    }
+    free(la);
     return P2PB_OK;
 }
 
 enum p2pb_status p2pb_hl_ratio(const double *a, size_t m, const double *b, size_t n, double alpha,
                                struct p2pb_hl_ratio *out)
 {
-    if (!a || !b || !out || m == 0 || n == 0 || bad_values(a, m, 1) || bad_values(b, n, 1) ||
-        !(alpha > 0.0 && alpha < 1.0))
+    if (!a || !b || !out || m == 0 || n == 0)
         return P2PB_EUSAGE;
-    if (m > P2PB_MWU_MAX_MN / n)
-        return P2PB_ERANGE;
-    size_t mn = m * n;
-    double *d = malloc(mn * sizeof *d);
-    double *cdf = malloc((mn + 1) * sizeof *cdf);
-    if (!d || !cdf) {
-        free(d);
-        free(cdf);
-        return P2PB_ENOMEM;
-    }
-    for (size_t i = 0; i < m; i++)
-        for (size_t j = 0; j < n; j++)
-            d[i * n + j] = log(b[j]) - log(a[i]);
-    qsort(d, mn, sizeof *d, cmp_double);
-    double med = (mn % 2) ? d[mn / 2] : 0.5 * (d[mn / 2 - 1] + d[mn / 2]);
-    memset(out, 0, sizeof *out);
-    out->ratio = exp(med);
-    enum p2pb_status st = p2pb_mwu_cdf(m, n, cdf);
-    if (st == P2PB_OK) {
-        /* k = largest integer >= 1 with P0(U <= k - 1) <= alpha / 2 (1e-12 slack
-         * for rounding); CI = [D_(k), D_(mn+1-k)], 1-based. */
-        size_t k = 0;
-        while (k < mn && cdf[k] <= alpha / 2.0 + 1e-12)
-            k++;
-        if (k >= 1 && k <= mn + 1 - k) {
-            out->ci_valid = 1;
-            out->ci_low = exp(d[k - 1]);
-            out->ci_high = exp(d[mn - k]);
-            out->ci_level = 1.0 - 2.0 * cdf[k - 1];
-        }
-    }
-    free(d);
-    free(cdf);
+    struct p2pb_mwu_null d = {0};
+    enum p2pb_status st = p2pb_mwu_null_init(&d, m, n);
+    if (st == P2PB_OK)
+        st = p2pb_hl_ratio_null(&d, a, b, alpha, out);
+    p2pb_mwu_null_free(&d);
     return st;
 }
 

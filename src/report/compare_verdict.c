@@ -59,7 +59,7 @@ enum p2pb_status p2pb_welch_log(const double *a, size_t m, const double *b, size
 }
 
 enum p2pb_status p2pb_verdict_row_tests(const double *a, size_t m, const double *b, size_t n,
-                                        struct p2pb_verdict_row *out)
+                                        struct p2pb_mwu_null *null, struct p2pb_verdict_row *out)
 {
     if (!out)
         return P2PB_EUSAGE;
@@ -68,13 +68,18 @@ enum p2pb_status p2pb_verdict_row_tests(const double *a, size_t m, const double 
     out->n = n;
     out->u = out->p_mwu = out->p_t = out->p_adj = NAN;
     out->t.diff = out->t.t = out->t.p = out->t.df = out->t.sd_log = NAN;
-    enum p2pb_status st = p2pb_mwu_test(a, m, b, n, &out->u, &out->p_mwu);
+    struct p2pb_mwu_null own = {0};
+    struct p2pb_mwu_null *d = null ? null : &own;
+    enum p2pb_status st = p2pb_mwu_null_init(d, m, n);
     if (st == P2PB_OK)
-        st = p2pb_hl_ratio(a, m, b, n, 0.05, &out->hl);
+        st = p2pb_mwu_test_null(d, a, b, &out->u, &out->p_mwu);
+    if (st == P2PB_OK)
+        st = p2pb_hl_ratio_null(d, a, b, 0.05, &out->hl);
     if (st == P2PB_OK && m >= 2 && n >= 2) {
         st = p2pb_welch_log(a, m, b, n, &out->t);
         out->p_t = out->t.p;
     }
+    p2pb_mwu_null_free(&own);
     return st;
 }
 
@@ -146,7 +151,12 @@ enum p2pb_status p2pb_power_note(double ratio, double sd_log, double d, double a
     /* the gate needs 4 per side; and the row is undecided at the current count */
     if (n < P2PB_COMPARE_MIN_LAUNCHES)
         n = P2PB_COMPARE_MIN_LAUNCHES;
-    out->launches = n > now ? n : now + 1;
+    n = n > now ? n : now + 1;
+    if (n > P2PB_POWER_MAX_LAUNCHES) { /* a row of 1000 launches or more still undecided */
+        out->goal = P2PB_POWER_EDGE;
+        return P2PB_OK;
+    }
+    out->launches = n;
     return P2PB_OK;
 }
 

@@ -216,7 +216,10 @@ static void cell_title(const struct html_survey *h, size_t i, size_t j, int bw, 
     if (k > 0 && (size_t)k < len && h->v.slow_link[i * m->n + j] & bit(bw))
         k += snprintf(buf + k, len - (size_t)k, "; slow link");
     if (k > 0 && (size_t)k < len && m->retested[i * m->n + j])
-        snprintf(buf + k, len - (size_t)k, "; retested alone");
+        k += snprintf(buf + k, len - (size_t)k, "; retested alone");
+    if (k > 0 && (size_t)k < len &&
+        m->capped[i * m->n + j] & (bw ? P2PB_SURVEY_CAPPED_BW : P2PB_SURVEY_CAPPED_LAT))
+        snprintf(buf + k, len - (size_t)k, "; capped (ended at the survey's time cap)");
 }
 
 /* The cells: colour, value (and "r" when retested alone), tooltip. */
@@ -384,6 +387,9 @@ static void legend(FILE *o, const struct html_survey *h)
           o);
 }
 
+/* After a verdict never retested alone (survey.h). */
+#define NOT_RETESTED " &#8212; <b>suspect, not retested</b> (from the first pass alone)"
+
 /* The verdicts: slow nodes, slow links (the first LINKS_LISTED), the rule. */
 static void verdict_box(FILE *o, const struct html_survey *h, const struct html_doc *d)
 {
@@ -399,7 +405,7 @@ static void verdict_box(FILE *o, const struct html_survey *h, const struct html_
                             "partners %.2f usec, %.1f MB/s)",
                             m->labels[i], p2pb_survey_why(v->slow_node[i]), v->node_lat_f[i],
                             v->node_bw_f[i], v->node_lat[i], v->node_bw[i]);
-            fputs("</li>\n", o);
+            fputs(p2pb_survey_node_retested(m, i) ? "</li>\n" : NOT_RETESTED "</li>\n", o);
         }
     for (size_t i = 0; i < n; i++)
         for (size_t j = i + 1; j < n; j++)
@@ -408,7 +414,7 @@ static void verdict_box(FILE *o, const struct html_survey *h, const struct html_
                 p2pb_xml_printf(o, "%s-%s (%s; t %.2f usec, %.1f MB/s)", m->labels[i], m->labels[j],
                                 p2pb_survey_why(v->slow_link[i * n + j]), m->lat[i * n + j],
                                 p2pb_survey_pair_bw(m, i, j));
-                fputs("</li>\n", o);
+                fputs(m->retested[i * n + j] ? "</li>\n" : NOT_RETESTED "</li>\n", o);
             }
     if (listed > LINKS_LISTED)
         fprintf(o, "<li>... and %zu more slow links (p2pbench-report survey FILE -f csv)</li>\n",

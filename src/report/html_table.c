@@ -143,7 +143,7 @@ static void metric_table(FILE *o, const struct html_doc *d, const struct p2pb_cm
             lat ? "Latency, t [usec]" : "Throughput, MB/s (1 MB = 10^6 B)",
             d->nsides == 2 ? "; ratio: Hodges-Lehmann on log values; p_adj: Welch's t on log "
                              "values, adjusted over all rows of the metric (changed also needs "
-                             "the exact Mann-Whitney p below 0.05)"
+                             "the Mann-Whitney p below 0.05)"
                            : "");
     header(o, d, t->metric);
     const char *prev = NULL;

@@ -33,7 +33,7 @@ static const struct report_cmd cmds[] = {
      "[--fail-on-regression [--allow-incomplete]]",
      "compare two groups of launches (one results file per launch; a directory\n"
      "stands for its *.jsonl files): medians, Hodges-Lehmann ratio B/A with 95% CI,\n"
-     "exact Mann-Whitney p (the gate), Welch's p on log values adjusted over the\n"
+     "Mann-Whitney p (the gate), Welch's p on log values adjusted over the\n"
      "rows, verdict per row (an inconclusive one with the launches it needs),\n"
      "host-context differences"},
     {"import", p2pb_cmd_import, 0, "LOG... [-o DIR] [--force]",

@@ -131,7 +131,9 @@ struct p2pb_cmp_table {
 /*
  * Build the comparison table of metric for sides a, b: rows sorted by kernel
  * (first-seen order), variant, bytes. holm selects Holm (else BH) for p_adj;
- * threshold d is a fraction (0.05). Returns P2PB_OK or P2PB_ENOMEM.
+ * threshold d is a fraction (0.05). A row is tested when both sides have
+ * numbers and all are positive. Returns P2PB_OK, P2PB_ENOMEM, or another
+ * error of p2pb_verdict_row_tests (never reached by checked values).
  */
 enum p2pb_status p2pb_compare_build(const struct p2pb_side *a, const struct p2pb_side *b,
                                     enum p2pb_metric metric, int holm, double d,

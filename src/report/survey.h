@@ -24,6 +24,9 @@
  * nothing was measured (the diagonal). A pair retested alone holds the
  * better of its first-pass and retest values (lower t, higher MB/s):
  * interference only slows a measurement down (retested[i * n + j] = 1).
+ * capped[i * n + j] says the kept value came from a row its time cap ended
+ * ("capped": true; bits P2PB_SURVEY_CAPPED_LAT, symmetric, and
+ * P2PB_SURVEY_CAPPED_BW, from row i to column j).
  */
 struct p2pb_survey_matrix {
     size_t n;
@@ -32,6 +35,7 @@ struct p2pb_survey_matrix {
     double *lat;                       /* [n * n] t_usec.median of PingPong, symmetric */
     double *bw;                        /* [n * n] MB/s (10^6 B/s) from row i to column j */
     unsigned char *retested;           /* [n * n] */
+    unsigned char *capped;             /* [n * n] P2PB_SURVEY_CAPPED_* bits */
     /* from the run record's "survey" object ("" / 0 when missing) */
     char per[16], mode[16], order[16];
     double seed;
@@ -50,6 +54,14 @@ struct p2pb_survey_matrix {
 enum p2pb_status p2pb_survey_load(const char *path, size_t max_bytes, struct p2pb_survey_matrix *m,
                                   char *err, size_t errlen);
 void p2pb_survey_matrix_free(struct p2pb_survey_matrix *m);
+
+/* Bits of p2pb_survey_matrix.capped. */
+#define P2PB_SURVEY_CAPPED_LAT 1u
+#define P2PB_SURVEY_CAPPED_BW 2u
+
+/* 1 when node i has a pair retested alone (a slow node's verdict rests on
+ * retests, not on the first pass alone); 0 otherwise. */
+int p2pb_survey_node_retested(const struct p2pb_survey_matrix *m, size_t i);
 
 /* A pair's bandwidth: the slower of its two directions (either one when
  * the other is missing; NAN when both are). */
@@ -123,7 +135,10 @@ enum p2pb_survey_fmt { P2PB_SURVEY_TEXT, P2PB_SURVEY_JSON, P2PB_SURVEY_CSV };
 /*
  * Print m and v to o in fmt: text (matrices or the summary, the slowest
  * pairs, the verdicts), json (one document with "slow_links": [["hA","hB"],
- * ...] and "slow_nodes": [...]) or csv (one line per pair). path names the
+ * ...], "slow_nodes": [...], "not_retested" and "capped_pairs") or csv (one
+ * line per pair). A verdict whose pair (link) or none of whose pairs (node)
+ * was retested alone is marked "suspect, not retested": it rests on the
+ * first pass alone (a survey stopped before its retests). path names the
  * file. rule is printed with the verdicts.
  */
 void p2pb_survey_print(FILE *o, enum p2pb_survey_fmt fmt, const char *path,

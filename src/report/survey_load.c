@@ -25,7 +25,7 @@
 
 /* One survey row as read. */
 struct srow {
-    int lo, hi, from, retest, latency;
+    int lo, hi, from, retest, latency, capped;
     double median, mbs;
     char host[2][64];
 };
@@ -113,6 +113,7 @@ static int read_row(const cJSON *o, struct srow *r)
                         (r->from != r->lo && r->from != r->hi)))
         return -1;
     r->retest = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "retest"));
+    r->capped = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "capped"));
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "t_usec");
     r->median = t ? get_number(t, "median", NAN) : NAN;
     r->mbs = get_number(o, "mbytes_per_sec", NAN);
@@ -176,12 +177,23 @@ static void fill_row(struct p2pb_survey_matrix *m, const struct srow *r)
     snprintf(m->labels[b], P2PB_SURVEY_LABEL, "%s", r->host[1]);
     if (r->latency) {
         double *x = &m->lat[a * n + b];
-        *x = r->retest && isfinite(*x) && *x < r->median ? *x : r->median;
+        int keep = r->retest && isfinite(*x) && *x < r->median;
+        *x = keep ? *x : r->median;
         m->lat[b * n + a] = *x;
+        for (int k = 0; k < 2 && !keep; k++) {
+            unsigned char *c = &m->capped[k ? b * n + a : a * n + b];
+            *c = (unsigned char)((*c & ~P2PB_SURVEY_CAPPED_LAT) |
+                                 (r->capped ? P2PB_SURVEY_CAPPED_LAT : 0));
+        }
     } else {
         size_t from = r->from == r->lo ? a : b, to = from == a ? b : a;
         double *x = &m->bw[from * n + to];
-        *x = r->retest && isfinite(*x) && *x > r->mbs ? *x : r->mbs;
+        int keep = r->retest && isfinite(*x) && *x > r->mbs;
+        *x = keep ? *x : r->mbs;
+        unsigned char *c = &m->capped[from * n + to];
+        if (!keep)
+            *c = (unsigned char)((*c & ~P2PB_SURVEY_CAPPED_BW) |
+                                 (r->capped ? P2PB_SURVEY_CAPPED_BW : 0));
     }
     if (r->retest)
         m->retested[a * n + b] = m->retested[b * n + a] = 1;
@@ -249,7 +261,8 @@ static enum p2pb_status make_nodes(struct reading *rd, struct p2pb_survey_matrix
     m->lat = malloc(n * n * sizeof *m->lat);
     m->bw = malloc(n * n * sizeof *m->bw);
     m->retested = calloc(n * n, 1);
-    if (!m->labels || !m->lat || !m->bw || !m->retested)
+    m->capped = calloc(n * n, 1);
+    if (!m->labels || !m->lat || !m->bw || !m->retested || !m->capped)
         return P2PB_ENOMEM;
     for (size_t i = 0; i < n * n; i++)
         m->lat[i] = m->bw[i] = NAN;
@@ -349,6 +362,14 @@ enum p2pb_status p2pb_survey_load(const char *path, size_t max_bytes, struct p2p
     return st;
 }
 
+int p2pb_survey_node_retested(const struct p2pb_survey_matrix *m, size_t i)
+{
+    for (size_t j = 0; j < m->n; j++)
+        if (m->retested[i * m->n + j])
+            return 1;
+    return 0;
+}
+
 void p2pb_survey_matrix_free(struct p2pb_survey_matrix *m)
 {
     free(m->labels);
@@ -356,5 +377,6 @@ void p2pb_survey_matrix_free(struct p2pb_survey_matrix *m)
     free(m->lat);
     free(m->bw);
     free(m->retested);
+    free(m->capped);
     memset(m, 0, sizeof *m);
 }

@@ -57,11 +57,15 @@ static void print_matrix(FILE *o, const struct p2pb_survey_matrix *m, int bw)
         fprintf(o, "%-*.*s", w, w, m->labels[i]);
         for (size_t j = 0; j < m->n; j++) {
             double x = bw ? m->bw[i * m->n + j] : m->lat[i * m->n + j];
+            char sfx[3] = "";
+            if (m->retested[i * m->n + j])
+                strcat(sfx, "r");
+            if (m->capped[i * m->n + j] & (bw ? P2PB_SURVEY_CAPPED_BW : P2PB_SURVEY_CAPPED_LAT))
+                strcat(sfx, "c");
             if (isnan(x))
                 fprintf(o, " %*s", cw, "-");
             else
-                fprintf(o, " %*.*f%s", m->retested[i * m->n + j] ? cw - 1 : cw, bw ? 1 : 2, x,
-                        m->retested[i * m->n + j] ? "r" : "");
+                fprintf(o, " %*.*f%s", cw - (int)strlen(sfx), bw ? 1 : 2, x, sfx);
         }
         fputc('\n', o);
     }
@@ -88,29 +92,51 @@ const char *p2pb_survey_why(unsigned why)
                                                             : "bandwidth";
 }
 
+/* How many verdicts of v were never retested alone (survey.h). */
+static size_t count_unretested(const struct p2pb_survey_matrix *m,
+                               const struct p2pb_survey_verdict *v)
+{
+    size_t n = m->n, k = 0;
+    for (size_t i = 0; i < n; i++) {
+        k += v->slow_node[i] && !p2pb_survey_node_retested(m, i);
+        for (size_t j = i + 1; j < n; j++)
+            k += v->slow_link[i * n + j] && !m->retested[i * n + j];
+    }
+    return k;
+}
+
 static void print_verdicts(FILE *o, const struct p2pb_survey_matrix *m,
                            const struct p2pb_survey_verdict *v,
                            const struct p2pb_outlier_rule *rule)
 {
-    size_t n = m->n;
+    size_t n = m->n, unretested = count_unretested(m, v);
+    const char *nr = " - suspect, not retested";
     fprintf(o,
             "\n# Verdicts: slow = beyond the median by more than %g scaled MADs and by at "
             "least %g%%, on the effects of a median polish (docs/survey.md); typical pair "
             "%.2f usec, %.1f MB/s\n",
             rule->k, rule->min_off * 100, v->lat_median, v->bw_median);
+    if (unretested)
+        fprintf(o,
+                "# %zu verdict%s below marked 'suspect, not retested': named from the first "
+                "pass alone, never measured again alone (%s)\n",
+                unretested, unretested == 1 ? "" : "s",
+                m->complete ? "not among the survey's own suspects"
+                            : "the survey stopped before its retests");
     for (size_t i = 0; i < n; i++)
         if (v->slow_node[i])
             fprintf(o,
                     "slow node: %s (%s; its links x%.2f latency, x%.3f bandwidth; median over "
-                    "its partners %.2f usec, %.1f MB/s)\n",
+                    "its partners %.2f usec, %.1f MB/s)%s\n",
                     m->labels[i], p2pb_survey_why(v->slow_node[i]), v->node_lat_f[i],
-                    v->node_bw_f[i], v->node_lat[i], v->node_bw[i]);
+                    v->node_bw_f[i], v->node_lat[i], v->node_bw[i],
+                    p2pb_survey_node_retested(m, i) ? "" : nr);
     for (size_t i = 0; i < n; i++)
         for (size_t j = i + 1; j < n; j++)
             if (v->slow_link[i * n + j])
-                fprintf(o, "slow link: %s-%s (%s; t %.2f usec, %.1f MB/s)\n", m->labels[i],
+                fprintf(o, "slow link: %s-%s (%s; t %.2f usec, %.1f MB/s)%s\n", m->labels[i],
                         m->labels[j], p2pb_survey_why(v->slow_link[i * n + j]), m->lat[i * n + j],
-                        p2pb_survey_pair_bw(m, i, j));
+                        p2pb_survey_pair_bw(m, i, j), m->retested[i * n + j] ? "" : nr);
     if (!v->nslow_nodes && !v->nslow_links)
         fprintf(o, "no slow node, no slow link\n");
 }
@@ -123,7 +149,8 @@ static void print_text(FILE *o, const char *path, const struct p2pb_survey_matri
             m->complete ? "" : "; INCOMPLETE (no complete end record)");
     fprintf(o,
             "# latency: PingPong of %zu bytes; bandwidth: %zu x %zu bytes one way; MB/s with "
-            "1 MB = 10^6 bytes; r = retested alone, the better of its two values\n",
+            "1 MB = 10^6 bytes; r = retested alone, the better of its two values; c = capped, "
+            "its measurement ended at the survey's time cap\n",
             m->lat_bytes, m->window, m->bw_bytes);
     if (m->n <= P2PB_SURVEY_FULL_MAX) {
         print_matrix(o, m, 0);
@@ -168,18 +195,31 @@ static cJSON *pair_json(const struct p2pb_survey_matrix *m, size_t i, size_t j)
     return p;
 }
 
-/* "slow_nodes": [labels], "slow_links": [[a, b], ...], "slowest": {...}. */
+/* "slow_nodes": [labels], "slow_links": [[a, b], ...], the same of those
+ * never retested alone in "not_retested", "capped_pairs" (a kept value
+ * capped), "slowest": {...}. */
 static void add_verdicts(cJSON *d, const struct p2pb_survey_matrix *m,
                          const struct p2pb_survey_verdict *v)
 {
     cJSON *nodes = cJSON_AddArrayToObject(d, "slow_nodes");
     cJSON *links = cJSON_AddArrayToObject(d, "slow_links");
+    cJSON *nr = cJSON_AddObjectToObject(d, "not_retested");
+    cJSON *nr_nodes = cJSON_AddArrayToObject(nr, "slow_nodes");
+    cJSON *nr_links = cJSON_AddArrayToObject(nr, "slow_links");
+    cJSON *capped = cJSON_AddArrayToObject(d, "capped_pairs");
     for (size_t i = 0; i < m->n; i++) {
         if (v->slow_node[i])
             cJSON_AddItemToArray(nodes, cJSON_CreateString(m->labels[i]));
-        for (size_t j = i + 1; j < m->n; j++)
+        if (v->slow_node[i] && !p2pb_survey_node_retested(m, i))
+            cJSON_AddItemToArray(nr_nodes, cJSON_CreateString(m->labels[i]));
+        for (size_t j = i + 1; j < m->n; j++) {
             if (v->slow_link[i * m->n + j])
                 cJSON_AddItemToArray(links, pair_json(m, i, j));
+            if (v->slow_link[i * m->n + j] && !m->retested[i * m->n + j])
+                cJSON_AddItemToArray(nr_links, pair_json(m, i, j));
+            if (m->capped[i * m->n + j] || m->capped[j * m->n + i])
+                cJSON_AddItemToArray(capped, pair_json(m, i, j));
+        }
     }
     cJSON *sl = cJSON_AddObjectToObject(d, "slowest");
     for (int bw = 0; bw < 2; bw++) {
@@ -249,15 +289,16 @@ static void print_csv(FILE *o, const struct p2pb_survey_matrix *m,
                       const struct p2pb_survey_verdict *v)
 {
     fprintf(o, "node_a,node_b,t_usec,mbytes_per_sec_a_to_b,mbytes_per_sec_b_to_a,retested,"
-               "slow_link,slow_node_a,slow_node_b\n");
+               "slow_link,slow_node_a,slow_node_b,capped\n");
     for (size_t i = 0; i < m->n; i++)
         for (size_t j = i + 1; j < m->n; j++) {
             csv_field(o, m->labels[i]);
             fputc(',', o);
             csv_field(o, m->labels[j]);
-            fprintf(o, ",%.3f,%.3f,%.3f,%d,%d,%d,%d\n", m->lat[i * m->n + j], m->bw[i * m->n + j],
-                    m->bw[j * m->n + i], m->retested[i * m->n + j], v->slow_link[i * m->n + j] != 0,
-                    v->slow_node[i] != 0, v->slow_node[j] != 0);
+            fprintf(o, ",%.3f,%.3f,%.3f,%d,%d,%d,%d,%d\n", m->lat[i * m->n + j],
+                    m->bw[i * m->n + j], m->bw[j * m->n + i], m->retested[i * m->n + j],
+                    v->slow_link[i * m->n + j] != 0, v->slow_node[i] != 0, v->slow_node[j] != 0,
+                    (m->capped[i * m->n + j] | m->capped[j * m->n + i]) != 0);
         }
 }
 

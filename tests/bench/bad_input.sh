@@ -67,6 +67,7 @@ n=$(grep -cF "p2pbench: warning: --window has no effect on what runs (it is read
 rm -f "$outdir/fifo" && mkfifo "$outdir/fifo"
 expect_error 1 "cannot write results file '$outdir/fifo': a FIFO with no reader" -s 0 -o "$outdir/fifo"
 expect_error 1 "message size 1099511627776 (1T) needs" -s 1T
+expect_error 1 "--off-cache with a cache of 1099511627776 bytes needs" pingpong -s 1K --off-cache --cache-size 1T
 expect_error 1 "cannot write results file '/nonexistent-dir/x.jsonl'" -o /nonexistent-dir/x.jsonl
 
 summary

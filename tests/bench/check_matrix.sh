@@ -17,8 +17,12 @@ run() {
 }
 kernels="pingpong pingping sendrecv exchange --check -s 0,1,3,1000,4K,65537 --samples 6 --batch 2 --warmup 1"
 if [ "$np" -gt 1 ]; then
-    run "$kernels -o '$out'"
+    run "$kernels -o '$out'" >"$outdir/np$np.out"
     "$verify" "$out" "$np" complete 24
+    # the table confirms what --check promised, with the count of rows verified
+    ok=$(grep -c '"type":"result".*"status":"ok"' "$out")
+    grep -q "^# --check: verified, every byte received arrived as sent, in the $ok rows with numbers" \
+        "$outdir/np$np.out" || { echo "FAIL: no --check confirmation for $ok rows"; tail -5 "$outdir/np$np.out"; exit 1; }
     exit 0
 fi
 # One rank: every pairwise kernel is skipped. Nothing measured must not pass:

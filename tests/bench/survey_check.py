@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Check a survey results file: survey_check.py FILE NP MODE [SEED]
+"""Check a survey results file: survey_check.py FILE NP MODE [SEED|-] [capped] [shrunk]
 
 Every pair of the NP ranks exactly once per metric (latency: one row per
 pair; bandwidth: one row per direction), rounds of disjoint pairs (NP - 1
 rounds for even NP, NP for odd NP, one rank resting per round), the fields
 of docs/output-format.md ("pair", "hosts", "round", "metric", "direction",
-"survey_mode", "retest"), MB/s = bytes_factor * bytes / median, and the run
-record's "survey" object; with python3-jsonschema, the result records and the
+"survey_mode", "retest", "capped"), MB/s = bytes_factor * bytes / median,
+the bytes a bandwidth sample moved (bytes_factor * bytes = messages_per_sample
+* message_bytes, at most --window x bytes; bytes_moved = samples x that), at
+least one sample per row, and the run record's "survey" object; "capped":
+every row says capped (the cap ended it), "shrunk": every bandwidth sample
+moved fewer than window x bytes; with python3-jsonschema, the result records and the
 "survey" object against docs/results.schema.json. Prints one line; exits 1
 on the first failure."""
 import itertools
@@ -40,9 +44,28 @@ def fail(msg):
     sys.exit(1)
 
 
+def check_bytes(o, window, expect):
+    """A row's sample count and, for bandwidth, the bytes its samples moved."""
+    v = o["variant"]
+    if not isinstance(o.get("capped"), bool) or o["samples"] < 1:
+        fail(f"row {v}: capped {o.get('capped')!r}, {o['samples']} samples")
+    if o["metric"] != "bandwidth":
+        return
+    msgs, each = o["messages_per_sample"], o["message_bytes"]
+    if not (1 <= msgs <= window and 1 <= each <= o["bytes"]):
+        fail(f"row {v}: {msgs} messages of {each} bytes (window {window}, X {o['bytes']})")
+    if abs(o["bytes_factor"] * o["bytes"] - msgs * each) > 1e-6 * msgs * each:
+        fail(f"row {v}: bytes_factor {o['bytes_factor']} x {o['bytes']} != {msgs} x {each}")
+    if o["bytes_moved"] != o["samples"] * msgs * each:
+        fail(f"row {v}: bytes_moved {o['bytes_moved']} != {o['samples']} x {msgs} x {each}")
+    if "shrunk" in expect and msgs * each >= window * o["bytes"]:
+        fail(f"row {v}: {msgs} x {each} bytes a sample, not shrunk below {window} x {o['bytes']}")
+
+
 def main():
     path, np_, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    seed = int(sys.argv[4]) if len(sys.argv) > 4 else None
+    seed = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4] != "-" else None
+    expect = set(sys.argv[5:])
     lines = [json.loads(x) for x in open(path)]
     run, end = lines[0], lines[-1]
     if run.get("type") != "run" or end.get("type") != "end" or end.get("status") != "complete":
@@ -91,9 +114,13 @@ def main():
             fail(f"row {o['variant']}: MB/s {o['mbytes_per_sec']} != {mbs}")
         if o["retest"] and "stayed_slow" not in o:
             fail(f"retest row {o['variant']} without stayed_slow")
+        check_bytes(o, sv["window"], expect)
+    capped = sum(o["capped"] for o in rows)
+    if "capped" in expect and capped != len(rows):
+        fail(f"{capped} of {len(rows)} rows capped, want all")
     note = check_schema(run, rows)
     print(f"PASS: {np_} ranks, {mode}: {len(lat)} latency and {len(bw)} bandwidth rows, "
-          f"{rounds} rounds, {len(rows) - len(first)} retest rows; {note}")
+          f"{rounds} rounds, {len(rows) - len(first)} retest rows, {capped} capped; {note}")
 
 
 main()

@@ -3,11 +3,22 @@
 #
 # survey.sh: the link survey across 6 network-namespace hosts
 # (scripts/testbed/testbed.sh), one rank per host:
-#   (a) h3 a slow host and h1-h5 a slow link (htb, 50 Mbit/s; other links
-#       plain veth, some GB/s): p2pbench-report survey names exactly the
-#       node h3 and the link h1-h5 (-f json), --fail-on-slow exits 1, the
-#       heatmap is a PNG; the suspects' retest rows say they stayed slow;
-#   (b) no shaping: it names nothing and --fail-on-slow exits 0;
+#   (a) docs/testbed.md's example with the survey's defaults (8 bytes and
+#       64 x 1 MiB, --survey-cap 1): h3 a slow host and h1-h5 a slow link
+#       (htb, 50 Mbit/s; other links plain veth, some GB/s). The run must
+#       end within docs/survey.md's bound for 6 hosts (every measurement
+#       capped: 3 x cap x (15 pairs + 8 retests) = 69 s) plus 60 s for the
+#       testbed's launch and teardown, or testbed.sh stops it. Every
+#       shaped stream sample shrank below 64 MiB (10.7 s at the line rate)
+#       and its bytes add up (messages_per_sample x message_bytes =
+#       bytes_factor x bytes; bytes_moved); the report's MB/s of every
+#       shaped direction lies within -15% .. +2% of tc's rate, 6.25 MB/s
+#       (TCP's payload ceiling at MTU 1500 is 95.6% of it); p2pbench-report
+#       survey names exactly the node h3 and the link h1-h5 (-f json),
+#       --fail-on-slow exits 1, the heatmap is a PNG; the suspects' retest
+#       rows say they stayed slow;
+#   (b) no shaping (8 bytes, 4 x 64 KiB): it names nothing and
+#       --fail-on-slow exits 0;
 #   (c) 2 ranks on each of 3 hosts: per host by default (ranks 0, 2, 4:
 #       3 pairs, run record per "host"), every rank with --survey-per rank
 #       (15 pairs; the report labels the nodes host:rank).
@@ -40,17 +51,22 @@ netns_require gnuplot
 
 netns_own_testbed p2pv
 
-# survey NAME SHAPING...: 6 hosts, the survey's file in OUTDIR/NAME.jsonl.
+# survey NAME TIMEOUT SHAPING... [-- SURVEY_ARG...]: 6 hosts, the survey's
+# file in OUTDIR/NAME.jsonl, testbed.sh --timeout TIMEOUT.
 # mpi_yield_when_idle: 6 ranks on 2 CPUs; a waiting rank must not spin.
 survey() {
-    local name=$1 rc=0
-    shift
+    local name=$1 timeout=$2 rc=0 shaping=() args=()
+    shift 2
+    while (($#)) && [[ $1 != -- ]]; do shaping+=("$1") && shift; done
+    (($#)) && shift && args=("$@")
     rm -f -- "$OUTDIR/$name.jsonl"
-    say "$name: testbed.sh run 6 $*"
-    "$TESTBED" run 6 "$@" --timeout 240 -- --mca mpi_yield_when_idle 1 "$BIN" survey \
-        -s 8,64K --window 4 --survey-time 0.05 -o "$OUTDIR/$name.jsonl" \
-        >"$OUTDIR/$name.log" 2>&1 || rc=$?
-    if ((rc != 0)); then
+    say "$name: testbed.sh run 6 ${shaping[*]} --timeout $timeout -- p2pbench survey ${args[*]}"
+    "$TESTBED" run 6 "${shaping[@]}" --timeout "$timeout" -- --mca mpi_yield_when_idle 1 "$BIN" \
+        survey "${args[@]}" -o "$OUTDIR/$name.jsonl" >"$OUTDIR/$name.log" 2>&1 || rc=$?
+    if ((rc == 124)); then
+        fail "$name: not finished within ${timeout}s (the documented bound and the launch)"
+        return 1
+    elif ((rc != 0)); then
         fail "$name: exit status $rc"
         tail -n 20 "$OUTDIR/$name.log" | sed 's/^/    /'
         return 1
@@ -79,8 +95,51 @@ print("stayed" if ok else f"per {run['survey']['per']}, {len(bw)} retest rows wi
 PY
 }
 
-# (a) one slow node and one slow link
-if survey slow --slow-host h3 50mbit --slow-link h1-h5 50mbit; then
+# shaped NAME: the shaped directions (pairs with h3, and h1-h5) by the
+# report's matrix (a retested pair's better value) against tc's 6.25 MB/s,
+# and every shaped stream row's bytes; "ok" or what is wrong.
+shaped() {
+    "$REPORT" survey "$OUTDIR/$1.jsonl" -f json >"$OUTDIR/$1.report.json" 2>/dev/null || true
+    python3 - "$OUTDIR/$1.jsonl" "$OUTDIR/$1.report.json" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+try:
+    d = json.load(open(sys.argv[2]))
+except ValueError:
+    sys.exit(print("p2pbench-report survey -f json gave no document"))
+line = 50e6 / 8 / 1e6  # 50 Mbit/s in MB/s
+bad = []
+def is_shaped(a, b):
+    return "h3" in (a, b) or {a, b} == {"h1", "h5"}
+nodes = d["nodes"]
+for i, a in enumerate(nodes):
+    for j, b in enumerate(nodes):
+        v = d["bandwidth_mbs"][i][j]
+        if i != j and is_shaped(a, b) and not (v and 0.85 * line <= v <= 1.02 * line):
+            bad.append(f"{a}->{b} {v} MB/s")
+n = 0
+for r in rows:
+    if r.get("type") != "result" or r["metric"] != "bandwidth" or not is_shaped(*r["hosts"]):
+        continue
+    n += 1
+    msgs, each = r["messages_per_sample"], r["message_bytes"]
+    if msgs * each >= 64 * 1048576 or r["samples"] < 1:
+        bad.append(f"{r['variant']}: {r['samples']} samples of {msgs} x {each} bytes, not shrunk")
+    if abs(r["bytes_factor"] * r["bytes"] - msgs * each) > 1e-6 * msgs * each or \
+            r["bytes_moved"] != r["samples"] * msgs * each:
+        bad.append(f"{r['variant']}: bytes do not add up")
+print("ok" if not bad and n >= 12 else f"{n} shaped rows; " + "; ".join(bad))
+PY
+}
+
+# (a) one slow node and one slow link: docs/testbed.md's example, defaults
+if survey slow 129 --slow-host h3 50mbit --slow-link h1-h5 50mbit; then
+    got=$(shaped slow)
+    if [[ $got == ok ]]; then
+        pass "slow: shaped directions within -15%..+2% of 6.25 MB/s, samples shrunk, bytes add up"
+    else
+        fail "slow: shaped rows: $got"
+    fi
     got=$(verdict slow)
     want='{"slow_nodes": ["h3"], "slow_links": [["h1", "h5"]]}'
     if [[ $got == "$want" ]]; then pass "slow: report names h3 and h1-h5"; else
@@ -107,7 +166,7 @@ if survey slow --slow-host h3 50mbit --slow-link h1-h5 50mbit; then
 fi
 
 # (b) no shaping
-if survey plain; then
+if survey plain 240 -- -s 8,64K --window 4 --survey-time 0.05; then
     got=$(verdict plain)
     want='{"slow_nodes": [], "slow_links": []}'
     if [[ $got == "$want" ]]; then pass "plain: report names nothing"; else

@@ -85,7 +85,7 @@ static enum p2pb_status family_tests(const struct p2pb_aa_design *d, const doubl
                 b[l] = 1.0 / b[l];
             }
         }
-        enum p2pb_status st = p2pb_verdict_row_tests(a, n, b, n, &rows[r - first]);
+        enum p2pb_status st = p2pb_verdict_row_tests(a, n, b, n, NULL, &rows[r - first]);
         if (st != P2PB_OK)
             return st;
     }

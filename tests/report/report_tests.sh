@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Tests of p2pbench-report show and compare (no MPI). Usage:
 #   report_tests.sh TEST REPORT_BIN SOURCE_DIR WORK_DIR
-# TEST: golden | synthetic | errors | campaign | order | verdict | marks | incomplete
+# TEST: golden | synthetic | errors | campaign | order | verdict | marks | incomplete | scale
 # shellcheck source=SCRIPTDIR/report_lib.sh
 . "$3/tests/report/report_lib.sh"
 
@@ -353,6 +353,10 @@ campaign)
     expect_status 0 "$bin" "$@"
     { grep -q "native (n=2)" out.txt && grep -q "native-vm (n=2)" out.txt; } ||
         fail "printed compare command ($cmd): $(head -3 out.txt)"
+    # a directory given with trailing slashes names its files without "//"
+    expect_status 0 "$bin" compare "$d/native/" --vs "$d/native-vm//"
+    grep -q "$d/native/native-01.jsonl" out.txt && ! grep -q "//" out.txt ||
+        fail "trailing slash: $(head -3 out.txt)"
     for bad in '*' 'a b' '-x' '.hidden' 'a/b' "x'y" '' "$(printf '%064d' 0)"; do
         expect_status 2 sh "$c" -n 2 -o camp3 -a "$bad" -b B -A true -B true
         grep -q "label '.*' must be 1 to 63\|longer than 63" err.txt || fail "label '$bad': $(cat err.txt)"
@@ -557,6 +561,40 @@ incomplete)
     expect_status 2 "$bin" compare b --vs a -t 1e-14 # finer than any printed ratio
     expect_status 0 "$bin" compare b --vs a -t 12.5
     grep -q "CI outside \[0.875, 1.125\]" out.txt || fail "-t 12.5 bounds"
+    ;;
+scale)
+    # compare at 4 .. 3000 launches per side (issue 20: the Mann-Whitney
+    # distribution cancelled in doubles from about 110 per side, no HL CI from
+    # about 130, "no verdict (zero value)" on every row above 2000): side A, an
+    # A/A twin and a 1.5x slower side, 3% lognormal launch spread, PingPong at
+    # 0 and 64K (tests/report/gen_scale.py); size N uses the first N launches.
+    python3 "$here/gen_scale.py" a a base 3000 1.0 1 &&
+        python3 "$here/gen_scale.py" b b same 3000 1.0 2 &&
+        python3 "$here/gen_scale.py" c c slow 3000 1.5 3 || fatal "gen_scale.py failed"
+    for n in 4 10 100 101 130 500 3000; do
+        fa=$(seq -f 'a/a-%04g.jsonl' 1 $n) fb=$(seq -f 'b/b-%04g.jsonl' 1 $n)
+        fc=$(seq -f 'c/c-%04g.jsonl' 1 $n)
+        # shellcheck disable=SC2086 # one word per file
+        expect_status 1 "$bin" compare $fa --vs $fc --fail-on-regression
+        eq "$(grep -c ' changed (worse)$' out.txt)" 3 "$n per side, 1.5x: rows changed (worse)"
+        grep -q '^p2pbench-report: 3 rows changed for the worse' err.txt || fail "$n, 1.5x: $(cat err.txt)"
+        # the one zero value is true: the 0-byte throughput row (0 MB/s on both sides)
+        eq "$(grep -c 'no verdict (zero value)$' out.txt)" 1 "$n, 1.5x: zero-value rows"
+        grep -q '^  *0  *0  *0  *0  .* no verdict (zero value)$' out.txt || fail "$n, 1.5x: zero value on a row with numbers"
+        # shellcheck disable=SC2086
+        expect_status 0 "$bin" compare $fa --vs $fb --fail-on-regression
+        grep -q 'changed (' out.txt && fail "$n per side, A/A: $(grep 'changed (' out.txt)"
+        eq "$(grep -c 'no verdict (zero value)$' out.txt)" 1 "$n, A/A: zero-value rows"
+        # the header says how p_mwu was computed: exact up to 100 + 100
+        if [ "$n" -le 100 ]; then
+            grep -q 'p_mwu = exact two-sided Mann-Whitney U' out.txt || fail "$n: header: not exact"
+        else
+            grep -q 'exact while min(n_A, n_B)^2 max(n_A, n_B) <= 10^6, e.g. 100 + 100, else the normal approximation' out.txt ||
+                fail "$n: header: no normal approximation"
+        fi
+        # from 100 per side the A/A CIs lie inside [0.95, 1.05]
+        [ "$n" -lt 100 ] || eq "$(grep -c ' equivalent$' out.txt)" 3 "$n per side, A/A: rows equivalent"
+    done
     ;;
 *)
     echo "unknown test $test" >&2; exit 2 ;;

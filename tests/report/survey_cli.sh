@@ -32,7 +32,7 @@ assert d["bandwidth_mbs"][2][0] == 100 and d["latency_usec"][0][0] is None
 ' && pass "json: slow_nodes, slow_links, factor 0.1 of h3" || fail "json"
 expect_status 0 "$bin" survey slow.jsonl -f csv
 [ "$(wc -l <out.txt)" = 16 ] && pass "csv: 15 pairs" || fail "csv: $(wc -l <out.txt) lines"
-grep -q "^h1,h5,.*,0,1,0,0$" out.txt && pass "csv: h1-h5 slow link" || fail "csv h1-h5"
+grep -q "^h1,h5,.*,0,1,0,0,0$" out.txt && pass "csv: h1-h5 slow link" || fail "csv h1-h5"
 expect_status 1 "$bin" survey slow.jsonl --fail-on-slow
 grep -q "1 slow node, 1 slow link (--fail-on-slow)" err.txt && pass "--fail-on-slow: exit 1" || fail "fail-on-slow"
 expect_status 0 "$bin" survey slow.jsonl -m latency --fail-on-slow

@@ -99,8 +99,8 @@ static void test_issue_case(void)
     const double a64[] = {900, 950, 1000, 400}, b64[] = {700, 800, 850, 750};
     const double a1m[] = {1000, 1010, 990, 1005}, b1m[] = {4.6, 4.62, 4.58, 4.61};
     struct p2pb_verdict_row rows[2];
-    CHECK(p2pb_verdict_row_tests(a64, 4, b64, 4, &rows[0]) == P2PB_OK);
-    CHECK(p2pb_verdict_row_tests(a1m, 4, b1m, 4, &rows[1]) == P2PB_OK);
+    CHECK(p2pb_verdict_row_tests(a64, 4, b64, 4, NULL, &rows[0]) == P2PB_OK);
+    CHECK(p2pb_verdict_row_tests(a1m, 4, b1m, 4, NULL, &rows[1]) == P2PB_OK);
     /* 64K: only a = 400 lies below the b's: U = 4; P0(U <= 4) for 4 vs 4 =
      * (1 + 1 + 2 + 3 + 5) / 70 = 12/70, p = 24/70 = 0.342857 */
     CHECK(NEAR(rows[0].p_mwu, 24.0 / 70, 1e-12));
@@ -125,8 +125,8 @@ static void test_issue_case(void)
     /* the same 200-fold row next to 96 noisy rows (a default sweep, Holm): changed */
     struct p2pb_verdict_row many[97];
     for (int i = 0; i < 96; i++)
-        CHECK(p2pb_verdict_row_tests(a64, 4, b64, 4, &many[i]) == P2PB_OK);
-    CHECK(p2pb_verdict_row_tests(a1m, 4, b1m, 4, &many[96]) == P2PB_OK);
+        CHECK(p2pb_verdict_row_tests(a64, 4, b64, 4, NULL, &many[i]) == P2PB_OK);
+    CHECK(p2pb_verdict_row_tests(a1m, 4, b1m, 4, NULL, &many[96]) == P2PB_OK);
     CHECK(p2pb_verdict_family(many, 97, 1, 0.05) == P2PB_OK);
     CHECK(many[96].verdict == P2PB_VERDICT_CHANGED);
     /* the README's campaign, 10 + 10, Holm over 97 rows: 96 bimodal A/A rows (launches
@@ -140,8 +140,8 @@ static void test_issue_case(void)
     }
     a10[3] *= 2.5;
     for (int i = 0; i < 96; i++)
-        CHECK(p2pb_verdict_row_tests(c10, 10, d10, 10, &many[i]) == P2PB_OK);
-    CHECK(p2pb_verdict_row_tests(a10, 10, b10, 10, &many[96]) == P2PB_OK);
+        CHECK(p2pb_verdict_row_tests(c10, 10, d10, 10, NULL, &many[i]) == P2PB_OK);
+    CHECK(p2pb_verdict_row_tests(a10, 10, b10, 10, NULL, &many[96]) == P2PB_OK);
     CHECK(p2pb_verdict_family(many, 97, 1, 0.05) == P2PB_OK);
     CHECK(many[96].verdict == P2PB_VERDICT_CHANGED);
     CHECK(many[0].verdict != P2PB_VERDICT_CHANGED);
@@ -157,10 +157,10 @@ static void test_aa_cases(void)
     const double c[] = {0.13, 0.40, 0.13, 0.40, 0.41, 0.12};
     const double d[] = {0.40, 0.13, 0.39, 0.40, 0.14, 0.41};
     struct p2pb_verdict_row rows[4];
-    CHECK(p2pb_verdict_row_tests(a, 6, b, 6, &rows[0]) == P2PB_OK);
-    CHECK(p2pb_verdict_row_tests(b, 6, a, 6, &rows[1]) == P2PB_OK);
-    CHECK(p2pb_verdict_row_tests(c, 6, d, 6, &rows[2]) == P2PB_OK);
-    CHECK(p2pb_verdict_row_tests(d, 6, c, 6, &rows[3]) == P2PB_OK);
+    CHECK(p2pb_verdict_row_tests(a, 6, b, 6, NULL, &rows[0]) == P2PB_OK);
+    CHECK(p2pb_verdict_row_tests(b, 6, a, 6, NULL, &rows[1]) == P2PB_OK);
+    CHECK(p2pb_verdict_row_tests(c, 6, d, 6, NULL, &rows[2]) == P2PB_OK);
+    CHECK(p2pb_verdict_row_tests(d, 6, c, 6, NULL, &rows[3]) == P2PB_OK);
     for (int holm = 0; holm < 2; holm++) {
         CHECK(p2pb_verdict_family(rows, 4, holm, 0.05) == P2PB_OK);
         for (int i = 0; i < 4; i++)
@@ -210,6 +210,14 @@ static void test_power(void)
      * undecided at now); and never below 4 (the gate) */
     CHECK(p2pb_power_note(1.5, 0.03, 0.05, 0.05, 10, &pw) == P2PB_OK && pw.launches == 11);
     CHECK(p2pb_power_note(1.5, 0.03, 0.05, 0.05, 2, &pw) == P2PB_OK && pw.launches == 4);
+    /* one more than now is above 1000 (P2PB_POWER_MAX_LAUNCHES): a row of 1000 or 3000
+     * launches per side still undecided is on the band edge, not "needs ~3001" */
+    CHECK(p2pb_power_note(1.5, 0.03, 0.05, 0.05, 999, &pw) == P2PB_OK && pw.launches == 1000 &&
+          pw.goal == P2PB_POWER_CHANGED);
+    CHECK(p2pb_power_note(1.5, 0.03, 0.05, 0.05, 1000, &pw) == P2PB_OK &&
+          pw.goal == P2PB_POWER_EDGE && pw.launches == 0);
+    CHECK(p2pb_power_note(1.5, 0.03, 0.05, 0.05, 3000, &pw) == P2PB_OK &&
+          pw.goal == P2PB_POWER_EDGE);
     /* on the band edge: 1.05 (margin 0) */
     CHECK(p2pb_power_note(1.05, 0.05, 0.05, 0.05, 6, &pw) == P2PB_OK && pw.goal == P2PB_POWER_EDGE);
     CHECK(p2pb_power_note(0.0, 0.05, 0.05, 0.05, 6, &pw) == P2PB_EUSAGE);

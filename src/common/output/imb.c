@@ -139,6 +139,9 @@ static void imb_begin(struct p2pb_report_ctx *ctx)
         fprintf(ctx->out, "# MPI Library           : %s\n", ri->mpi_library);
         if (ri->label[0])
             fprintf(ctx->out, "# Label                 : %s\n", ri->label);
+        char state[256];
+        if (p2pb_fmt_state(state, sizeof state, ri))
+            fprintf(ctx->out, "# State                 : %s\n", state);
     }
     fprintf(ctx->out, "# Mbytes/sec            : 1 MB = 10^6 bytes\n");
 }

@@ -20,6 +20,9 @@ static void md_begin(struct p2pb_report_ctx *ctx)
         p2pb_md_field(ctx->out, ri->mpi_library);
         fprintf(ctx->out, "\n\n");
     }
+    char state[256];
+    if (p2pb_fmt_state(state, sizeof state, ri))
+        fprintf(ctx->out, "State: %s.\n\n", state);
     fprintf(ctx->out, "t = time per iteration (median of samples), usec; MB/s = 10^6 bytes/s.\n");
 }
 

@@ -77,3 +77,23 @@ int p2pb_report_new_section(struct p2pb_report_ctx *ctx, const struct p2pb_resul
     ctx->section_open = 1;
     return 1;
 }
+
+char *p2pb_fmt_state(char *buf, size_t len, const struct p2pb_run_info *ri)
+{
+    if (strcmp(ri->state, "steady") == 0)
+        snprintf(buf, len, "steady (every size and round warmed up until its time per batch "
+                           "settled; buffers kept for the whole run)");
+    else if (strcmp(ri->state, "cold") == 0 && ri->off_cache_bytes)
+        snprintf(buf, len,
+                 "cold (--off-cache: each message one cache line past the last, through "
+                 "2 x %zu bytes per side, as IMB -off_cache %.6g)",
+                 ri->off_cache_bytes, (double)ri->off_cache_bytes / 1048576.0);
+    else if (strcmp(ri->state, "cold") == 0)
+        snprintf(buf, len, "cold (--off-cache)");
+    else if (strcmp(ri->state, "unwarmed") == 0)
+        snprintf(buf, len, "not warmed up (--warmup 0: each size timed as it comes; the "
+                           "iterations that chose k ran before it)");
+    else
+        return NULL;
+    return buf;
+}

@@ -33,6 +33,7 @@ struct p2pb_report_ctx {
     size_t disturbed;              /* text: rows marked disturbed (p2pb_disturbed) */
     size_t shifted;                /* text: rows whose level changed while measured */
     size_t unbounded;              /* rows whose interval is unbounded (p2pb_stats_ci_unbounded) */
+    size_t verified;               /* text: ok rows of a --check run (payloads verified) */
     struct p2pb_disturbance worst; /* text: the most disturbed of them */
     char worst_what[128];          /* text: its kernel and size */
     double mhz_min, mhz_max;       /* text: range of the rows' CPU frequency, MHz */
@@ -91,5 +92,10 @@ int p2pb_report_new_section(struct p2pb_report_ctx *ctx, const struct p2pb_resul
 
 /* Message size in short form: 0, 1, ..., 512, 1K, 1.5K, 4M, 1G (powers of 1024). */
 char *p2pb_fmt_size(char *buf, size_t len, size_t bytes);
+
+/* The state every size was timed in (run record policy.state and
+ * off_cache_bytes; docs/methodology.md, "Warm-up") as one line of text
+ * in buf; returns buf, or NULL when the record names no state. */
+char *p2pb_fmt_state(char *buf, size_t len, const struct p2pb_run_info *ri);
 
 #endif /* P2PBENCH_REPORT_H */

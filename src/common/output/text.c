@@ -10,24 +10,6 @@
 
 #include "output/output.h"
 
-/* The state every size was timed in (docs/methodology.md, "Warm-up"). */
-static void print_state(FILE *o, const struct p2pb_run_info *ri)
-{
-    if (strcmp(ri->state, "steady") == 0)
-        fprintf(o, "# state: steady (every size and round warmed up until its time per batch "
-                   "settled; buffers kept for the whole run)\n");
-    else if (strcmp(ri->state, "cold") == 0 && ri->off_cache_bytes)
-        fprintf(o,
-                "# state: cold (--off-cache: each message one cache line past the last, through "
-                "2 x %zu bytes per side, as IMB -off_cache %.6g)\n",
-                ri->off_cache_bytes, (double)ri->off_cache_bytes / 1048576.0);
-    else if (strcmp(ri->state, "cold") == 0)
-        fprintf(o, "# state: cold (--off-cache)\n");
-    else if (strcmp(ri->state, "unwarmed") == 0)
-        fprintf(o, "# state: not warmed up (--warmup 0: each size timed as it comes; the "
-                   "iterations that chose k ran before it)\n");
-}
-
 static void text_begin(struct p2pb_report_ctx *ctx)
 {
     const struct p2pb_run_info *ri = ctx->run;
@@ -47,7 +29,11 @@ static void text_begin(struct p2pb_report_ctx *ctx)
     fprintf(ctx->out, "# t = time per iteration in usec: median of n samples, each the mean of k "
                       "iterations; ci95 = 95%% interval of the median (with rounds: of another "
                       "launch's median); MB/s = 10^6 bytes/s\n");
-    print_state(ctx->out, ri);
+    {
+        char state[256];
+        if (p2pb_fmt_state(state, sizeof state, ri))
+            fprintf(ctx->out, "# state: %s\n", state);
+    }
 }
 
 static void print_title(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
@@ -236,6 +222,7 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     p2pb_fmt_sig(p99, sizeof p99, r->t.p99);
     p2pb_fmt_sig(mn, sizeof mn, r->t.min);
     p2pb_fmt_sig(bw, sizeof bw, r->mbytes_per_sec);
+    ctx->verified += ctx->run && ctx->run->check;
     char n[32];
     int dist = p2pb_disturbed(&r->disturbance);
     snprintf(n, sizeof n, "%zu%s%s%s", r->samples, r->ci_target_met == 0 ? "*" : "",
@@ -269,6 +256,11 @@ static void text_end(struct p2pb_report_ctx *ctx)
         print_disturbed(ctx);
     if (ctx->mhz_rows)
         print_mhz(ctx);
+    if (ctx->verified)
+        fprintf(ctx->out,
+                "# --check: verified, every byte received arrived as sent, in the %zu row%s "
+                "with numbers (a row whose check failed says so in place of its numbers)\n",
+                ctx->verified, ctx->verified == 1 ? "" : "s");
     if (ctx->unbounded)
         fprintf(ctx->out,
                 "# unbounded: %zu row%s whose rounds' medians disagree so much that the 95%% "
