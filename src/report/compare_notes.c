@@ -3,7 +3,9 @@
  * compare_notes: what a comparison used and what to distrust in it, printed
  * above the tables (text, markdown) or as the "warnings" array (json):
  * incomplete or aborted launch files, the launch order of a campaign and
- * its two checks (compare_order.c). docs/report.md, "What compare used".
+ * its two checks (compare_order.c), the placement warnings of the run
+ * records and the link profile of the testbed's shaped links.
+ * docs/report.md, "What compare used".
  */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -12,6 +14,7 @@
 
 #include "output/output.h"
 #include "report.h"
+#include "text.h"
 
 /* Where a note goes: a text stream (prefix pfx; in markdown a blank line
  * before each) or a json array of strings. */
@@ -52,6 +55,117 @@ static void incomplete_notes(struct note_sink *k, const char *tag, const struct 
             note(k, "warning: ",
                  "incomplete launch on side %s (%s), its rows used as far as they go: %s: %s", tag,
                  s->name, s->files[i].path, p2pb_incomplete_note(&s->files[i], why, sizeof why));
+}
+
+/* Launches of side s whose run record's array "warnings" holds text w. */
+static size_t launches_warned(const struct p2pb_side *s, const char *w)
+{
+    size_t n = 0;
+    for (size_t f = 0; f < s->nfiles; f++) {
+        const cJSON *e, *arr = cJSON_GetObjectItemCaseSensitive(s->files[f].run, "warnings");
+        cJSON_ArrayForEach(e, arr)
+        {
+            if (cJSON_IsString(e) && strcmp(e->valuestring, w) == 0) {
+                n++;
+                break;
+            }
+        }
+    }
+    return n;
+}
+
+/* 1 when the text of warning e of file f of side s was seen before it: in
+ * an earlier file, or earlier in file f. */
+static int warned_before(const struct p2pb_side *s, size_t f, const cJSON *e)
+{
+    for (size_t g = 0; g <= f; g++) {
+        const cJSON *x, *arr = cJSON_GetObjectItemCaseSensitive(s->files[g].run, "warnings");
+        cJSON_ArrayForEach(x, arr)
+        {
+            if (x == e)
+                return 0;
+            if (cJSON_IsString(x) && strcmp(x->valuestring, e->valuestring) == 0)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* One warning per distinct placement warning of side s (the run records'
+ * "warnings": overlapping PUs, more ranks than PUs, ranks not bound), with
+ * the launches that had it; the first 4, then how many more. */
+static void placement_notes(struct note_sink *k, const char *tag, const struct p2pb_side *s)
+{
+    size_t shown = 0, more = 0;
+    for (size_t f = 0; f < s->nfiles; f++) {
+        const cJSON *e, *arr = cJSON_GetObjectItemCaseSensitive(s->files[f].run, "warnings");
+        cJSON_ArrayForEach(e, arr)
+        {
+            if (!cJSON_IsString(e))
+                continue;
+            if (warned_before(s, f, e))
+                continue;
+            if (shown == 4) {
+                more++;
+                continue;
+            }
+            shown++;
+            char w[512]; /* text from a file: no control characters */
+            snprintf(w, sizeof w, "%s", e->valuestring);
+            p2pb_text_sanitize(w);
+            note(k, "warning: ", "placement on side %s (%s), in %zu of %zu launches: %s", tag,
+                 s->name, launches_warned(s, e->valuestring), s->nfiles, w);
+        }
+    }
+    if (more)
+        note(k, "warning: ", "placement on side %s (%s): %zu more distinct warnings", tag, s->name,
+             more);
+}
+
+/* The link profile of side s (P2PB_LINK_PROFILE of the testbed's shaped
+ * links): the distinct values into buf and the launches with one. */
+static size_t link_profiles(const struct p2pb_side *s, char *buf, size_t len)
+{
+    size_t n = 0, used = 0;
+    buf[0] = '\0';
+    for (size_t f = 0; f < s->nfiles; f++) {
+        const char *v =
+            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s->files[f].run, "link_profile"));
+        if (!v || !v[0])
+            continue;
+        n++;
+        int seen = 0;
+        for (size_t g = 0; g < f && !seen; g++) {
+            const char *w = cJSON_GetStringValue(
+                cJSON_GetObjectItemCaseSensitive(s->files[g].run, "link_profile"));
+            seen = w && strcmp(v, w) == 0;
+        }
+        if (!seen && used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s'%s'", used ? ", " : "", v);
+    }
+    p2pb_text_sanitize(buf); /* text from a file: no control characters */
+    return n;
+}
+
+/* The link profiles of the sides, when a launch has one: the links were
+ * shaped (delay, rate, loss) while it ran. */
+static void link_notes(struct note_sink *k, const struct p2pb_side *a, const struct p2pb_side *b)
+{
+    char va[256], vb[256], sa[320], sb[320];
+    size_t na = link_profiles(a, va, sizeof va), nb = link_profiles(b, vb, sizeof vb);
+    if (!na && !nb)
+        return;
+    snprintf(sa, sizeof sa, "none");
+    snprintf(sb, sizeof sb, "none");
+    if (na)
+        snprintf(sa, sizeof sa, "%s in %zu of %zu launches", va, na, a->nfiles);
+    if (nb)
+        snprintf(sb, sizeof sb, "%s in %zu of %zu launches", vb, nb, b->nfiles);
+    if (b->nfiles)
+        note(k, "", "link profile (the testbed's shaped links): %s: %s; %s: %s", a->name, sa,
+             b->name, sb);
+    else
+        note(k, "", "link profile (the testbed's shaped links): %s: %s", a->name, sa);
 }
 
 /* The launch order, and the confounding check (struct p2pb_order). */
@@ -116,6 +230,9 @@ static void all_notes(struct note_sink *k, const struct p2pb_cmp_print *opt,
 {
     incomplete_notes(k, "A", a);
     incomplete_notes(k, "B", b);
+    placement_notes(k, "A", a);
+    placement_notes(k, "B", b);
+    link_notes(k, a, b);
     if (opt->order)
         order_notes(k, opt->order, a, b);
     position_notes(k, lat, opt->holm);

@@ -36,6 +36,8 @@ struct kvlist {
     struct kv *v;
     size_t n, cap;
     struct p2pb_row_index index; /* the first pair of each key, by key: linear lookups */
+    int mpi_env;                 /* the run record has an "mpi_env" object */
+    int imported;                /* "imported": true (a converted log) */
 };
 
 /* row_index.h's callback: pair pos of the list ctx[0] has the key ctx[1]. */
@@ -138,8 +140,31 @@ static int flatten(const cJSON *o, const char *prefix, struct kvlist *l)
     return rc;
 }
 
-/* Distinct values of key over the files of a side, joined with ", ";
- * "(not recorded)" when no file has it. Caller frees. */
+/*
+ * The value of key in file list l, or NULL. An MPI setting absent from the
+ * environment a run recorded is the library's default: "set on one side
+ * only" is a real difference (e.g. --mca btl tcp,self). An imported log
+ * records no environment: its settings are unknown, said as such. An older
+ * build's file without "mpi_env" says nothing (not recorded).
+ * The version and commit of an imported log are the importer's, not those
+ * of what measured it (its "source"): not recorded.
+ */
+static const char *file_value(const struct kvlist *l, const char *key)
+{
+    if (l->imported && (strcmp(key, "version") == 0 || strcmp(key, "git_commit") == 0))
+        return NULL;
+    long i = kv_find(l, key);
+    if (i >= 0)
+        return l->v[i].val;
+    if (strncmp(key, "mpi_env.", 8) != 0)
+        return NULL;
+    if (l->mpi_env)
+        return "(not set: library default)";
+    return l->imported ? "(unknown: an imported log records no MPI settings)" : NULL;
+}
+
+/* Distinct values of key over the files of a side (file_value), joined
+ * with ", "; "(not recorded)" when no file has it. Caller frees. */
 static char *side_values(struct kvlist *lists, size_t nfiles, const char *key)
 {
     size_t cap = 256, len = 0;
@@ -148,15 +173,14 @@ static char *side_values(struct kvlist *lists, size_t nfiles, const char *key)
         return NULL;
     out[0] = '\0';
     for (size_t f = 0; f < nfiles; f++) {
-        long i = kv_find(&lists[f], key);
-        if (i < 0)
+        const char *v = file_value(&lists[f], key);
+        if (!v)
             continue;
-        const char *v = lists[f].v[i].val;
         /* already listed by an earlier file? */
         int seen = 0;
         for (size_t g = 0; g < f && !seen; g++) {
-            long j = kv_find(&lists[g], key);
-            seen = j >= 0 && strcmp(lists[g].v[j].val, v) == 0;
+            const char *w = file_value(&lists[g], key);
+            seen = w && strcmp(w, v) == 0;
         }
         if (seen)
             continue;
@@ -210,6 +234,9 @@ static enum p2pb_status records_read(const struct p2pb_side *a, const struct p2p
         const struct p2pb_results_data *d = f < a->nfiles ? &a->files[f] : &b->files[f - a->nfiles];
         if (d->run && flatten(d->run, "", &rec->lists[f]))
             return P2PB_ENOMEM;
+        rec->lists[f].mpi_env =
+            cJSON_IsObject(cJSON_GetObjectItemCaseSensitive((const cJSON *)d->run, "mpi_env"));
+        rec->lists[f].imported = d->info.imported;
     }
     for (size_t f = 0; f < rec->nf; f++)
         for (size_t i = 0; i < rec->lists[f].n; i++)
@@ -219,29 +246,13 @@ static enum p2pb_status records_read(const struct p2pb_side *a, const struct p2p
     return P2PB_OK;
 }
 
-/* An MPI setting absent from the environment is the library's default:
- * "set on one side only" is a real difference (e.g. --mca btl tcp,self).
- * Replaces *v when it is "(not recorded)"; returns -1 without memory. */
-static int mpi_env_default(char **v)
-{
-    if (strcmp(*v, "(not recorded)") != 0)
-        return 0;
-    free(*v);
-    *v = strdup("(not set: library default)");
-    return *v ? 0 : -1;
-}
-
 /* Values of key on side A and side B (side_values; the caller frees both,
  * also on failure). Returns P2PB_OK or P2PB_ENOMEM. */
 static enum p2pb_status key_values(const struct records *rec, const char *key, char **va, char **vb)
 {
     *va = side_values(rec->lists, rec->na, key);
     *vb = side_values(rec->lists + rec->na, rec->nf - rec->na, key);
-    if (!*va || !*vb)
-        return P2PB_ENOMEM;
-    if (strncmp(key, "mpi_env.", 8) == 0 && (mpi_env_default(va) || mpi_env_default(vb)))
-        return P2PB_ENOMEM;
-    return P2PB_OK;
+    return *va && *vb ? P2PB_OK : P2PB_ENOMEM;
 }
 
 /* Fields that one side does not record at all (an imported log has no

@@ -118,150 +118,6 @@ static const char css[] =
     "@media print{body{max-width:none}*{-webkit-print-color-adjust:exact;print-color-adjust:"
     "exact}figure.chart,table{break-inside:avoid}}\n";
 
-/* A string of the run record r at dotted path ("hosts.*.os": * is the
- * first member); numbers printed with %.17g; "" when absent. */
-static const char *run_str(const cJSON *r, const char *path, char *buf, size_t len)
-{
-    char key[64];
-    buf[0] = '\0';
-    while (r && *path) {
-        size_t k = strcspn(path, ".");
-        snprintf(key, sizeof key, "%.*s", (int)k, path);
-        r = strcmp(key, "*") == 0 ? (r->child) : cJSON_GetObjectItemCaseSensitive(r, key);
-        path += k + (path[k] == '.');
-    }
-    if (cJSON_IsString(r))
-        snprintf(buf, len, "%s", r->valuestring);
-    else if (cJSON_IsNumber(r))
-        snprintf(buf, len, "%.17g", r->valuedouble);
-    else if (cJSON_IsBool(r))
-        snprintf(buf, len, "%s", cJSON_IsTrue(r) ? "true" : "false");
-    return buf;
-}
-
-/* The facts of the summary: a name and the run-record path of its value. */
-static const struct fact {
-    const char *name;
-    const char *path;
-} facts[] = {
-    {"p2pbench", "version"},
-    {"git commit", "git_commit"},
-    {"MPI library", "mpi_library"},
-    {"ranks", "nranks"},
-    {"policy", "policy.mode"},
-    {"host of rank 0", "ranks.*.host"},
-    {"OS", "hosts.*.os"},
-    {"Linux kernel", "hosts.*.kernel_release"},
-    {"CPU", "hosts.*.cpu_model"},
-    {"hypervisor", "hosts.*.hypervisor.verdict_derived"},
-    {"clock source", "hosts.*.clocksource"},
-    {"eager limit marked [bytes]", "eager_limit_marked"},
-};
-
-/* The hypervisor fact of run record r: the verdict and, when its signals
- * disagree, what each said ("other (signals disagree: cpuid_0x40000000_vendor
- * suggests bhyve; clocksource suggests kvm)"), so that an "other" says why. */
-static void hypervisor_value(const cJSON *r, char *buf, size_t len)
-{
-    run_str(r, "hosts.*.hypervisor.verdict_derived", buf, len);
-    const cJSON *hosts = r ? cJSON_GetObjectItemCaseSensitive(r, "hosts") : NULL;
-    const cJSON *hv =
-        hosts && hosts->child ? cJSON_GetObjectItemCaseSensitive(hosts->child, "hypervisor") : NULL;
-    const cJSON *list = cJSON_GetObjectItemCaseSensitive(hv, "disagreeing_signals");
-    if (!buf[0] || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(hv, "signals_disagree")))
-        return;
-    size_t n = strlen(buf);
-    n += (size_t)snprintf(buf + n, len - n, " (signals disagree");
-    const cJSON *e;
-    int first = 1;
-    cJSON_ArrayForEach(e, list)
-    {
-        if (n < len && cJSON_IsString(e)) {
-            n += (size_t)snprintf(buf + n, len - n, "%s%s", first ? ": " : "; ", e->valuestring);
-            first = 0;
-        }
-    }
-    if (n < len)
-        snprintf(buf + n, len - n, ")");
-}
-
-/* The launches row: count, incomplete, the first and last start time. */
-static void launches_cell(FILE *o, const struct p2pb_side *s)
-{
-    const char *first = NULL, *last = NULL;
-    for (size_t f = 0; f < s->nfiles; f++) {
-        const char *t = s->files[f].info.start_utc;
-        if (t[0] && (!first || strcmp(t, first) < 0))
-            first = t;
-        if (t[0] && (!last || strcmp(t, last) > 0))
-            last = t;
-    }
-    fprintf(o, "<td>%zu", s->nfiles);
-    if (s->nincomplete)
-        fprintf(o, " (%zu incomplete)", s->nincomplete);
-    if (first) {
-        fputs("<br><span class=\"n\">", o);
-        p2pb_xml_text(o, first);
-        if (strcmp(first, last)) {
-            fputs(" .. ", o);
-            p2pb_xml_text(o, last);
-        }
-        fputs("</span>", o);
-    }
-    fputs("</td>", o);
-}
-
-/* The files row: the first three paths, and how many more. */
-static void files_cell(FILE *o, const struct p2pb_side *s)
-{
-    fputs("<td>", o);
-    for (size_t f = 0; f < s->nfiles && f < 3; f++) {
-        fputs(f ? "<br>" : "", o);
-        p2pb_xml_text(o, s->files[f].path);
-    }
-    if (s->nfiles > 3)
-        fprintf(o, "<br><span class=\"n\">... and %zu more</span>", s->nfiles - 3);
-    fputs("</td>", o);
-}
-
-/* The table of the sides' facts (from each side's first run record); a
- * row whose values differ says so in words. */
-static void facts_table(FILE *o, const struct html_doc *d)
-{
-    fputs("<table class=\"facts\"><tr><th></th>", o);
-    for (size_t s = 0; s < d->nsides; s++) {
-        fputs("<th>", o);
-        p2pb_xml_text(o, d->sides[s].name);
-        fputs("</th>", o);
-    }
-    fputs("</tr>\n<tr><th>launches</th>", o);
-    for (size_t s = 0; s < d->nsides; s++)
-        launches_cell(o, &d->sides[s]);
-    fputs("</tr>\n<tr><th>files</th>", o);
-    for (size_t s = 0; s < d->nsides; s++)
-        files_cell(o, &d->sides[s]);
-    fputs("</tr>\n", o);
-    for (size_t i = 0; i < sizeof facts / sizeof facts[0]; i++) {
-        char v[2][256];
-        for (size_t s = 0; s < d->nsides; s++) {
-            const cJSON *run = d->sides[s].nfiles ? d->sides[s].files[0].run : NULL;
-            if (strcmp(facts[i].name, "hypervisor") == 0)
-                hypervisor_value(run, v[s], sizeof v[s]);
-            else
-                run_str(run, facts[i].path, v[s], sizeof v[s]);
-        }
-        int differs = d->nsides == 2 && strcmp(v[0], v[1]) != 0;
-        fprintf(o, "<tr%s><th>%s</th>", differs ? " class=\"differs\"" : "", facts[i].name);
-        for (size_t s = 0; s < d->nsides; s++) {
-            fputs("<td>", o);
-            p2pb_xml_text(o, v[s][0] ? v[s] : "-");
-            fputs("</td>", o);
-        }
-        fputs("</tr>\n", o);
-    }
-    fputs("</table>\n", o);
-}
-
 /* Every file is a survey file: the page is a survey report, its section first. */
 static int survey_only(const struct html_doc *d)
 {
@@ -286,11 +142,16 @@ static void notes_box(FILE *o, const struct html_doc *d)
                 d->diff.n, d->diff.n == 1 ? "" : "s");
     size_t dist[2], shift[2];
     if (p2pb_html_marks(d, NULL, dist, shift)) {
-        fputs("<li class=\"marked\">", o);
-        for (size_t s = 0; s < d->nsides; s++) {
-            p2pb_xml_printf(o, "%s%s: %zu launch row%s disturbed, %zu shifted", s ? "; " : "",
-                            d->sides[s].name, dist[s], dist[s] == 1 ? "" : "s", shift[s]);
+        size_t rows[2] = {0, 0}; /* (launch, row) pairs with a number, per side */
+        for (size_t i = 0; i < d->lat.nrows; i++) {
+            rows[0] += d->lat.rows[i].na;
+            rows[1] += d->lat.rows[i].nb;
         }
+        fputs("<li class=\"marked\">", o);
+        for (size_t s = 0; s < d->nsides; s++)
+            p2pb_xml_printf(o, "%s%s: %zu of %zu launch rows disturbed (%.0f%%), %zu shifted",
+                            s ? "; " : "", d->sides[s].name, dist[s], rows[s],
+                            rows[s] ? 100.0 * (double)dist[s] / (double)rows[s] : 0.0, shift[s]);
         fputs(" (marked in the tables and charts; ", o);
         p2pb_xml_text(o, p2pb_html_marks_words);
         fputs(")</li>\n", o);
@@ -321,7 +182,7 @@ static int survey_and_more(const struct html_doc *d)
 static void section_summary(FILE *o, const struct html_doc *d)
 {
     fputs("<h2>Summary</h2>\n<div class=\"top\"><div>\n", o);
-    facts_table(o, d);
+    p2pb_html_facts_table(o, d);
     fputs("</div><div>\n", o);
     if (d->nsides == 2)
         p2pb_html_verdict_counts(o, d);
@@ -454,7 +315,7 @@ static enum p2pb_status doc_build(struct html_doc *d, char *err, size_t errlen)
         char v[64];
         d->eager[s] = -1;
         if (s < d->nsides && d->sides[s].nfiles &&
-            run_str(d->sides[s].files[0].run, "eager_limit_marked", v, sizeof v)[0])
+            p2pb_html_run_str(d->sides[s].files[0].run, "eager_limit_marked", v, sizeof v)[0])
             d->eager[s] = strtod(v, NULL);
     }
     enum p2pb_status st = collect_notes(d);

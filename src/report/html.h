@@ -65,6 +65,22 @@ size_t p2pb_html_marks(const struct html_doc *d, const char *kernel, size_t dist
 /* The words of the marks: what "disturbed" and "shifted" mean. */
 extern const char p2pb_html_marks_words[];
 
+/* A string of the run record run (a cJSON object) at the dotted path
+ * ("hosts.*.os": * is the first member) into buf (len bytes); numbers as
+ * %.17g, booleans as true / false; "" when absent. Returns buf. html_facts.c */
+const char *p2pb_html_run_str(const void *run, const char *path, char *buf, size_t len);
+
+/* A start time for the page (html_facts.c): ISO 8601 UTC as "YYYY-MM-DD
+ * hh:mm:ss UTC"; an IMB log's date (asctime layout, local time) as
+ * "YYYY-MM-DD hh:mm:ss (as logged, zone unknown)"; other text as is with
+ * " (as logged)". Into buf, len bytes. */
+void p2pb_html_start_time(const char *t, char *buf, size_t len);
+
+/* The summary's table of facts, one column per side (html_facts.c): what
+ * measured the runs, launches, files, MPI, host, placement, hypervisor
+ * (with the signals that disagree), link profile, eager limit. */
+void p2pb_html_facts_table(FILE *o, const struct html_doc *d);
+
 /* Both charts of kernel (latency, throughput) and their legend. */
 void p2pb_html_charts(FILE *o, const struct html_doc *d, const char *kernel);
 

@@ -7,8 +7,11 @@
  * those of compare's table (compare.c): the median of the launches' values
  * and their range min..max; a side with one launch shows its 95% CI of the
  * median instead. The eager limit of each side's run record is a dashed
- * vertical line. 0 bytes has no place on a log axis and is left out (the
- * table has it).
+ * vertical line, its label above the plot area (never on a line or a tick
+ * label). A point whose launches were disturbed or shifted while measured
+ * carries a ring graded by how many and how much: its arc is the share of
+ * the side's launches at that size, its weight the time they lost. 0 bytes
+ * has no place on a log axis and is left out (the table has it).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -20,15 +23,68 @@
 
 enum { CHART_W = 540, CHART_H = 320, MAX_VARIANTS = 64 };
 
-/* Plot area inside the chart, px. */
-static const double AREA_L = 66, AREA_T = 30, AREA_R = 14, AREA_B = 46;
+/* Plot area inside the chart, px; the top grows by EAGER_ROW per eager
+ * limit label, which sits above the area. */
+static const double AREA_L = 66, AREA_T = 32, AREA_R = 14, AREA_B = 46, EAGER_ROW = 14;
 
-/* One point of a line: size, median, band low and high; marked: a launch
- * of the size was disturbed or shifted while measured. */
+/* Grades of the time a point's marked launches lost (median over them of
+ * the larger of steal_pct and cpu_lost_pct, percent): below LOST_MID thin,
+ * below LOST_HIGH medium, else thick (stroke widths in px). */
+static const double LOST_MID = 5, LOST_HIGH = 25;
+static const double RING_W[3] = {1.2, 2.4, 3.8};
+
+/* One point of a line: size, median, band low and high; of its n launches
+ * k were disturbed or shifted while measured (p2pb_disturbed, shift.flagged),
+ * and those lost lost (median) and lost_max (most) percent of their time. */
 struct pt {
     double x, med, lo, hi;
-    int marked;
+    size_t k, n;
+    double lost, lost_max;
 };
+
+/* The time a row lost, percent: steal or off the CPU, the larger. */
+static double lost_pct(const struct p2pb_result *x)
+{
+    if (!x->disturbance.valid)
+        return 0;
+    return x->disturbance.steal_pct > x->disturbance.cpu_lost_pct ? x->disturbance.steal_pct
+                                                                  : x->disturbance.cpu_lost_pct;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The marks of point p of (kernel, variant, p->x bytes) on side s: the
+ * launches with the row (its first row per file, as compare), those marked,
+ * and the time the marked ones lost. */
+static void point_marks(const struct p2pb_side *s, const char *kernel, const char *variant,
+                        struct pt *p)
+{
+    double *lost = malloc((s->nfiles + 1) * sizeof *lost);
+    p->k = p->n = 0;
+    p->lost = p->lost_max = 0;
+    for (size_t f = 0; f < s->nfiles; f++) {
+        const struct p2pb_result *x =
+            p2pb_results_find(&s->files[f], kernel, variant, (size_t)p->x);
+        if (!x || x->status != P2PB_ROW_OK)
+            continue;
+        p->n++;
+        if (!p2pb_disturbed(&x->disturbance) && !x->shift.flagged)
+            continue;
+        if (lost)
+            lost[p->k] = lost_pct(x);
+        p->k++;
+    }
+    if (lost && p->k) {
+        qsort(lost, p->k, sizeof *lost, cmp_dbl);
+        p->lost = p2pb_quantile_sorted(lost, p->k, 0.5);
+        p->lost_max = lost[p->k - 1];
+    }
+    free(lost);
+}
 
 /* The points of (side, variant) of kernel in table t, sizes above 0 bytes
  * with a median; pts holds t->nrows. Returns the count. */
@@ -44,9 +100,16 @@ static size_t line_points(const struct html_doc *d, const struct p2pb_cmp_table 
         double med = side ? r->med_b : r->med_a;
         if (!launches || !(med > 0))
             continue;
-        struct pt p = {(double)r->bytes, med, side ? r->min_b : r->min_a,
+        struct pt p = {(double)r->bytes,
+                       med,
+                       side ? r->min_b : r->min_a,
                        side ? r->max_b : r->max_a,
-                       (side ? r->dist_b + r->shift_b : r->dist_a + r->shift_a) > 0};
+                       0,
+                       0,
+                       0,
+                       0};
+        if (side ? r->dist_b + r->shift_b : r->dist_a + r->shift_a)
+            point_marks(&d->sides[side], kernel, variant, &p);
         if (launches == 1)
             p2pb_one_launch_band(&d->sides[side], t->metric, kernel, variant, r->bytes, &p.lo,
                                  &p.hi);
@@ -112,35 +175,76 @@ static void draw_grid(FILE *o, const struct p2pb_svg_axes *a)
             a->left, a->top, a->width, a->height);
 }
 
-/* The eager limit of each side, a dashed vertical line with its size. */
+/* 1 when side s's eager limit is drawn on x exponents xlo..xhi: known, in
+ * range, and not the same as side 0's. */
+static int eager_drawn(const struct html_doc *d, size_t s, double xlo, double xhi)
+{
+    double e = d->eager[s];
+    return e > 0 && log2(e) >= xlo && log2(e) <= xhi && !(s && e == d->eager[0]);
+}
+
+/* The eager limit of each side, a dashed vertical line through the plot
+ * area with its size written above the area, one row per label from the
+ * area's top upwards (make room: EAGER_ROW px per label): off the lines,
+ * the markers and rings (8 px) and the tick labels. Near the right edge the
+ * text ends at the line instead of starting there. */
 static void draw_eager(FILE *o, const struct html_doc *d, const struct p2pb_svg_axes *a)
 {
+    size_t row = 0;
     for (size_t s = 0; s < d->nsides; s++) {
-        double e = d->eager[s];
-        if (!(e > 0) || log2(e) < a->xlo || log2(e) > a->xhi || (s && e == d->eager[0]))
+        if (!eager_drawn(d, s, a->xlo, a->xhi))
             continue;
-        double x = p2pb_svg_px(a, e);
+        double e = d->eager[s], x = p2pb_svg_px(a, e);
         char label[96], sz[32];
         int both = d->nsides == 2 && d->eager[1 - s] != e;
         snprintf(label, sizeof label, "eager limit %s%s%s", p2pb_fmt_size(sz, sizeof sz, (size_t)e),
                  both ? " " : "", both ? d->sides[s].name : "");
         p2pb_svg_line(o, x, a->top, x, a->top + a->height, "eager");
-        p2pb_svg_text(o, x + 3, a->top + 12 + 12 * (double)s, "start", "eagerlabel", label);
+        double width = 6.2 * (double)strlen(label); /* 11 px text, generous */
+        int left = x + 3 + width > CHART_W - 2;
+        p2pb_svg_text(o, left ? x - 3 : x + 3, a->top - 13 - 13 * (double)row,
+                      left ? "end" : "start", "eagerlabel", label);
+        row++;
     }
 }
 
-/* The mark of a disturbed or shifted point: a black ring around it. */
-static void ring(FILE *o, double x, double y)
+/* The ring of a point whose launches were disturbed or shifted: a light
+ * full circle, and on it a dark arc from 12 o'clock, clockwise, over the
+ * share k/n of the launches; its width grades the time they lost (RING_W).
+ * The tooltip (who: side and variant; NULL: a legend sample, no tooltip)
+ * says the numbers; data-share and data-lost hold them. */
+static void ring(FILE *o, double x, double y, const struct pt *p, const char *who)
 {
+    const double r = 8, turn = 6.283185307179586; /* 2 pi */
+    double share = p->n ? (double)p->k / (double)p->n : 1;
+    int grade = p->lost >= LOST_HIGH ? 2 : p->lost >= LOST_MID ? 1 : 0;
+    char sz[32];
+    fprintf(o, "<g class=\"dmark%s\" data-share=\"%zu/%zu\" data-lost=\"%.1f\">",
+            who ? "" : " sample", p->k, p->n, p->lost);
+    if (who) {
+        fputs("<title>", o);
+        p2pb_xml_printf(o,
+                        "%s %s: %zu of %zu launches disturbed or shifted; time they lost (steal "
+                        "or off the CPU): median %.1f%%, most %.1f%%",
+                        who, p2pb_fmt_size(sz, sizeof sz, (size_t)p->x), p->k, p->n, p->lost,
+                        p->lost_max);
+        fputs("</title>", o);
+    }
     fprintf(o,
-            "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"8\" style=\"fill:none;stroke:#000;"
-            "stroke-width:1.5\"/>\n",
-            x, y);
+            "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.0f\" style=\"fill:none;stroke:#aaa;"
+            "stroke-width:1\"/>",
+            x, y, r);
+    if (share >= 1)
+        fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.0f\"", x, y, r);
+    else
+        fprintf(o, "<path d=\"M%.1f,%.1f A%.0f,%.0f 0 %d 1 %.2f,%.2f\"", x, y - r, r, r,
+                share > 0.5, x + r * sin(turn * share), y - r * cos(turn * share));
+    fprintf(o, " style=\"fill:none;stroke:#000;stroke-width:%.1f\"/></g>\n", RING_W[grade]);
 }
 
-/* Band and median line of one series. */
+/* Band and median line of one series (named who in the rings' tooltips). */
 static void draw_series(FILE *o, const struct p2pb_svg_axes *a, const struct pt *p, size_t n,
-                        struct html_style st)
+                        struct html_style st, const char *who)
 {
     double *x = malloc(2 * n * sizeof *x), *y = malloc(2 * n * sizeof *y);
     char style[160];
@@ -161,8 +265,8 @@ static void draw_series(FILE *o, const struct p2pb_svg_axes *a, const struct pt 
         for (size_t i = 0; i < n; i++)
             p2pb_svg_marker(o, x[i], y[i], (int)st.shape, p2pb_html_colour(st.colour));
         for (size_t i = 0; i < n; i++)
-            if (p[i].marked)
-                ring(o, x[i], y[i]);
+            if (p[i].k)
+                ring(o, x[i], y[i], &p[i], who);
     }
     free(x);
     free(y);
@@ -173,6 +277,7 @@ struct series {
     struct pt *pts;
     size_t n;
     struct html_style st;
+    char who[96]; /* side name and variant */
 };
 
 /* Collect the series; returns how many were filled (ser has nsides * nv). */
@@ -185,6 +290,8 @@ static size_t collect(const struct html_doc *d, const struct p2pb_cmp_table *t, 
             ser[k].pts = calloc(t->nrows ? t->nrows : 1, sizeof *ser[k].pts);
             ser[k].n = ser[k].pts ? line_points(d, t, s, kernel, v[j], ser[k].pts) : 0;
             ser[k].st = p2pb_html_style(d, s, j);
+            snprintf(ser[k].who, sizeof ser[k].who, "%s%s%s", d->sides[s].name, v[j][0] ? " " : "",
+                     v[j]);
             k++;
         }
     return k;
@@ -214,10 +321,15 @@ static void chart(FILE *o, const struct html_doc *d, const struct p2pb_cmp_table
     p2pb_svg_text(o, CHART_W / 2.0, 18, "middle", "ctitle", title);
     if (xh > 0 && yh > 0) {
         struct p2pb_svg_axes a = make_axes(xl, xh, yl, yh);
+        for (size_t s = 0; s < d->nsides; s++) /* room for the eager limits' labels */
+            if (eager_drawn(d, s, a.xlo, a.xhi)) {
+                a.top += EAGER_ROW;
+                a.height -= EAGER_ROW;
+            }
         draw_grid(o, &a);
         draw_eager(o, d, &a);
         for (size_t k = 0; k < ns; k++)
-            draw_series(o, &a, ser[k].pts, ser[k].n, ser[k].st);
+            draw_series(o, &a, ser[k].pts, ser[k].n, ser[k].st, ser[k].who);
         p2pb_svg_text(o, a.left + a.width / 2, CHART_H - 8, "middle", "alabel",
                       "message size [bytes]");
         fprintf(o,
@@ -248,6 +360,30 @@ static void legend_sample(FILE *o, struct html_style st)
     fputs("</svg>", o);
 }
 
+/* The legend of the rings: three samples and what arc and weight mean. */
+static void ring_legend(FILE *o)
+{
+    static const struct pt sample[3] = {
+        {1024, 0, 0, 0, 1, 4, 2, 2}, {1024, 0, 0, 0, 3, 4, 10, 10}, {1024, 0, 0, 0, 4, 4, 40, 40}};
+    fputs("<p class=\"n rings\">", o);
+    for (size_t i = 0; i < 3; i++) {
+        fputs("<svg viewBox=\"0 0 22 22\" width=\"22\" height=\"22\" aria-hidden=\"true\">", o);
+        ring(o, 11, 11, &sample[i], NULL);
+        fputs("</svg> ", o);
+    }
+    fprintf(o,
+            "Ring: some of the side's launches at this size were disturbed or shifted while "
+            "measured. Its dark arc, clockwise from the top, is their share of the launches (a "
+            "quarter: 1 of 4; a full ring: all of them); its weight is the time they lost "
+            "(median over them of steal or time off the CPU): thin below %.0f%%, medium "
+            "%.0f-%.0f%%, thick %.0f%% or more. A point stands on the median of the launches: a "
+            "short thin arc cannot have moved it much. The tooltip gives the numbers; the "
+            "tables give k/n per row (",
+            LOST_MID, LOST_MID, LOST_HIGH, LOST_HIGH);
+    p2pb_xml_text(o, p2pb_html_marks_words);
+    fputs(").</p>\n", o);
+}
+
 /* The legend of the kernel's lines: side name, launches, variant; and of
  * the ring when a point is marked. */
 static void legend(FILE *o, const struct html_doc *d, const char **v, size_t nv, int marked)
@@ -269,18 +405,11 @@ static void legend(FILE *o, const struct html_doc *d, const char **v, size_t nv,
         }
     fputs("</ul>\n<p class=\"n\">Line: median of the launches' values (one launch: its median); "
           "band: their range min..max (one launch: the 95% CI of its median). Dashed "
-          "vertical line: the eager limit recorded in the run. 0 bytes is not drawn (log "
-          "axes); the tables have it.</p>\n",
+          "vertical line: the eager limit recorded in the run (its size written above the "
+          "chart). 0 bytes is not drawn (log axes); the tables have it.</p>\n",
           o);
-    if (marked) {
-        fputs("<p class=\"n\"><svg viewBox=\"0 0 20 20\" width=\"20\" height=\"20\" "
-              "aria-hidden=\"true\">",
-              o);
-        ring(o, 10, 10);
-        fputs("</svg> a launch of this size was disturbed or shifted while measured (", o);
-        p2pb_xml_text(o, p2pb_html_marks_words);
-        fputs(")</p>\n", o);
-    }
+    if (marked)
+        ring_legend(o);
 }
 
 void p2pb_html_charts(FILE *o, const struct html_doc *d, const char *kernel)

@@ -3,12 +3,15 @@
  * plot: latency and throughput against message size (log-log) through
  * gnuplot. One line per (side, variant) of the kernel drawn, with a legend;
  * the x ticks are powers of 2 written 1K, 1M; every label is printed
- * literally (noenhanced). The script, with the data inline, goes to
+ * literally (noenhanced). The eager limit of each side's run record is a
+ * dashed vertical line, its label in the top margin above the frame (never
+ * on a line or a tick label). The script, with the data inline, goes to
  * gnuplot's stdin (plot_run.c); file names and labels are written into it as
  * gnuplot strings with quotes escaped. gnuplot writes a temporary file next
  * to the output, renamed to it once it holds an image: a failed plot leaves
  * no file.
  */
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -113,6 +116,51 @@ static void write_xaxis(FILE *o, const struct plot_job *job)
     fputs(")\n", o);
 }
 
+/* The eager limit marked in side s's first run record, bytes; -1 unknown. */
+static double eager_limit(const struct p2pb_side *s)
+{
+    const cJSON *e =
+        s->nfiles ? cJSON_GetObjectItemCaseSensitive(s->files[0].run, "eager_limit_marked") : NULL;
+    return cJSON_IsNumber(e) && e->valuedouble > 0 ? e->valuedouble : -1;
+}
+
+/* The eager limits inside the x range (write_xaxis) as dashed vertical
+ * lines over the frame's height; each label sits in the top margin, one
+ * row per label above the frame and below the title (write_panel moves the
+ * title up by as many rows; tmargin grown to fit), starting at the line, or
+ * ending there in the right quarter. Side B's is drawn only when it differs
+ * from side A's; two labels name their side. Returns the rows. */
+static size_t write_eager(FILE *o, const struct plot_job *job)
+{
+    double e[2] = {-1, -1}, lo = (double)job->min_bytes, hi = (double)job->max_bytes;
+    size_t rows = 0;
+    for (size_t s = 0; s < job->nsides && s < 2; s++)
+        e[s] = eager_limit(&job->sides[s]);
+    if (e[1] == e[0])
+        e[1] = -1;
+    for (size_t s = 0; s < 2; s++) {
+        if (!(e[s] >= lo / 1.2 && e[s] <= hi * 1.2))
+            continue;
+        char sz[32], label[160];
+        int named = e[1 - s] > 0 && job->sides[s].name[0];
+        snprintf(label, sizeof label, "eager limit %s%s%s",
+                 p2pb_fmt_size(sz, sizeof sz, (size_t)e[s]), named ? " " : "",
+                 named ? job->sides[s].name : "");
+        double at = hi > lo ? (log2(e[s]) - log2(lo)) / (log2(hi) - log2(lo)) : 0;
+        fprintf(o,
+                "set arrow %zu from %.17g, graph 0 to %.17g, graph 1 nohead dt 2 lw 1.2 "
+                "lc rgb '#333333' back\nset label %zu ",
+                s + 1, e[s], e[s], s + 1);
+        p2pb_gnuplot_quote(o, label);
+        fprintf(o, " at %.17g, graph 1 offset character %s, character %.2f %s front\n", e[s],
+                at > 0.75 ? "-0.5" : "0.5", 1.0 + 1.2 * (double)rows, at > 0.75 ? "right" : "left");
+        rows++;
+    }
+    if (rows) /* the title, then one row per label, above the frame */
+        fprintf(o, "set tmargin %.1f\n", 4.0 + 1.3 * (double)rows);
+    return rows;
+}
+
 /* Legend of line l: the side's name, its variant, or both. */
 static void line_title(const struct plot_job *job, const struct plot_line *l, char *buf, size_t len)
 {
@@ -125,8 +173,9 @@ static void line_title(const struct plot_job *job, const struct plot_line *l, ch
         snprintf(buf, len, "%s %s", side, l->variant);
 }
 
-/* One panel: metric m of every line, band then median line per line. */
-static void write_panel(FILE *o, const struct plot_job *job, int m)
+/* One panel: metric m of every line, band then median line per line; the
+ * title raised above rows rows of eager-limit labels. */
+static void write_panel(FILE *o, const struct plot_job *job, int m, size_t rows)
 {
     char title[160];
     snprintf(title, sizeof title, "%s %s", job->first->display_name,
@@ -134,6 +183,7 @@ static void write_panel(FILE *o, const struct plot_job *job, int m)
                     : "throughput (band: CI or launch range)");
     fputs("set title ", o);
     p2pb_gnuplot_quote(o, title);
+    fprintf(o, " offset 0, character %.1f", 1.2 * (double)rows);
     fprintf(o, "\nset ylabel '%s'\nplot ", m == 0 ? "t [usec]" : "MB/s (1 MB = 10^6 B)");
     for (size_t l = 0; l < job->nlines; l++) {
         fprintf(o,
@@ -158,8 +208,9 @@ void p2pb_plot_script(FILE *o, const struct plot_job *job)
           "set xlabel 'message size [bytes]'\n",
           o);
     write_xaxis(o, job);
-    write_panel(o, job, 0);
-    write_panel(o, job, 1);
+    size_t rows = write_eager(o, job);
+    write_panel(o, job, 0, rows);
+    write_panel(o, job, 1, rows);
     fputs("unset multiplot\nset output\n", o);
 }
 

@@ -188,9 +188,12 @@ struct p2pb_cmp_print {
 };
 /*
  * What compare used, above the tables (compare_notes.c): one line per
- * incomplete or aborted file, the launch order and its warnings
- * (p2pb_order_check, p2pb_compare_position). Text lines start with "# ",
- * markdown lines with nothing and a blank line before each.
+ * incomplete or aborted file, per distinct placement warning of a side's
+ * run records ("warnings"; with the launches that had it, at most 4 per
+ * side), the sides' link profiles (when a launch has one), the launch order
+ * and its warnings (p2pb_order_check, p2pb_compare_position). Text from the
+ * files is sanitised. Text lines start with "# ", markdown lines with
+ * nothing and a blank line before each.
  */
 void p2pb_compare_notes_text(FILE *o, int md, const struct p2pb_cmp_print *opt,
                              const struct p2pb_side *a, const struct p2pb_side *b,

@@ -76,6 +76,52 @@ grep -q "PingPong latency" report.dom && grep -q "PingPong throughput" report.do
 grep -q "no verdict (&lt; 4 launches)" report.dom || fail "the DOM lacks the compare table's verdicts"
 pass "html report renders"
 
+# Eager-limit labels as the browser lays them out (its fonts): each label's
+# box ends above the plot frame, clear of the rings (8 px) and of every other
+# text of its chart. A copy of the page with a probe script writes what it
+# measured into the DOM. Pages: the runs above (their eager limit) and
+# synthetic sides with limits of 4K and 1M (the latter at the right edge).
+label_check() {
+    sed '/^<\/body>$/,$d' "$1.html" >"$1-probe.html"
+    cat >>"$1-probe.html" <<'EOF'
+<script>
+let n = 0; const bad = [];
+const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+for (const svg of document.querySelectorAll('svg[viewBox="0 0 540 320"]')) {
+  const frame = svg.querySelector("rect.frame");
+  if (!frame) continue;
+  const f = frame.getBoundingClientRect(), texts = [...svg.querySelectorAll("text")];
+  for (const l of svg.querySelectorAll("text.eagerlabel")) {
+    n++;
+    const b = l.getBoundingClientRect();
+    if (b.bottom > f.top - 9)
+      bad.push("BAD into the plot area: " + l.textContent + ": bottom " + b.bottom + ", frame top " + f.top);
+    for (const t of texts)
+      if (t !== l && meet(b, t.getBoundingClientRect()))
+        bad.push("BAD " + l.textContent + " meets " + t.textContent);
+  }
+}
+const pre = document.createElement("pre");
+pre.id = "labelcheck";
+pre.textContent = "labels " + n + "\n" + bad.join("\n") + "\n";
+document.body.appendChild(pre);
+</script>
+</body>
+</html>
+EOF
+    chrome --dump-dom "file://$work/$1-probe.html" >"$1-probe.dom" || fail "$1: chromium --dump-dom failed: $(tail -3 chrome.log)"
+    grep -q "labelcheck\">labels $2\$" "$1-probe.dom" || fail "$1: want $2 eager labels measured: $(grep labelcheck "$1-probe.dom")"
+    grep "^BAD " "$1-probe.dom" >"$1-bad.txt" && fail "$1: eager labels misplaced: $(head -3 "$1-bad.txt")"
+}
+# the runs above: whatever limit their MPI marked (Open MPI's vader: 4K, one label per chart)
+n=$(grep -c 'class="eagerlabel"' report.html)
+label_check report "$n"
+GEN_RUN='"eager_limit_marked":4096' sh "$here/gen_launches.sh" e4 e4 small 2 1.0 &&
+    GEN_RUN='"eager_limit_marked":1048576' sh "$here/gen_launches.sh" e1 e1 big 2 1.3 || fatal "gen_launches.sh failed"
+expect_status 0 "$bin" html e4 --vs e1 -o eager.html
+label_check eager 8
+pass "eager-limit labels above the plot area, clear of other text (measured in the browser)"
+
 # A 10 + 10 campaign (synthetic launches, domU 20% slower): every row with a
 # number changed for the worse, the launch order in the notes.
 sh "$here/../../scripts/campaign.sh" -n 10 -s 42 -o camp -a native -b domU \

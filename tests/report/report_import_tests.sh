@@ -401,6 +401,20 @@ plot)
     expect_status 1 "$bin" plot a --vs b/b-01.jsonl nosuch.jsonl -o p.svg
     grep -q "nosuch.jsonl: cannot open" err.txt || fail "plot side B error: $(cat err.txt)"
     expect_status 1 "$bin" plot a/a-01.jsonl b/b-01.jsonl nosuch.jsonl -o p.svg
+    # the eager limits: dashed lines, their labels above the frame, clear of
+    # the title, the tick labels and each other (svg_labels.awk, on gnuplot's
+    # coordinates); 4K and, at the right edge, 1M
+    GEN_RUN='"eager_limit_marked":4096' gen e4 e4 small 2 1.0
+    GEN_RUN='"eager_limit_marked":1048576' gen e1 e1 big 2 1.3
+    for v in "e4" "e4 --vs e1"; do
+        # shellcheck disable=SC2086 # the sides' arguments
+        expect_status 0 "$bin" plot $v -k pingpong -o eager.svg
+        awk -v fmt=gnuplot -f "$here/svg_labels.awk" eager.svg >labels.txt
+        want=$([ "$v" = e4 ] && echo 2 || echo 4)
+        grep -q "^labels $want$" labels.txt || fail "plot $v: want $want eager labels: $(tail -1 labels.txt)"
+        grep -v "^labels" labels.txt >bad.txt && fail "plot $v: $(head -3 bad.txt)"
+    done
+    grep -q "eager limit 1M big" eager.svg || fail "plot: the labels do not name their sides"
     ;;
 html)
     gen a a native 6 1.0
@@ -448,6 +462,87 @@ html)
     expect_status 1 "$bin" html a/a-01.jsonl nosuch.jsonl -o n.html
     [ -e n.html ] && fail "a missing input left n.html"
     [ -z "$(ls ./*.html.* 2>/dev/null)" ] || fail "temporary files left: $(ls ./*.html.*)"
+
+    # What the results file holds reaches the page: placement warnings and the
+    # link profile in the notes (never "none"), the hypervisor's disagreeing signals
+    over='5 ranks on host vm, which has 2 PU(s): oversubscribed'
+    unb='ranks 0,1,2,3,4 on host vm are not bound to a PU set (binding: 0-1)'
+    hv='"hypervisor":{"signals":{"cpuid_0x40000000_vendor":"bhyve bhyve ","clocksource":"kvm-clock"},"container":{"container_derived":"docker"},"verdict_derived":"other","verdict_basis":"cpuid_0x40000000_vendor","signals_disagree":true,"disagreeing_signals":["clocksource suggests kvm"]}'
+    GEN_RUN="\"link_profile\":\"wan-10ms\",\"warnings\":[\"$over\",\"$unb\"],\"mpi_env\":{}" GEN_HOST="$hv" \
+        gen vm vm vm 4 1.1
+    expect_status 0 "$bin" html vm -o vm.html
+    grep -q "<li>warning: placement on side A (vm), in 4 of 4 launches: $over</li>" vm.html || fail "html: no oversubscription warning in the notes"
+    grep -q "<li>warning: placement on side A (vm), in 4 of 4 launches: $unb</li>" vm.html || fail "html: no unbound-ranks warning in the notes"
+    grep -q "<li>link profile (the testbed&#39;s shaped links): vm: &#39;wan-10ms&#39; in 4 of 4 launches</li>" vm.html ||
+        fail "html: no link profile in the notes"
+    grep -q "none: every file complete" vm.html && fail "html: the notes say none beside placement warnings"
+    grep -q "<th>placement</th><td>2 placement warnings (in the notes)</td>" vm.html || fail "html: placement fact"
+    grep -q "<th>link profile</th><td>wan-10ms</td>" vm.html || fail "html: link profile fact"
+    grep -q "<th>hypervisor</th><td>other (from cpuid_0x40000000_vendor &#39;bhyve bhyve &#39;); the signals disagree: clocksource suggests kvm; in a container (docker)</td>" vm.html ||
+        fail "html: the hypervisor cell does not say that the signals disagree"
+    # compare prints the same notes above its tables
+    expect_status 0 "$bin" compare a --vs vm
+    grep -q "^# warning: placement on side B (vm), in 4 of 4 launches: $over$" out.txt || fail "compare: no placement warning"
+    grep -q "^# link profile (the testbed's shaped links): native: none; vm: 'wan-10ms' in 4 of 4 launches$" out.txt ||
+        fail "compare: no link profile note"
+
+    # An imported log: named by its source, not the importer's version; its
+    # date as logged, in the same layout as the others; MPI settings unknown
+    expect_status 0 "$bin" import "$cases/case21.txt" -o .
+    GEN_RUN='"mpi_env":{"OMPI_MCA_btl":"tcp,self"}' gen n n native 1 1.0
+    expect_status 0 "$bin" html n --vs case21.jsonl -o imp.html
+    grep -q "<tr class=\"differs\"><th>measured by</th><td>p2pbench 0.1.0</td><td>imb-2019-update-6 (an imported log; imported by p2pbench-report [^<]*)</td></tr>" imp.html ||
+        fail "html: an imported log is not named by its source"
+    grep -q "<th>git commit</th><td>synthetic</td><td>not in the log</td>" imp.html || fail "html: the importer's commit shown as the log's"
+    grep -q '<span class="n">2026-01-01 00:00:01 UTC</span></td><td>1<br><span class="n">2020-10-01 16:20:15 (as logged, zone unknown)</span>' imp.html ||
+        fail "html: start times not in one layout"
+    grep -q "Thu Oct" imp.html && fail "html: the raw IMB date beside ISO"
+    expect_status 0 "$bin" compare n --vs case21.jsonl
+    grep -q "^#   mpi_env.OMPI_MCA_btl: native = tcp,self | case21 = (unknown: an imported log records no MPI settings)$" out.txt ||
+        fail "compare: an imported log's MPI setting: $(grep mpi_env out.txt)"
+    grep -q "library default" out.txt && fail "compare: an imported log's MPI setting called the library default"
+    grep -q "git_commit: native" out.txt && fail "compare: the importer's commit compared with p2pbench's"
+    # a run that records its environment without the setting: the library default
+    GEN_RUN='"mpi_env":{}' gen n0 n0 plain 1 1.0
+    expect_status 0 "$bin" compare n --vs n0
+    grep -q "^#   mpi_env.OMPI_MCA_btl: native = tcp,self | plain = (not set: library default)$" out.txt ||
+        fail "compare: a setting on one side only: $(grep mpi_env out.txt)"
+
+    # Disturbed points graded: the ring's arc is the share of the launches,
+    # its weight the time they lost (gen: 2 of 6 launches at 1K lost 3%, all
+    # 6 at 64K lost 40%); the notes give the fraction of launch rows
+    GEN_DIST="1024:2:3:0 65536:6:0:40" gen d d dist 6 1.0
+    expect_status 0 "$bin" html d --vs slow -o d.html
+    eq "$(grep -c '<g class="dmark" data-share="2/6" data-lost="3.0"><title>dist 1K: 2 of 6 launches' d.html)" 4 "html: 1K rings (2 kernels x 2 charts)"
+    eq "$(grep -c '<g class="dmark" data-share="6/6" data-lost="40.0">' d.html)" 4 "html: 64K rings"
+    eq "$(grep -c '<g class="dmark" data-share' d.html)" 8 "html: rings only where launches were disturbed"
+    # 2 of 6: an arc of 120 degrees from 12 o'clock (end: cx + 8 sin 120, cy - 8 cos 120), thin;
+    # 6 of 6: a full circle, thick
+    bad=$(grep -o '<g class="dmark" data-share="2/6"[^\n]*</g>' d.html | awk '{
+        match($0, /<circle cx="[0-9.]*" cy="[0-9.]*"/); split(substr($0, RSTART, RLENGTH), c, "\"")
+        match($0, /<path d="M[^"]*"/); p = substr($0, RSTART + 9, RLENGTH - 10); gsub(/[MA,]/, " ", p); split(p, a, " ")
+        if (a[1] != c[2] || a[2] != c[4] - 8 || a[6] != 0 || a[7] != 1 || (a[8] - (c[2] + 6.928))^2 > 0.001 ||
+            (a[9] - (c[4] + 4))^2 > 0.001 || $0 !~ /stroke-width:1.2"/) print }')
+    [ -z "$bad" ] || fail "html: a 2/6 ring is not a thin 120-degree arc: $bad"
+    grep -o '<g class="dmark" data-share="6/6"[^\n]*</g>' d.html | grep -q -v '<circle [^>]*stroke:#000;stroke-width:3.8"/></g>$' &&
+        fail "html: a 6/6 ring at 40% lost is not a thick full circle"
+    grep -q "dist: 16 of 48 launch rows disturbed (33%)" d.html || fail "html: the notes do not give the fraction"
+    grep -q "Ring: some of the side's launches at this size were disturbed or shifted.*dark arc.*share.*weight is the time they lost" d.html ||
+        fail "html: the legend does not say what the ring means"
+
+    # Eager-limit labels off the data and the tick labels: above the plot
+    # frame, clear of every other text (svg_labels.awk, on the coordinates);
+    # one side's limit, both sides' at 4K and 1M (the latter at the right edge)
+    GEN_RUN='"eager_limit_marked":4096' gen e4 e4 small 2 1.0
+    GEN_RUN='"eager_limit_marked":1048576' gen e1 e1 big 2 1.3
+    expect_status 0 "$bin" html e4 -o e1.html
+    expect_status 0 "$bin" html e4 --vs e1 -o e2.html
+    for f in e1 e2; do
+        awk -v fmt=html -f "$here/svg_labels.awk" $f.html >labels.txt
+        want=$([ $f = e1 ] && echo 4 || echo 8)
+        grep -q "^labels $want$" labels.txt || fail "$f.html: want $want eager labels: $(tail -1 labels.txt)"
+        grep -v "^labels" labels.txt >bad.txt && fail "$f.html: $(head -3 bad.txt)"
+    done
     ;;
 *)
     echo "unknown test $test" >&2; exit 2 ;;

@@ -535,8 +535,10 @@ sys.exit(0 if len(m) == 2 and all(r["bytes"] == 1024 and r["shifted_b"] == 1 for
     expect_status 0 "$bin" html a --vs b -o m.html
     eq "$(grep -o '<span class="mark" title="disturbed">d 1/6</span><span class="mark" title="shifted">s 1/6</span>' m.html | wc -l | tr -d ' ')" 2 "html: marked cells"
     grep -q '<span class="mark">d k/n</span>.*disturbed: measured while the host was disturbed' m.html || fail "html: no legend line for the marks"
-    eq "$(grep -c '<circle cx="[0-9.]*" cy="[0-9.]*" r="8"' m.html)" 3 "html: rings (2 charts and the legend)"
-    grep -q "domU: 1 launch row disturbed, 1 shifted" m.html || fail "html: the notes do not count the marks"
+    # a ring graded by share and amount: 1 of 6 launches, 48.5% of its time lost (thick)
+    eq "$(grep -c '<g class="dmark" data-share="1/6" data-lost="48.5"><title>domU 1K: 1 of 6 launches disturbed or shifted' m.html)" 2 "html: rings (2 charts)"
+    eq "$(grep -c '<g class="dmark sample"' m.html)" 3 "html: the legend's three ring samples"
+    grep -q "domU: 1 of 48 launch rows disturbed (2%), 1 shifted" m.html || fail "html: the notes do not count the marks"
     ;;
 incomplete)
     gen a a native 6 1.0
