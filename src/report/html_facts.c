@@ -120,7 +120,8 @@ static void fact_hypervisor(const struct p2pb_results_data *f, char *buf, size_t
     if (!v)
         return;
     cat(buf, len, "%s", v);
-    if (basis && strcmp(v, "none") != 0) {
+    /* "signals disagree" is no signal: the list below says which */
+    if (basis && strcmp(v, "none") != 0 && strcmp(basis, "signals disagree") != 0) {
         const cJSON *sig = cJSON_GetObjectItemCaseSensitive(hv, "signals");
         const char *val = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sig, basis));
         cat(buf, len, " (from %s", basis);
