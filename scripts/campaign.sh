@@ -30,7 +30,9 @@
 # -n is refused.
 # One campaign.sh at a time per directory: a second one on DIR while one runs fails at
 # once (exit 1) and changes nothing (flock(1) on DIR/campaign.lock, held to the end).
-# Progress on stderr: launch i of 2N, elapsed time, estimated time left.
+# Progress on stderr: launch i of 2N, elapsed time, estimated time left. Each launch's
+# tables (its standard output) go to DIR/LABEL/LABEL-07.txt beside its results file;
+# its standard error stays on the terminal.
 # Exit status: 0 all launches finished, 1 a launch failed (rerun to resume), 2 usage error.
 set -u
 PROG=campaign.sh
@@ -193,11 +195,12 @@ while [ "$k" -le "$n" ]; do
         # CMD is the user's shell text; file and label are positional arguments
         P2PB_CAMPAIGN_SEED=$seed P2PB_CAMPAIGN_ROUND=$k P2PB_CAMPAIGN_POSITION=$pos \
             P2PB_CAMPAIGN_INDEX=$i P2PB_CAMPAIGN_SIDE=$side \
-            sh -c "$cmd"' "$@"' sh -o "$file" --label "$label" 9>&-
+            sh -c "$cmd"' "$@"' sh -o "$file" --label "$label" 9>&- >"${file%.jsonl}.txt"
         rc=$?
         ran=$((ran + 1))
         if [ $rc -ne 0 ] || ! finished "$file"; then
-            echo "campaign: $what failed (exit $rc); run the same command again to resume" >&2
+            tail -n 5 "${file%.jsonl}.txt" | sed 's/^/    /' >&2
+            echo "campaign: $what failed (exit $rc; its tables: ${file%.jsonl}.txt); run the same command again to resume" >&2
             exit 1
         fi
         if [ $warned = 0 ] && ! head -n 1 "$file" | grep -q '"campaign":{'; then

@@ -20,8 +20,8 @@
 #   -r REPORT    p2pbench-report to use (default: build/p2pbench-report of this source
 #                tree when present, else p2pbench-report on PATH)
 #
-# The launches' tables go to DIR/launches.log; progress on stderr; compare's table on
-# stdout and in DIR/compare.txt.
+# Each launch's tables go beside its results file (DIR/baseline/baseline-01.txt, ...);
+# progress on stderr; compare's table on stdout and in DIR/compare.txt.
 # Exit status: 0 no row changed for the worse; 1 a regression (a row `changed (worse)`),
 # an incomplete launch file or a failed launch; 2 usage error, or a gate that cannot
 # detect a regression with these launch counts (compare's exit 2).
@@ -69,11 +69,11 @@ mkdir -p "$dir" || die "-o $dir: cannot create the gate's directory"
 log "$n launches each of baseline and candidate, interleaved, in $dir"
 rc=0
 "$here/campaign.sh" -n "$n" -o "$dir" -a baseline -b candidate ${seed:+-s "$seed"} \
-    -A "$base" -B "$cand" >>"$dir/launches.log" || rc=$?
+    -A "$base" -B "$cand" || rc=$?
 case $rc in
 0) ;;
 2) exit 2 ;;
-*) die "a launch failed (campaign.sh exit $rc; its tables: $dir/launches.log); run the same command again to resume" ;;
+*) die "a launch failed (campaign.sh exit $rc, which named it); run the same command again to resume" ;;
 esac
 rc=0
 "$report" compare "$dir/baseline" --vs "$dir/candidate" --fail-on-regression ${pct:+-t "$pct"} \

@@ -9,6 +9,7 @@ while [ $# -gt 0 ]; do
     case $1 in -o) out=$2; shift 2 ;; --label) label=$2; shift 2 ;; *) shift ;; esac
 done
 echo "$out" >>"$log"
+echo "fake table of $out" # a launch's stdout: campaign.sh keeps it beside the file
 d=$(mktemp -d)
 GEN_END=$( [ "${FAKE_FAIL:-}" = "$out" ] && echo none || echo complete ) \
     sh "$(dirname "$0")/gen_launches.sh" "$d" x "$label" 1 "$factor"

@@ -36,8 +36,8 @@ grep -qE "changed \((worse|better)\)" "$work/aa.out" \
     && fail "A/A: a row says changed: $(grep -E "changed \(" "$work/aa.out")" || pass
 [ "$(find "$work/aa/baseline" -name "*.jsonl" | wc -l)" = 6 ] && [ "$(find "$work/aa/candidate" -name "*.jsonl" | wc -l)" = 6 ] && pass \
     || fail "A/A: want 6 launch files per side"
-grep -q "^# results file:" "$work/aa/launches.log" && ! grep -q "^# results file:" "$work/aa.out" && pass \
-    || fail "A/A: the launches' tables belong in launches.log, not on stdout"
+grep -q "^# results file:" "$work/aa/baseline/baseline-01.txt" && ! grep -q "^# results file:" "$work/aa.out" \
+    && pass || fail "A/A: the launches' tables belong beside their results files, not on stdout"
 
 # a real regression: the candidate's ranks on one CPU
 timeout 600 "$gate" -r "$report" -n 6 -s 7 -o "$work/reg" "$run $bench $args" \

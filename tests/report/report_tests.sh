@@ -294,6 +294,9 @@ campaign)
     grep -q "(domU 2/3, round 2 position [12]) failed" err.txt || fail "failure message: $(cat err.txt)"
     grep -q "launch 3 of 6 ([a-zA-Z]* 2/3, round 2 position 1), elapsed [0-9]*s, estimated left" err.txt ||
         fail "progress line: $(cat err.txt)"
+    # the launches' stdout goes beside their files, not to campaign.sh's stdout
+    grep -q "fake table of camp/native/native-01.jsonl" camp/native/native-01.txt && ! grep -q "fake table" out.txt ||
+        fail "launch stdout: $(head -3 out.txt)"
     : >log
     expect_status 0 run -n 3
     eq "$(tr '\n' ' ' <log)" "$(echo "$want" | awk '{ for (i = 1; i <= NF; i++) if (go || $i == "camp/domU/domU-02.jsonl") { go = 1; printf "%s ", $i } }')" \
