@@ -64,8 +64,9 @@ static const char *const survey_order_names[] = {"schedule", "random", NULL};
 static const char *const survey_per_names[] = {"auto", "host", "rank", NULL};
 
 const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
-    OPT(O_KERNELS, "kernels", 'k', P2PB_OPT_STRING, "LIST", .apply = apply_kernels,
-        .help = "kernels to run, comma separated (also positional); see --list"),
+    OPT(O_KERNELS, "kernels", 'k', P2PB_OPT_STRING, "LIST", .apply = apply_kernels, .many = 1,
+        .help = "kernels to run, comma separated (also positional; -k may be repeated); see "
+                "--list"),
     OPT(O_SIZES, "sizes", 's', P2PB_OPT_SIZE_LIST, "LIST", .list = p2pb_parse_size_list,
         .help = "message sizes in bytes: 0,8,1K,64K,1M | 1K..1M (x2) | 1K..1M*4 | 100..1000+100"),
     OPT(O_MSGLOG, "msglog", 'm', P2PB_OPT_SIZE_LIST, "A:B", .def_text = "0:22",
@@ -302,7 +303,9 @@ void p2pb_options_usage(FILE *f)
         fprintf(f, "  %-28s ", left);
         print_help_text(f, d);
     }
-    fprintf(f, "\nUnits: message size in bytes; t in usec; MB/s with 1 MB = 10^6 bytes.\n"
+    fprintf(f, "\nEach option may be given once (a second one is a usage error); -k adds "
+               "kernels each time.\n"
+               "Units: message size in bytes; t in usec; MB/s with 1 MB = 10^6 bytes.\n"
                "Exit status: 0 success, 1 failure, 2 usage error.\n");
 }
 
