@@ -143,15 +143,16 @@ static enum p2pb_status get_times(const cJSON *o, struct p2pb_result *r, char *e
     return P2PB_OK;
 }
 
-/* "status": absent is "ok" (the writer always writes it); present, a
- * string naming a row status, else the record is refused. */
+/* "status": a string naming a row status (the writer always writes one),
+ * else the record is refused. */
 static enum p2pb_status get_status(const cJSON *o, struct p2pb_result *r, char *err, size_t errlen)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "status");
-    if (v && !cJSON_IsString(v))
+    if (!cJSON_IsString(v))
         return p2pb_fail(P2PB_EFORMAT, err, errlen,
-                         "field \"status\" is not a string (ok, skipped, failed, timeout)");
-    char status[16] = "ok";
+                         "field \"status\" is %s (ok, skipped, failed, timeout)",
+                         v ? "not a string" : "missing");
+    char status[16] = "";
     get_str(o, "status", status, sizeof status);
     int s = p2pb_row_status_parse(status);
     if (s < 0)

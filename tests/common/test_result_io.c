@@ -143,6 +143,9 @@ static void bad_files(void)
     } wrong[] = {
         {"{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"status\":3}",
          "bad.jsonl:2: field \"status\" is not a string"},
+        {"{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"t_usec\":{\"min\":1,"
+         "\"median\":2,\"max\":3}}",
+         "bad.jsonl:2: field \"status\" is missing"},
         {"{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"status\":null,"
          "\"t_usec\":{\"min\":1,\"median\":2,\"max\":3}}",
          "bad.jsonl:2: field \"status\" is not a string"},
