@@ -208,8 +208,8 @@ enum p2pb_status p2pb_results_open(const char *path, struct p2pb_results_file **
 /* Create path, which must not exist (O_EXCL; a symbolic link counts as
  * existing): when it does, *taken is 1 and P2PB_EIO is returned with
  * nothing touched (the caller tries another name); else *taken is 0. */
-enum p2pb_status p2pb_results_open_new(const char *path, int *taken,
-                                       struct p2pb_results_file **out, char *err, size_t errlen);
+enum p2pb_status p2pb_results_open_new(const char *path, int *taken, struct p2pb_results_file **out,
+                                       char *err, size_t errlen);
 /* Close f without an end record (f is freed). A file no line was written
  * to is left as it was before the open, and removed if the open created it. */
 void p2pb_results_discard(struct p2pb_results_file *f);

@@ -118,8 +118,7 @@ static void closing_line(const struct p2pb_run *run, const char *path, enum p2pb
     FILE *note = run->opt->reporter == &p2pb_reporter_text ? stdout : stderr;
     fprintf(note, "%s", note == stdout ? "\n# " : "p2pbench: ");
     if (file_failed == 2)
-        fprintf(note,
-                "run FAILED: results file %s was deleted during the run; its rows are lost",
+        fprintf(note, "run FAILED: results file %s was deleted during the run; its rows are lost",
                 path);
     else if (file_failed)
         fprintf(note,

@@ -174,8 +174,8 @@ enum p2pb_status p2pb_results_open(const char *path, struct p2pb_results_file **
     return open_path(path, 0, NULL, out, err, errlen);
 }
 
-enum p2pb_status p2pb_results_open_new(const char *path, int *taken,
-                                       struct p2pb_results_file **out, char *err, size_t errlen)
+enum p2pb_status p2pb_results_open_new(const char *path, int *taken, struct p2pb_results_file **out,
+                                       char *err, size_t errlen)
 {
     return open_path(path, 1, taken, out, err, errlen);
 }

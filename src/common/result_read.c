@@ -81,8 +81,8 @@ static enum p2pb_status get_real(const cJSON *o, const char *prefix, const char 
     if (!v || cJSON_IsNull(v))
         return P2PB_OK;
     if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
-        return p2pb_fail(P2PB_EFORMAT, err, errlen, "field \"%s%s\" is not a finite number",
-                         prefix, name);
+        return p2pb_fail(P2PB_EFORMAT, err, errlen, "field \"%s%s\" is not a finite number", prefix,
+                         name);
     *out = v->valuedouble;
     return P2PB_OK;
 }
@@ -117,10 +117,9 @@ static enum p2pb_status get_times(const cJSON *o, struct p2pb_result *r, char *e
     if (!cJSON_IsObject(t))
         return p2pb_fail(P2PB_EFORMAT, err, errlen,
                          "result record with status ok but no \"t_usec\" object");
-    const struct real_field f[] = {{"min", &r->t.min},       {"p25", &r->t.p25},
-                                   {"median", &r->t.median}, {"p75", &r->t.p75},
-                                   {"p99", &r->t.p99},       {"max", &r->t.max},
-                                   {"mean", &r->t.mean},     {"stddev", &r->t.stddev}};
+    const struct real_field f[] = {
+        {"min", &r->t.min}, {"p25", &r->t.p25}, {"median", &r->t.median}, {"p75", &r->t.p75},
+        {"p99", &r->t.p99}, {"max", &r->t.max}, {"mean", &r->t.mean},     {"stddev", &r->t.stddev}};
     double lo, hi;
     enum p2pb_status st = get_reals(t, "t_usec.", f, sizeof f / sizeof f[0], err, errlen);
     if (st == P2PB_OK)
@@ -196,12 +195,10 @@ static enum p2pb_status get_counts(const cJSON *o, struct p2pb_result *r, char *
  * number). */
 static enum p2pb_status get_rates(const cJSON *o, struct p2pb_result *r, char *err, size_t errlen)
 {
-    const struct real_field f[] = {{"warmup_sec", &r->warmup_sec},
-                                   {"t_min_usec", &r->t_min_usec},
-                                   {"t_max_usec", &r->t_max_usec},
-                                   {"t_avg_usec", &r->t_avg_usec},
-                                   {"mbytes_per_sec", &r->mbytes_per_sec},
-                                   {"mbytes_per_sec_imb", &r->mbytes_per_sec_imb}};
+    const struct real_field f[] = {
+        {"warmup_sec", &r->warmup_sec},         {"t_min_usec", &r->t_min_usec},
+        {"t_max_usec", &r->t_max_usec},         {"t_avg_usec", &r->t_avg_usec},
+        {"mbytes_per_sec", &r->mbytes_per_sec}, {"mbytes_per_sec_imb", &r->mbytes_per_sec_imb}};
     enum p2pb_status st = get_reals(o, "", f, sizeof f / sizeof f[0], err, errlen);
     if (st == P2PB_OK)
         st = get_real(o, "", "bytes_factor", 1.0, &r->bytes_factor, err, errlen);

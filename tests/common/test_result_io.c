@@ -152,7 +152,8 @@ static void bad_files(void)
         {"{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"status\":\"ok\",\"t_usec\":{"
          "\"min\":1,\"median\":1e999,\"max\":3}}",
          "bad.jsonl:2: field \"t_usec.median\" is not a finite number"},
-        {"{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"status\":\"ok\",\"t_usec\":{}}",
+        {"{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"status\":\"ok\",\"t_usec\":{}"
+         "}",
          "bad.jsonl:2: field \"t_usec.min\" is missing or null in a row with status ok"},
         {"{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"status\":\"ok\",\"t_usec\":{"
          "\"min\":1,\"median\":null,\"max\":3}}",
@@ -228,9 +229,10 @@ static void open_semantics(void)
     cJSON_AddStringToObject(o, "type", "run");
     CHECK(p2pb_results_write_json(f, o, err, sizeof err) == P2PB_OK);
     CHECK(p2pb_results_close(f, "complete", 1.0, err, sizeof err) == P2PB_OK);
-    CHECK(strcmp(slurp(path, buf, sizeof buf),
-                 "{\"type\":\"run\"}\n{\"type\":\"end\",\"status\":\"complete\",\"wall_sec\":1}\n") ==
-          0);
+    CHECK(
+        strcmp(slurp(path, buf, sizeof buf),
+               "{\"type\":\"run\"}\n{\"type\":\"end\",\"status\":\"complete\",\"wall_sec\":1}\n") ==
+        0);
 
     /* a file the open created and nothing was written to: removed */
     snprintf(path, sizeof path, "%s/fresh.jsonl", dir);
