@@ -332,8 +332,11 @@ static enum p2pb_status nothing_measured(struct suite *s)
 static enum p2pb_status end_tables(struct suite *s, enum p2pb_status st)
 {
     s->rctx.incomplete = st != P2PB_OK;
+    p2pb_watchdog_own_write(1);
     s->run->opt->reporter->end(&s->rctx);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    p2pb_watchdog_own_write(0);
+    if (bad) {
         fprintf(stderr, "p2pbench: error: cannot write the tables to standard output\n");
         if (st == P2PB_OK)
             st = P2PB_EIO;
