@@ -75,8 +75,9 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
         .help = "stdout format: {def} (default), imb, csv, markdown"),
     OPT(O_OUTPUT, "output", 'o', P2PB_OPT_STRING, "FILE",
         .def_text = "p2pbench-<UTC time>-<host>-<pid>.jsonl", .apply = apply_output,
-        .help = "results file, JSON Lines; - writes it to stdout, the tables then to stderr "
-                "(default {def})"),
+        .help = "results file, JSON Lines, replaced only when the run starts (a refused run "
+                "leaves it); never written through a link to a file; - writes it to stdout, the "
+                "tables then to stderr (default {def}, a new file)"),
     OPT(O_NO_RESULTS, "no-results", 0, P2PB_OPT_FLAG, NULL, .apply = apply_no_results,
         .help = "write no results file"),
     OPT(O_LABEL, "label", 'l', P2PB_OPT_STRING, "NAME", .apply = apply_label,
