@@ -20,7 +20,23 @@ if ! { cmake --preset release -S "$root" && cmake --build "$root/build" -j"$(npr
 fi
 mv -f "$root/build/quickstart-build.log.tmp" "$root/build/quickstart-build.log"
 mkdir -p "$root/results"
-out="$root/results/p2pbench-$(date -u +%Y%m%dT%H%M%SZ).jsonl"
 allow_mpi_as_root
+# -o, --output or --no-results among the extra options: p2pbench takes
+# them as given (an option may be given once)
+for a in "$@"; do
+    case $a in -o* | --output | --output=* | --no-results)
+        log "running: mpirun -np 2 build/p2pbench $*"
+        exec mpirun -np 2 "$root/build/p2pbench" "$@"
+        ;;
+    esac
+done
+# a name of its own under results/, created exclusively by mktemp: two
+# quickstarts in the same second never write one file; p2pbench fills it
+out=$(mktemp "$root/results/p2pbench-$(date -u +%Y%m%dT%H%M%SZ)-XXXXXX.jsonl")
+chmod 644 "$out" # as p2pbench creates its files (mktemp: 600)
 log "running: mpirun -np 2 build/p2pbench -o $out $*"
-mpirun -np 2 "$root/build/p2pbench" -o "$out" "$@"
+rc=0
+mpirun -np 2 "$root/build/p2pbench" -o "$out" "$@" || rc=$?
+# a refused run leaves the file as it was: empty, so not kept
+if [ ! -s "$out" ]; then rm -f "$out"; fi
+exit "$rc"

@@ -186,15 +186,37 @@ struct p2pb_run_info {
  * An open results file. Lines are written with one write(2) each and the
  * file is fsync'd at the end. All functions return P2PB_OK or P2PB_EIO with a
  * message in err (errlen bytes, may be NULL).
+ *
+ * A file that exists is opened and write-locked, but its contents are
+ * replaced only when the first line is written: a run that stops before it
+ * (a refused option, a failed step, p2pb_results_discard) leaves the file
+ * as it was. Before each line, a file that lost its last name (deleted, or
+ * replaced by a rename) is refused: "results file 'P' was deleted during
+ * the run; its rows are lost". Nothing is created or emptied through a
+ * symbolic link: a link to a FIFO, device or socket is written through, a
+ * link to a regular file or to nothing is refused.
  */
 struct p2pb_results_file;
 
 /* Write the results to standard output (a duplicate of its descriptor;
- * path "(standard output)"): not locked, not truncated. */
+ * path "(standard output)"): not locked, never emptied. */
 enum p2pb_status p2pb_results_open_stdout(struct p2pb_results_file **out, char *err, size_t errlen);
-/* Create (truncate) path for writing. */
+/* Create path, or open the file there to replace its contents at the first
+ * line (see above). */
 enum p2pb_status p2pb_results_open(const char *path, struct p2pb_results_file **out, char *err,
                                    size_t errlen);
+/* Create path, which must not exist (O_EXCL; a symbolic link counts as
+ * existing): when it does, *taken is 1 and P2PB_EIO is returned with
+ * nothing touched (the caller tries another name); else *taken is 0. */
+enum p2pb_status p2pb_results_open_new(const char *path, int *taken, struct p2pb_results_file **out,
+                                       char *err, size_t errlen);
+/* Close f without an end record (f is freed). A file no line was written
+ * to is left as it was before the open, and removed if the open created it. */
+void p2pb_results_discard(struct p2pb_results_file *f);
+/* 1 when f's file has lost its last name (deleted, or replaced by another
+ * file renamed over it) since it was opened: its lines cannot be read by
+ * anyone. Checked with fstat, now; regular files only, else 0. */
+int p2pb_results_unlinked(struct p2pb_results_file *f);
 /* Write one line: a JSON object (cJSON *, passed as void * to keep cJSON out
  * of this header). The object is not freed. */
 enum p2pb_status p2pb_results_write_json(struct p2pb_results_file *f, const void *cjson_obj,
@@ -218,7 +240,9 @@ struct p2pb_end_record {
     size_t nranks;
     double wall_sec; /* run time in seconds */
 };
-/* Write the end record e (NULL: none), sync and close f (freed either way). */
+/* Write the end record e (NULL: none), sync and close f (freed either way).
+ * A file deleted during the run is P2PB_EIO ("... was deleted during the
+ * run; its rows are lost"). */
 enum p2pb_status p2pb_results_close_end(struct p2pb_results_file *f,
                                         const struct p2pb_end_record *e, char *err, size_t errlen);
 /* p2pb_results_close_end with {status, wall_sec} (status NULL: no end record). */

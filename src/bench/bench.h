@@ -3,8 +3,8 @@
  * bench.h - internal: the steps of one p2pbench run and the state they share.
  *
  * main.c calls them in this order, on every rank:
- *   preflight.c   parse the options, check memory, open the results file,
- *                 check --numa-node, agree on rank 0's verdict;
+ *   preflight.c   parse the options, check memory, --numa-node and --tcp-if,
+ *                 open the results file, agree on rank 0's verdict;
  *   run_record.c  gather the host context, write the run record;
  *   suite.c       run kernels x directions x sizes, print and record rows;
  *   main.c        close the results file and print the closing line.
@@ -79,13 +79,6 @@ enum p2pb_status p2pb_preflight_parse(struct p2pb_run *run, int argc, char **arg
 enum p2pb_status p2pb_preflight_memory(struct p2pb_run *run);
 
 /*
- * Rank 0, when measuring and a results file is wanted: open it into run->rf,
- * named p2pbench-<UTC time>-<host>-<pid>.jsonl when -o was not given.
- * Returns P2PB_OK or the status of p2pb_results_open (message in run->err).
- */
-enum p2pb_status p2pb_preflight_open_results(struct p2pb_run *run);
-
-/*
  * --numa-node must name a NUMA node on every rank's host. st is the verdict
  * so far; returns it, or P2PB_ERANGE (rank 0, message in run->err) when some
  * host lacks the node. On P2PB_OK the buffer node is set. Collective.
@@ -93,17 +86,31 @@ enum p2pb_status p2pb_preflight_open_results(struct p2pb_run *run);
 enum p2pb_status p2pb_preflight_numa(struct p2pb_run *run, enum p2pb_status st);
 
 /*
- * --tcp-if NAME must name an interface with an IPv4 address on ranks 0 and 1
- * (the ranks of the TCP kernels). st is the verdict so far; returns it, or
- * P2PB_EUSAGE (rank 0, message in run->err naming NAME). On P2PB_OK the
+ * --tcp-if NAME, when a kernel of the run reads it (a TCP kernel), must name
+ * an interface with an IPv4 address on ranks 0 and 1 (the ranks of the TCP
+ * kernels); a --tcp-if no kernel reads is only warned about (find_unused in
+ * options_parse.c) and not checked. st is the verdict so far; returns it,
+ * or P2PB_EUSAGE (rank 0, message in run->err naming NAME). On P2PB_OK the
  * name is handed to p2pb_netif_set_wanted (src/common/netif.h). Collective.
  */
 enum p2pb_status p2pb_preflight_tcp_if(struct p2pb_run *run, enum p2pb_status st);
 
 /*
+ * Rank 0, when measuring, st is P2PB_OK (every other check passed) and a
+ * results file is wanted: open it into run->rf. -o FILE: created, or the
+ * file there opened and locked, its contents replaced only at the run
+ * record (p2pb_results_open); without -o a new file is created exclusively,
+ * p2pbench-<UTC time>-<host>-<pid>.jsonl, or with -2, -3, ... appended
+ * when that name is taken (p2pb_results_open_new). Returns st, or the
+ * status of the open (message in run->err).
+ */
+enum p2pb_status p2pb_preflight_open_results(struct p2pb_run *run, enum p2pb_status st);
+
+/*
  * Broadcast rank 0's verdict st (and message in run->err) so that every rank
- * prints the same "p2pbench: error: ..." line and exits with the same code.
- * Returns rank 0's status. Collective.
+ * prints the same "p2pbench: error: ..." line and exits with the same code;
+ * when the run goes ahead, rank 0 prints the warnings of options nothing
+ * run reads (run->opt->unused). Returns rank 0's status. Collective.
  */
 enum p2pb_status p2pb_preflight_agree(struct p2pb_run *run, enum p2pb_status st);
 

@@ -310,12 +310,24 @@ void p2pb_watchdog_init(MPI_Comm comm, double seconds, uint64_t t0_ns);
  * p2pb_watchdog_init was not called (tests). */
 void p2pb_watchdog_size(const struct p2pb_kernel *k, size_t bytes, double seconds);
 
+/* Rank 0: the row of (k, bytes) could not be written: the end record names
+ * it. No step begins (the other ranks pass no checkpoint here, so none may
+ * be counted as behind later). */
+void p2pb_watchdog_failed_row(const struct p2pb_kernel *k, size_t bytes);
+
 /* Rank 0: the results file the handler appends the end record to (NULL:
  * none, e.g. while it is being closed). */
 void p2pb_watchdog_results(struct p2pb_results_file *rf);
 
 /* A step begins: restart the timer. Collective in the sense above. */
 void p2pb_watchdog_step(enum p2pb_wait step);
+
+/* Rank 0: on 1 while it writes rows or tables that the other ranks wait
+ * for (suite.c, survey.c), 0 after. A timeout then (or while a line goes to
+ * the results file, or in P2PB_WAIT_CLOSE) names no other rank as behind:
+ * the line says rank 0 was in its own write phase and the end record's
+ * "ranks" is [0]. Not collective; async-signal-safe to read. */
+void p2pb_watchdog_own_write(int on);
 
 /* Begin step P2PB_WAIT_FINALIZE and end the progress reports (collective);
  * the timer then covers MPI_Finalize. p2pb_watchdog_stop after it. */

@@ -110,13 +110,17 @@ static const char *end_reason(enum p2pb_status st)
     }
 }
 
-/* The closing line: where the results are, and whether the run failed. */
+/* The closing line: where the results are, and whether the run failed
+ * (file_failed: a write failed; 2: the file was deleted during the run). */
 static void closing_line(const struct p2pb_run *run, const char *path, enum p2pb_status st,
                          int file_failed, double wall)
 {
     FILE *note = run->opt->reporter == &p2pb_reporter_text ? stdout : stderr;
     fprintf(note, "%s", note == stdout ? "\n# " : "p2pbench: ");
-    if (file_failed)
+    if (file_failed == 2)
+        fprintf(note, "run FAILED: results file %s was deleted during the run; its rows are lost",
+                path);
+    else if (file_failed)
         fprintf(note,
                 "run FAILED: results file %s could not be written; it holds only the "
                 "rows before the failure",
@@ -144,6 +148,7 @@ static enum p2pb_status close_results(struct p2pb_run *run, enum p2pb_status st)
     char path[1024];
     snprintf(path, sizeof path, "%s", p2pb_results_path(run->rf));
     int failed = p2pb_results_failed(run->rf);
+    int deleted = p2pb_results_unlinked(run->rf);
     struct p2pb_end_record e = {.status = st == P2PB_OK      ? "complete"
                                           : st == P2PB_ESKIP ? "nothing-measured"
                                                              : "aborted",
@@ -164,7 +169,7 @@ static enum p2pb_status close_results(struct p2pb_run *run, enum p2pb_status st)
     run->rf = NULL;
     if (failed && st == P2PB_OK)
         st = P2PB_EIO;
-    closing_line(run, path, st, failed, wall);
+    closing_line(run, path, st, deleted ? 2 : failed, wall);
     return st;
 }
 
@@ -181,13 +186,13 @@ int main(int argc, char **argv)
         return 1;
     p2pb_preflight_launcher(&run);
 
+    /* every check, the host's included, before the results file is opened */
     enum p2pb_status st = p2pb_preflight_parse(&run, argc, argv);
     if (st == P2PB_OK)
         st = p2pb_preflight_memory(&run);
-    if (st == P2PB_OK)
-        st = p2pb_preflight_open_results(&run);
     st = p2pb_preflight_numa(&run, st);
     st = p2pb_preflight_tcp_if(&run, st);
+    st = p2pb_preflight_open_results(&run, st);
     st = p2pb_preflight_agree(&run, st);
     if (st != P2PB_OK)
         return finish(&run, p2pb_status_exit_code(st));
@@ -202,9 +207,10 @@ int main(int argc, char **argv)
         return finish(&run, 0);
     }
     if (opt.survey && p2pb_survey_prepare(&run) != P2PB_OK) { /* hosts, surveyed ranks */
-        if (run.rank == 0) {
+        if (run.rank == 0) { /* nothing written yet: a previous file stays as it was */
             fprintf(stderr, "p2pbench: error: %s\n", run.err);
-            close_results(&run, P2PB_ENOMEM);
+            p2pb_results_discard(run.rf);
+            run.rf = NULL;
         }
         return finish(&run, 1);
     }

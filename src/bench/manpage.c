@@ -23,7 +23,9 @@ static const char description1[] =
 static const char description2[] =
     "It is started by the MPI launcher. Every rank checks the options; a bad option is reported "
     "by every rank with the same one-line message and the same exit status. Options that would "
-    "override or ignore each other are refused naming both. p2pbench-report(1) shows, compares, "
+    "override or ignore each other are refused naming both; each option may be given once (a "
+    "second one is refused naming both values), except -k, which adds kernels each time. "
+    "p2pbench-report(1) shows, compares, "
     "imports, plots and renders (html) the results files and judges surveys.";
 
 static const char survey_text[] =

@@ -64,8 +64,9 @@ static const char *const survey_order_names[] = {"schedule", "random", NULL};
 static const char *const survey_per_names[] = {"auto", "host", "rank", NULL};
 
 const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
-    OPT(O_KERNELS, "kernels", 'k', P2PB_OPT_STRING, "LIST", .apply = apply_kernels,
-        .help = "kernels to run, comma separated (also positional); see --list"),
+    OPT(O_KERNELS, "kernels", 'k', P2PB_OPT_STRING, "LIST", .apply = apply_kernels, .many = 1,
+        .help = "kernels to run, comma separated (also positional; -k may be repeated); see "
+                "--list"),
     OPT(O_SIZES, "sizes", 's', P2PB_OPT_SIZE_LIST, "LIST", .list = p2pb_parse_size_list,
         .help = "message sizes in bytes: 0,8,1K,64K,1M | 1K..1M (x2) | 1K..1M*4 | 100..1000+100"),
     OPT(O_MSGLOG, "msglog", 'm', P2PB_OPT_SIZE_LIST, "A:B", .def_text = "0:22",
@@ -74,8 +75,9 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
         .help = "stdout format: {def} (default), imb, csv, markdown"),
     OPT(O_OUTPUT, "output", 'o', P2PB_OPT_STRING, "FILE",
         .def_text = "p2pbench-<UTC time>-<host>-<pid>.jsonl", .apply = apply_output,
-        .help = "results file, JSON Lines; - writes it to stdout, the tables then to stderr "
-                "(default {def})"),
+        .help = "results file, JSON Lines, replaced only when the run starts (a refused run "
+                "leaves it); never written through a link to a file; - writes it to stdout, the "
+                "tables then to stderr (default {def}, a new file)"),
     OPT(O_NO_RESULTS, "no-results", 0, P2PB_OPT_FLAG, NULL, .apply = apply_no_results,
         .help = "write no results file"),
     OPT(O_LABEL, "label", 'l', P2PB_OPT_STRING, "NAME", .apply = apply_label,
@@ -307,7 +309,9 @@ void p2pb_options_usage(FILE *f)
         fprintf(f, "  %-28s ", left);
         print_help_text(f, d);
     }
-    fprintf(f, "\nUnits: message size in bytes; t in usec; MB/s with 1 MB = 10^6 bytes.\n"
+    fprintf(f, "\nEach option may be given once (a second one is a usage error); -k adds "
+               "kernels each time.\n"
+               "Units: message size in bytes; t in usec; MB/s with 1 MB = 10^6 bytes.\n"
                "Exit status: 0 success, 1 failure, 2 usage error.\n");
 }
 

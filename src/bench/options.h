@@ -37,6 +37,8 @@ struct p2pb_options {
     int progress;      /* --progress: P2PB_PROGRESS_AUTO, _ALWAYS, _NEVER (ticker.c) */
     int numa_node;     /* --numa-node: buffers on this NUMA node (OS index); -1 = first touch */
     char tcp_if[16];   /* --tcp-if: interface of the TCP kernels; "" = the one MPI uses */
+    int tcp_if_unused; /* 1: --tcp-if given, but no kernel of the run reads it: a warning,
+                        * and the name is neither checked on the host nor used */
     char unused[1024]; /* options given that none of the kernels run uses, one
                         * warning line each for rank 0 to print; "" = none */
     int do_list, do_info, do_help, do_version;
@@ -89,7 +91,7 @@ enum p2pb_optkind {
     P2PB_OPT_FRACTION,  /* number (strtod forms) in [min, max] */
     P2PB_OPT_SIZE,      /* one size in bytes (p2pb_parse_size), at least min */
     P2PB_OPT_SIZE_LIST, /* message sizes: the entry's list parser fills
-                         * p2pb_options.sizes; once per command line */
+                         * p2pb_options.sizes */
     P2PB_OPT_ENUM,      /* one of choices[] (exact match); stores the index */
     P2PB_OPT_STRING     /* text; the entry's apply step checks and stores it */
 };
@@ -133,6 +135,9 @@ struct p2pb_optdef {
     size_t off;                 /* offsetof the field in that struct */
     const char *const *choices; /* ENUM: names, NULL-terminated */
     p2pb_size_list_fn list;     /* SIZE_LIST: the parser */
+    /* 1: may be given more than once, the values add up (the kernels);
+     * 0 (every other option): a second one is refused, naming it */
+    int many;
     /* Special step that replaces the generic store (kernels, format,
      * output, label, no-results); returns P2PB_OK or fails with a message. */
     enum p2pb_status (*apply)(struct p2pb_optparse *ps, const char *arg);

@@ -63,6 +63,7 @@ enum opt_id {
 struct p2pb_optparse {
     struct p2pb_options *o;
     unsigned char given[O_COUNT]; /* 1 once the option was on the command line */
+    const char *first[O_COUNT];   /* its value then (NULL: a flag) */
     int kernels_given;            /* kernels named on the command line */
     char *err;
     size_t errlen;

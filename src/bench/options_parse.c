@@ -126,13 +126,27 @@ static enum p2pb_status convert_and_store(struct p2pb_optparse *ps, const struct
     return st;
 }
 
+/* An option given a second time: refused naming it (and both values),
+ * unless its entry says its values add up (d->many: the kernels). One rule
+ * for every option: a second value never silently replaces the first. */
+static enum p2pb_status refuse_repeat(struct p2pb_optparse *ps, const struct p2pb_optdef *d,
+                                      size_t id, const char *arg)
+{
+    if (!arg)
+        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen, "--%s given twice: give it once",
+                         d->name);
+    return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
+                     "--%s given twice ('%.40s', then '%.40s'): give it once", d->name,
+                     ps->first[id], arg);
+}
+
 static enum p2pb_status apply_option(struct p2pb_optparse *ps, size_t id, const char *arg)
 {
     const struct p2pb_optdef *d = &p2pb_opt_table[id];
-    if (d->kind == P2PB_OPT_SIZE_LIST && ps->given[id]) /* a list: one per command line */
-        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen, "--%s given twice (give one list)",
-                         d->name);
+    if (ps->given[id] && !d->many)
+        return refuse_repeat(ps, d, id, arg);
     ps->given[id] = 1;
+    ps->first[id] = arg;
     return d->apply ? d->apply(ps, arg) : convert_and_store(ps, d, arg);
 }
 
@@ -344,6 +358,7 @@ static void find_unused(const struct p2pb_optparse *ps)
             used = kernel_uses(o->kernels[k], id);
         if (used)
             continue;
+        ps->o->tcp_if_unused |= id == O_TCP_IF;
         char users[160] = "survey";
         size_t n = 0;
         for (size_t k = 0; k < p2pb_nkernels && !survey_opt; k++)

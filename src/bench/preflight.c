@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * preflight.c - everything p2pbench does before it measures: the launcher
- * check, option parsing on every rank, the checks only rank 0 can make
- * (memory, results file), the --numa-node check on every host, and one
- * broadcast of rank 0's verdict so every rank exits with the same message
- * and code. The steps are called in order by main.c (see bench.h).
+ * check, option parsing on every rank, the memory check on rank 0, the
+ * --numa-node and --tcp-if checks on every host, then (only when all passed)
+ * the results file on rank 0, and one broadcast of rank 0's verdict so every
+ * rank exits with the same message and code. The steps are called in order
+ * by main.c (see bench.h).
  */
 #include <errno.h>
 #include <limits.h>
@@ -78,11 +79,6 @@ enum p2pb_status p2pb_preflight_parse(struct p2pb_run *run, int argc, char **arg
     run->local_ranks = ranks_on_this_host(run->comm, run->rank);
     if (run->measuring)
         run->opt->policy.llc_bytes = p2pb_hostinfo_llc_bytes();
-    for (const char *w = opt->unused; run->measuring && run->rank == 0 && *w;) {
-        size_t n = strcspn(w, "\n");
-        fprintf(stderr, "p2pbench: warning: %.*s\n", (int)n, w);
-        w += n + (w[n] == '\n');
-    }
     utc_now(run->start_utc, sizeof run->start_utc, "%Y-%m-%dT%H:%M:%SZ");
     return st;
 }
@@ -159,23 +155,44 @@ enum p2pb_status p2pb_preflight_memory(struct p2pb_run *run)
     return P2PB_OK;
 }
 
-enum p2pb_status p2pb_preflight_open_results(struct p2pb_run *run)
+/* Most names tried for the default results file: p2pbench-T-H-P.jsonl,
+ * then p2pbench-T-H-P-2.jsonl, ... */
+#define P2PB_DEFAULT_NAME_TRIES 100
+
+/* Rank 0: create the default results file, unique per launch (UTC time,
+ * host, process id), exclusively: a file of that name (another launch's,
+ * or a link) is never opened; the next suffix is tried instead. */
+static enum p2pb_status open_default(struct p2pb_run *run)
 {
     struct p2pb_options *opt = run->opt;
-    if (run->rank != 0 || !run->measuring || (!opt->output_default && !opt->output[0]))
-        return P2PB_OK;
-    if (opt->output_default) {
-        /* unique per launch: time, host and process id */
-        char ts[32], host[64];
-        utc_now(ts, sizeof ts, "%Y%m%dT%H%M%SZ");
-        p2pb_hostinfo_hostname(host, sizeof host);
-        snprintf(opt->output, sizeof opt->output, "p2pbench-%s-%s-%ld.jsonl", ts, host,
-                 (long)getpid());
+    char ts[32], host[64];
+    utc_now(ts, sizeof ts, "%Y%m%dT%H%M%SZ");
+    p2pb_hostinfo_hostname(host, sizeof host);
+    enum p2pb_status st = P2PB_EIO;
+    int taken = 1;
+    for (int i = 1; taken && i <= P2PB_DEFAULT_NAME_TRIES; i++) {
+        char suffix[16] = "";
+        if (i > 1)
+            snprintf(suffix, sizeof suffix, "-%d", i);
+        snprintf(opt->output, sizeof opt->output, "p2pbench-%s-%s-%ld%s.jsonl", ts, host,
+                 (long)getpid(), suffix);
+        st = p2pb_results_open_new(opt->output, &taken, &run->rf, run->err, sizeof run->err);
     }
+    return st;
+}
+
+enum p2pb_status p2pb_preflight_open_results(struct p2pb_run *run, enum p2pb_status st)
+{
+    struct p2pb_options *opt = run->opt;
+    if (st != P2PB_OK || run->rank != 0 || !run->measuring ||
+        (!opt->output_default && !opt->output[0]))
+        return st;
+    if (opt->output_default)
+        return open_default(run);
     if (strcmp(opt->output, "-") != 0)
         return p2pb_results_open(opt->output, &run->rf, run->err, sizeof run->err);
     /* -o -: the results on standard output, everything printed on stderr */
-    enum p2pb_status st = p2pb_results_open_stdout(&run->rf, run->err, sizeof run->err);
+    st = p2pb_results_open_stdout(&run->rf, run->err, sizeof run->err);
     fflush(stdout);
     if (st == P2PB_OK && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
         return p2pb_fail(P2PB_EIO, run->err, sizeof run->err,
@@ -205,7 +222,8 @@ enum p2pb_status p2pb_preflight_numa(struct p2pb_run *run, enum p2pb_status st)
 
 enum p2pb_status p2pb_preflight_tcp_if(struct p2pb_run *run, enum p2pb_status st)
 {
-    const char *name = run->opt->tcp_if;
+    /* a name no kernel of the run reads is not checked (find_unused warns) */
+    const char *name = run->opt->tcp_if_unused ? "" : run->opt->tcp_if;
     char addr[64];
     int bad = name[0] && run->rank < 2 && p2pb_netif_addr(name, addr, sizeof addr) != 0;
     int any_bad = 0;
@@ -232,6 +250,14 @@ enum p2pb_status p2pb_preflight_agree(struct p2pb_run *run, enum p2pb_status st)
         p2pb_text_sanitize(v.msg); /* one line, whatever the user typed */
         fprintf(stderr, "p2pbench: error: %s\n", v.msg);
         fflush(stderr);
+    }
+    /* options nothing run reads: warned once the run goes ahead, never
+     * before an error that refuses it */
+    for (const char *w = run->opt->unused;
+         v.status == P2PB_OK && run->measuring && run->rank == 0 && *w;) {
+        size_t n = strcspn(w, "\n");
+        fprintf(stderr, "p2pbench: warning: %.*s\n", (int)n, w);
+        w += n + (w[n] == '\n');
     }
     return (enum p2pb_status)v.status;
 }

@@ -263,6 +263,7 @@ static void emit_direction(struct suite *s, const struct plan *p, int dir)
 {
     struct p2pb_run *run = s->run;
     p2pb_ticker_clear(&s->tick);
+    p2pb_watchdog_own_write(1); /* the other ranks wait for these writes */
     for (size_t si = 0; si < p->nsizes; si++) {
         size_t u = (size_t)dir * p->nsizes + si;
         for (size_t i = 0; i < s->nrows[u]; i++) {
@@ -272,7 +273,7 @@ static void emit_direction(struct suite *s, const struct plan *p, int dir)
             if (run->rf && s->status != P2PB_EIO &&
                 p2pb_results_write_result(run->rf, r, run->err, sizeof run->err) != P2PB_OK) {
                 fprintf(stderr, "p2pbench: error: %s\n", run->err);
-                p2pb_watchdog_size(p->k, r->bytes, run->opt->policy.timeout);
+                p2pb_watchdog_failed_row(p->k, r->bytes);
                 s->status = P2PB_EIO;
             }
             if (!p->hold)
@@ -286,6 +287,7 @@ static void emit_direction(struct suite *s, const struct plan *p, int dir)
                 run->opt->reporter->row(&s->rctx, &s->rows[u * s->cap + i]);
         }
     fflush(stdout);
+    p2pb_watchdog_own_write(0);
 }
 
 /* One kernel: its units started, the rounds, the rows finished and
@@ -330,8 +332,11 @@ static enum p2pb_status nothing_measured(struct suite *s)
 static enum p2pb_status end_tables(struct suite *s, enum p2pb_status st)
 {
     s->rctx.incomplete = st != P2PB_OK;
+    p2pb_watchdog_own_write(1);
     s->run->opt->reporter->end(&s->rctx);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    p2pb_watchdog_own_write(0);
+    if (bad) {
         fprintf(stderr, "p2pbench: error: cannot write the tables to standard output\n");
         if (st == P2PB_OK)
             st = P2PB_EIO;

@@ -5,7 +5,8 @@
  * and its phases, each row's results-file and stdout writes, closing, MPI
  * finalize) restarts one interval timer of --timeout seconds. When it
  * fires, the handler names on stderr what this rank was waiting on (rank 0
- * also the ranks that had not reached that step, progress.c), appends an
+ * also the ranks that had not reached that step, progress.c, unless it was
+ * in its own write phase, which the others wait for), appends an
  * aborted end record to the results file without blocking, and exits 1.
  * A second expiry while the handler itself is stuck (stderr a full pipe)
  * exits at once. Also the test seams (struct p2pb_test_seams), fenced off
@@ -49,6 +50,7 @@ static struct {
     volatile sig_atomic_t step;   /* enum p2pb_wait */
     volatile sig_atomic_t phase;  /* enum p2pb_phase within P2PB_WAIT_SIZE */
     volatile sig_atomic_t firing; /* the handler is running */
+    volatile sig_atomic_t own_write; /* rank 0 writes what the others wait for */
     char kernel[32];              /* last (kernel, size) started; "" none */
     size_t bytes;
     char limit[32];                      /* "--timeout" as text, e.g. "5" */
@@ -175,8 +177,13 @@ static void on_timeout(int sig)
     struct itimerval grace = {{0, 0}, {P2PB_WATCHDOG_GRACE_S, 0}};
     setitimer(ITIMER_REAL, &grace, NULL);
     int writing = p2pb_results_writing(wd.rf);
+    /* rank 0 stuck in its own writes: the others wait for it by design,
+     * none of them is behind (their counts may not even have been received) */
+    int own = wd.rank == 0 && (writing || wd.own_write || wd.step == P2PB_WAIT_CLOSE);
     int late[P2PB_WATCHDOG_MAX_NAMED];
-    size_t nlate = p2pb_progress_behind(late, P2PB_WATCHDOG_MAX_NAMED);
+    size_t nlate = own ? 0 : p2pb_progress_behind(late, P2PB_WATCHDOG_MAX_NAMED);
+    if (own)
+        late[nlate++] = 0;
     static char msg[2048], end[1024];
     struct sbuf b = {msg, 0, sizeof msg};
     put(&b, "p2pbench: rank ");
@@ -186,7 +193,9 @@ static void on_timeout(int sig)
     put(&b, " did not finish within ");
     put(&b, wd.limit);
     put(&b, " s");
-    if (nlate) {
+    if (own) {
+        put(&b, "; rank 0 was in its own write phase (the other ranks wait for it)");
+    } else if (nlate) {
         put(&b, "; rank(s) ");
         put_ranks(&b, late, nlate, ", ");
         put(&b, " had not reached this step or are stopped");
@@ -242,14 +251,30 @@ void p2pb_watchdog_step(enum p2pb_wait step)
     restart();
 }
 
-void p2pb_watchdog_size(const struct p2pb_kernel *k, size_t bytes, double seconds)
+void p2pb_watchdog_own_write(int on)
 {
-    if (wd.rank < 0) /* harness used without p2pb_watchdog_init (tests) */
-        wd.seconds = seconds;
+    wd.own_write = on;
+}
+
+/* (k, bytes) as the size a timeout or an end record names. */
+static void name_size(const struct p2pb_kernel *k, size_t bytes)
+{
     snprintf(wd.kernel, sizeof wd.kernel, "%s", k->name);
     wd.bytes = bytes;
     snprintf(wd.what, sizeof wd.what, "kernel %s, size %zu bytes", k->name, bytes);
     wd.nblamed = 0;
+}
+
+void p2pb_watchdog_failed_row(const struct p2pb_kernel *k, size_t bytes)
+{
+    name_size(k, bytes);
+}
+
+void p2pb_watchdog_size(const struct p2pb_kernel *k, size_t bytes, double seconds)
+{
+    if (wd.rank < 0) /* harness used without p2pb_watchdog_init (tests) */
+        wd.seconds = seconds;
+    name_size(k, bytes);
     wd.phase = P2PB_PHASE_SETUP;
     p2pb_watchdog_step(P2PB_WAIT_SIZE);
 }

@@ -51,24 +51,33 @@ double p2pb_mbytes_per_sec(double bytes_factor, size_t bytes, double t_usec)
 struct p2pb_results_file {
     int fd;
     int regular;     /* a regular file: can be cut back after a failed write */
+    int started;     /* a line was written (a file opened to be replaced is
+                      * emptied just before its first line) */
+    int created;     /* the open created the file (discard removes it) */
+    dev_t dev;       /* the file opened, to remove only that one */
+    ino_t ino;
     off_t good_size; /* bytes of complete lines written so far */
     char path[1024];
     /* for the --timeout handler (p2pb_results_append_now): 1 while a line is
      * being written, and the file size once it is complete */
     volatile sig_atomic_t writing;
     volatile off_t line_end;
-    int failed; /* a write failed: the file lacks rows of the run */
+    int failed;  /* a write failed: the file lacks rows of the run */
+    int deleted; /* the file lost its last name (deleted or replaced) */
 };
 
 /* Two runs must never interleave their lines in one file: a regular file is
- * write-locked (POSIX record lock, held until close) and only then
- * truncated. Devices and FIFOs (/dev/null, a pipe) are written as they are. */
-static enum p2pb_status lock_and_truncate(struct p2pb_results_file *f, const char *path, char *err,
-                                          size_t errlen)
+ * write-locked (POSIX record lock, held until close); it is emptied only at
+ * its first line (write_line). Devices and FIFOs (/dev/null, a pipe) are
+ * written as they are. */
+static enum p2pb_status lock_file(struct p2pb_results_file *f, const char *path, char *err,
+                                  size_t errlen)
 {
     struct stat sb;
     if (fstat(f->fd, &sb) != 0 || !S_ISREG(sb.st_mode))
         return P2PB_OK;
+    f->dev = sb.st_dev;
+    f->ino = sb.st_ino;
     struct flock lk;
     memset(&lk, 0, sizeof lk);
     lk.l_type = F_WRLCK;
@@ -78,32 +87,73 @@ static enum p2pb_status lock_and_truncate(struct p2pb_results_file *f, const cha
                          (errno == EACCES || errno == EAGAIN) ? "another run is writing it"
                                                               : strerror(errno));
     f->regular = 1;
-    if (ftruncate(f->fd, 0) != 0)
-        return p2pb_fail(P2PB_EIO, err, errlen, "cannot write results file '%s': %s", path,
-                         strerror(errno));
     return P2PB_OK;
 }
 
-enum p2pb_status p2pb_results_open(const char *path, struct p2pb_results_file **out, char *err,
-                                   size_t errlen)
+/* Flags of every open of a results file. O_NONBLOCK: a FIFO without a
+ * reader fails at once (ENXIO) instead of blocking rank 0 while the other
+ * ranks wait; cleared once open. No O_TRUNC: see lock_file. */
+#define RESULTS_OPEN_FLAGS (O_WRONLY | O_APPEND | O_CLOEXEC | O_NONBLOCK)
+
+/* path is a symbolic link (open said ELOOP under O_NOFOLLOW): a link to a
+ * FIFO, a device or a socket (/dev/stdout, /dev/fd/N of a shell's >(...))
+ * is opened through it; a link to a regular file, to nothing or to a
+ * directory is refused, as nothing is ever created or emptied through a
+ * link (someone else's link in a shared directory would make p2pbench
+ * destroy the file it points to). Returns the descriptor, or -1 with err
+ * set. */
+static int open_link(const char *path, char *err, size_t errlen)
+{
+    int fd = open(path, RESULTS_OPEN_FLAGS);
+    struct stat sb;
+    if (fd >= 0 && fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))
+        return fd;
+    if (fd < 0 && errno == ENXIO) {
+        p2pb_fail(P2PB_EIO, err, errlen, "cannot write results file '%s': a FIFO with no reader",
+                  path);
+        return -1;
+    }
+    if (fd >= 0)
+        close(fd);
+    p2pb_fail(P2PB_EIO, err, errlen,
+              "cannot write results file '%s': it is a symbolic link (to a regular file or to "
+              "nothing); give the file's own path",
+              path);
+    return -1;
+}
+
+/* Open path as a results file: exclusive (1: create it, never open one that
+ * exists: *taken set) or not (create it, or open the one there). */
+static enum p2pb_status open_path(const char *path, int exclusive, int *taken,
+                                  struct p2pb_results_file **out, char *err, size_t errlen)
 {
     *out = NULL;
+    if (taken)
+        *taken = 0;
     struct p2pb_results_file *f = calloc(1, sizeof *f);
     if (!f)
         return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
-    enum p2pb_status st;
-    /* O_NONBLOCK: a FIFO without a reader fails at once (ENXIO) instead of
-     * blocking rank 0 while the other ranks wait; cleared right after. */
-    f->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0644);
-    if (f->fd < 0) {
-        st = p2pb_fail(P2PB_EIO, err, errlen, "cannot write results file '%s': %s", path,
-                       errno == ENXIO ? "a FIFO with no reader" : strerror(errno));
+    enum p2pb_status st = P2PB_EIO;
+    /* a new file first (then discard may remove it), else the one there */
+    f->fd = open(path, RESULTS_OPEN_FLAGS | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
+    f->created = f->fd >= 0;
+    if (f->fd < 0 && errno == EEXIST && exclusive && taken)
+        *taken = 1;
+    if (f->fd < 0 && errno == EEXIST && !exclusive)
+        f->fd = open(path, RESULTS_OPEN_FLAGS | O_NOFOLLOW);
+    if (f->fd < 0 && errno == ELOOP && !exclusive)
+        f->fd = open_link(path, err, errlen);
+    else if (f->fd < 0)
+        p2pb_fail(P2PB_EIO, err, errlen, "cannot write results file '%s': %s", path,
+                  errno == ENXIO   ? "a FIFO with no reader"
+                  : errno == ELOOP ? "it is a symbolic link"
+                                   : strerror(errno));
+    if (f->fd < 0)
         goto fail;
-    }
     int fl = fcntl(f->fd, F_GETFL);
     if (fl >= 0)
         fcntl(f->fd, F_SETFL, fl & ~O_NONBLOCK);
-    st = lock_and_truncate(f, path, err, errlen);
+    st = lock_file(f, path, err, errlen);
     if (st != P2PB_OK)
         goto fail;
     snprintf(f->path, sizeof f->path, "%s", path);
@@ -112,8 +162,36 @@ enum p2pb_status p2pb_results_open(const char *path, struct p2pb_results_file **
 fail:
     if (f->fd >= 0)
         close(f->fd);
+    if (f->created)
+        unlink(path);
     free(f);
     return st;
+}
+
+enum p2pb_status p2pb_results_open(const char *path, struct p2pb_results_file **out, char *err,
+                                   size_t errlen)
+{
+    return open_path(path, 0, NULL, out, err, errlen);
+}
+
+enum p2pb_status p2pb_results_open_new(const char *path, int *taken, struct p2pb_results_file **out,
+                                       char *err, size_t errlen)
+{
+    return open_path(path, 1, taken, out, err, errlen);
+}
+
+void p2pb_results_discard(struct p2pb_results_file *f)
+{
+    if (!f)
+        return;
+    struct stat sb;
+    /* a file this open created and nothing was written to: remove it, if
+     * the name still leads to it (before the lock goes with the close) */
+    if (f->created && !f->started && stat(f->path, &sb) == 0 && sb.st_dev == f->dev &&
+        sb.st_ino == f->ino)
+        unlink(f->path);
+    close(f->fd);
+    free(f);
 }
 
 enum p2pb_status p2pb_results_open_stdout(struct p2pb_results_file **out, char *err, size_t errlen)
@@ -134,6 +212,7 @@ enum p2pb_status p2pb_results_open_stdout(struct p2pb_results_file **out, char *
     off_t pos = lseek(f->fd, 0, SEEK_CUR);
     f->regular = fstat(f->fd, &sb) == 0 && S_ISREG(sb.st_mode) && pos >= 0;
     f->good_size = f->regular ? pos : 0;
+    f->started = 1; /* never emptied: what is there stays */
     snprintf(f->path, sizeof f->path, "(standard output)");
     *out = f;
     return P2PB_OK;
@@ -149,11 +228,44 @@ int p2pb_results_fd(const struct p2pb_results_file *f)
     return f ? f->fd : -1;
 }
 
+int p2pb_results_unlinked(struct p2pb_results_file *f)
+{
+    struct stat sb;
+    if (f && f->regular && !f->deleted && fstat(f->fd, &sb) == 0 && sb.st_nlink == 0)
+        f->deleted = 1;
+    return f && f->deleted;
+}
+
+/* Before a line: a file deleted (or replaced) since it was opened takes no
+ * more lines, they would go where no one can read them; a file opened to be
+ * replaced is emptied before its first line. */
+static enum p2pb_status before_line(struct p2pb_results_file *f, char *err, size_t errlen)
+{
+    if (p2pb_results_unlinked(f)) {
+        f->failed = 1;
+        return p2pb_fail(P2PB_EIO, err, errlen,
+                         "results file '%s' was deleted during the run; its rows are lost",
+                         f->path);
+    }
+    if (f->started)
+        return P2PB_OK;
+    if (f->regular && f->good_size == 0 && ftruncate(f->fd, 0) != 0) {
+        f->failed = 1;
+        return p2pb_fail(P2PB_EIO, err, errlen, "cannot write results file '%s': %s", f->path,
+                         strerror(errno));
+    }
+    f->started = 1;
+    return P2PB_OK;
+}
+
 /* Write text plus '\n' in one write(2) (retrying short writes). */
 static enum p2pb_status write_line(struct p2pb_results_file *f, const char *text, char *err,
                                    size_t errlen)
 {
     size_t len = strlen(text);
+    enum p2pb_status pre = before_line(f, err, errlen);
+    if (pre != P2PB_OK)
+        return pre;
     char *buf = malloc(len + 2);
     if (!buf) {
         return p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
@@ -202,6 +314,8 @@ int p2pb_results_failed(const struct p2pb_results_file *f)
 
 int p2pb_results_append_now(struct p2pb_results_file *f, const char *line, size_t len)
 {
+    if (!f->started) /* no line of this run yet: a file to be replaced stays as it was */
+        return 0;
     int fl = fcntl(f->fd, F_GETFL);
     if (fl < 0 || fcntl(f->fd, F_SETFL, fl | O_NONBLOCK) != 0)
         return 0;
@@ -368,6 +482,9 @@ enum p2pb_status p2pb_results_close_end(struct p2pb_results_file *f,
     if (fsync(f->fd) != 0 && errno != EINVAL && st == P2PB_OK)
         st = p2pb_fail(P2PB_EIO, err, errlen, "cannot sync results file '%s': %s", f->path,
                        strerror(errno));
+    if (p2pb_results_unlinked(f) && st == P2PB_OK)
+        st = p2pb_fail(P2PB_EIO, err, errlen,
+                       "results file '%s' was deleted during the run; its rows are lost", f->path);
     if (close(f->fd) != 0 && st == P2PB_OK)
         st = p2pb_fail(P2PB_EIO, err, errlen, "cannot close results file '%s': %s", f->path,
                        strerror(errno));

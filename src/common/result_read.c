@@ -69,18 +69,100 @@ static int get_rounds(const cJSON *o, struct p2pb_result *r)
     return 0;
 }
 
-enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, char *err,
-                                       size_t errlen)
+/* A real field name of o (shown as prefix + name): absent or null give
+ * dflt (null: the writer's "not known", e.g. a CI of fewer than 6 samples);
+ * a finite number gives itself; anything else (a string, an object, a number
+ * beyond the double range such as 1e999, read as infinite) fails naming it. */
+static enum p2pb_status get_real(const cJSON *o, const char *prefix, const char *name, double dflt,
+                                 double *out, char *err, size_t errlen)
 {
-    const cJSON *o = obj;
-    memset(r, 0, sizeof *r);
-    const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(o, "kernel");
-    const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(o, "bytes");
-    if (!cJSON_IsString(kernel) || !cJSON_IsNumber(bytes)) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    *out = dflt;
+    if (!v || cJSON_IsNull(v))
+        return P2PB_OK;
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+        return p2pb_fail(P2PB_EFORMAT, err, errlen, "field \"%s%s\" is not a finite number", prefix,
+                         name);
+    *out = v->valuedouble;
+    return P2PB_OK;
+}
+
+/* The real fields of object o (prefix "t_usec." etc.), n of them, into
+ * their destinations; absent or null: NAN. */
+struct real_field {
+    const char *name;
+    double *dst;
+};
+
+static enum p2pb_status get_reals(const cJSON *o, const char *prefix, const struct real_field *f,
+                                  size_t n, char *err, size_t errlen)
+{
+    enum p2pb_status st = P2PB_OK;
+    for (size_t i = 0; i < n && st == P2PB_OK; i++)
+        st = get_real(o, prefix, f[i].name, NAN, f[i].dst, err, errlen);
+    return st;
+}
+
+/* "t_usec" into r->t (r->samples and r->status set). A row with status ok
+ * must have it, with finite "min", "median" and "max": its value is the
+ * median (docs/output-format.md); other rows carry no numbers (absent, or
+ * checked like any other). */
+static enum p2pb_status get_times(const cJSON *o, struct p2pb_result *r, char *err, size_t errlen)
+{
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "t_usec");
+    r->t.min = r->t.p25 = r->t.median = r->t.p75 = r->t.p99 = r->t.max = NAN;
+    r->t.mean = r->t.stddev = NAN;
+    if (!cJSON_IsObject(t) && r->status != P2PB_ROW_OK)
+        return P2PB_OK;
+    if (!cJSON_IsObject(t))
         return p2pb_fail(P2PB_EFORMAT, err, errlen,
-                         "result record without a valid \"kernel\" and \"bytes\"");
-    }
-    /* every integer field checked before it is converted */
+                         "result record with status ok but no \"t_usec\" object");
+    const struct real_field f[] = {
+        {"min", &r->t.min}, {"p25", &r->t.p25}, {"median", &r->t.median}, {"p75", &r->t.p75},
+        {"p99", &r->t.p99}, {"max", &r->t.max}, {"mean", &r->t.mean},     {"stddev", &r->t.stddev}};
+    double lo, hi;
+    enum p2pb_status st = get_reals(t, "t_usec.", f, sizeof f / sizeof f[0], err, errlen);
+    if (st == P2PB_OK)
+        st = get_real(t, "t_usec.", "ci95_low", NAN, &lo, err, errlen);
+    if (st == P2PB_OK)
+        st = get_real(t, "t_usec.", "ci95_high", NAN, &hi, err, errlen);
+    if (st != P2PB_OK)
+        return st;
+    static const char *const need[] = {"min", "median", "max"};
+    const double v[] = {r->t.min, r->t.median, r->t.max};
+    for (size_t i = 0; i < sizeof need / sizeof need[0] && r->status == P2PB_ROW_OK; i++)
+        if (isnan(v[i]))
+            return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                             "field \"t_usec.%s\" is missing or null in a row with status ok",
+                             need[i]);
+    r->t.n = r->samples;
+    r->t.ci_valid = !isnan(lo) && !isnan(hi);
+    r->t.ci95_low = r->t.ci_valid ? lo : 0;
+    r->t.ci95_high = r->t.ci_valid ? hi : 0;
+    return P2PB_OK;
+}
+
+/* "status": a string naming a row status (the writer always writes one),
+ * else the record is refused. */
+static enum p2pb_status get_status(const cJSON *o, struct p2pb_result *r, char *err, size_t errlen)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "status");
+    if (!cJSON_IsString(v))
+        return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                         "field \"status\" is %s (ok, skipped, failed, timeout)",
+                         v ? "not a string" : "missing");
+    char status[16] = "";
+    get_str(o, "status", status, sizeof status);
+    int s = p2pb_row_status_parse(status);
+    if (s < 0)
+        return p2pb_fail(P2PB_EFORMAT, err, errlen, "unknown row status '%s'", status);
+    r->status = (enum p2pb_row_status)s;
+    return P2PB_OK;
+}
+
+/* The integer fields, each checked before it is converted. */
+static enum p2pb_status get_counts(const cJSON *o, struct p2pb_result *r, char *err, size_t errlen)
+{
     static const struct {
         const char *name;
         double dflt, max;
@@ -97,65 +179,39 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
             return p2pb_fail(P2PB_EFORMAT, err, errlen, "field \"%s\" is not an integer in 0..%.0f",
                              counts[i].name, counts[i].max);
         }
-    get_str(o, "kernel", r->kernel, sizeof r->kernel);
-    get_str(o, "display_name", r->display_name, sizeof r->display_name);
-    if (!r->display_name[0])
-        snprintf(r->display_name, sizeof r->display_name, "%s", r->kernel);
-    get_str(o, "variant", r->variant, sizeof r->variant);
-    get_str(o, "note", r->note, sizeof r->note);
     r->bytes = (size_t)cv[0];
     r->nranks = (int)cv[1];
     r->active_ranks = cJSON_GetObjectItemCaseSensitive(o, "active_ranks") ? (int)cv[2] : r->nranks;
-    const cJSON *lay = cJSON_GetObjectItemCaseSensitive(o, "imb_layout");
-    r->imb_layout = cJSON_IsString(lay) && strcmp(lay->valuestring, "tminmaxavg") == 0;
-    r->bytes_factor = get_num(o, "bytes_factor", 1.0);
-    r->time_scale = get_num(o, "time_scale", 1.0);
-    char status[16] = "ok";
-    get_str(o, "status", status, sizeof status);
-    int s = p2pb_row_status_parse(status);
-    if (s < 0) {
-        return p2pb_fail(P2PB_EFORMAT, err, errlen, "unknown row status '%s'", status);
-    }
-    r->status = (enum p2pb_row_status)s;
     r->samples = (size_t)cv[3];
     r->iterations_per_sample = (size_t)cv[4];
     r->warmup = (size_t)cv[5];
-    r->warmup_capped = (size_t)cv[7];
-    r->warmup_sec = get_num(o, "warmup_sec", NAN);
-    if (!(r->warmup_sec >= 0) && !isnan(r->warmup_sec))
-        return p2pb_fail(P2PB_EFORMAT, err, errlen, "field \"warmup_sec\" is negative");
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "t_usec");
-    if (cJSON_IsObject(t)) {
-        r->t.n = r->samples;
-        r->t.min = get_num(t, "min", NAN);
-        r->t.p25 = get_num(t, "p25", NAN);
-        r->t.median = get_num(t, "median", NAN);
-        r->t.p75 = get_num(t, "p75", NAN);
-        r->t.p99 = get_num(t, "p99", NAN);
-        r->t.max = get_num(t, "max", NAN);
-        r->t.mean = get_num(t, "mean", NAN);
-        r->t.stddev = get_num(t, "stddev", NAN);
-        const cJSON *lo = cJSON_GetObjectItemCaseSensitive(t, "ci95_low");
-        const cJSON *hi = cJSON_GetObjectItemCaseSensitive(t, "ci95_high");
-        if (cJSON_IsNumber(lo) && cJSON_IsNumber(hi)) {
-            r->t.ci_valid = 1;
-            r->t.ci95_low = lo->valuedouble;
-            r->t.ci95_high = hi->valuedouble;
-        }
-    } else if (r->status == P2PB_ROW_OK) {
-        return p2pb_fail(P2PB_EFORMAT, err, errlen,
-                         "result record with status ok but no \"t_usec\"");
-    }
     r->t.outliers = (size_t)cv[6];
-    const cJSON *met = cJSON_GetObjectItemCaseSensitive(o, "ci_target_met");
-    r->ci_target_met = cJSON_IsBool(met) ? cJSON_IsTrue(met) : -1;
-    r->t_min_usec = get_num(o, "t_min_usec", NAN);
-    r->t_max_usec = get_num(o, "t_max_usec", NAN);
-    r->t_avg_usec = get_num(o, "t_avg_usec", NAN);
-    r->mbytes_per_sec = get_num(o, "mbytes_per_sec", NAN);
-    r->mbytes_per_sec_imb = get_num(o, "mbytes_per_sec_imb", r->mbytes_per_sec);
-    /* a measured time or rate is never negative (docs/methodology.md: a failed size is
-     * a status, not a number) */
+    r->warmup_capped = (size_t)cv[7];
+    return P2PB_OK;
+}
+
+/* The real fields outside "t_usec"; a measured time or rate of an ok row
+ * is never negative (docs/methodology.md: a failed size is a status, not a
+ * number). */
+static enum p2pb_status get_rates(const cJSON *o, struct p2pb_result *r, char *err, size_t errlen)
+{
+    const struct real_field f[] = {
+        {"warmup_sec", &r->warmup_sec},         {"t_min_usec", &r->t_min_usec},
+        {"t_max_usec", &r->t_max_usec},         {"t_avg_usec", &r->t_avg_usec},
+        {"mbytes_per_sec", &r->mbytes_per_sec}, {"mbytes_per_sec_imb", &r->mbytes_per_sec_imb}};
+    enum p2pb_status st = get_reals(o, "", f, sizeof f / sizeof f[0], err, errlen);
+    if (st == P2PB_OK)
+        st = get_real(o, "", "bytes_factor", 1.0, &r->bytes_factor, err, errlen);
+    if (st == P2PB_OK)
+        st = get_real(o, "", "time_scale", 1.0, &r->time_scale, err, errlen);
+    if (st == P2PB_OK)
+        st = get_real(o, "", "fixed_bytes", 0.0, &r->fixed_bytes, err, errlen);
+    if (st != P2PB_OK)
+        return st;
+    if (isnan(r->mbytes_per_sec_imb))
+        r->mbytes_per_sec_imb = r->mbytes_per_sec;
+    if (r->warmup_sec < 0)
+        return p2pb_fail(P2PB_EFORMAT, err, errlen, "field \"warmup_sec\" is negative");
     if (r->status == P2PB_ROW_OK) {
         const double v[] = {r->t.min, r->t.median, r->t.max, r->mbytes_per_sec};
         static const char *const nm[] = {"t_usec.min", "t_usec.median", "t_usec.max",
@@ -166,17 +222,58 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
                                  v[i]);
             }
     }
-    r->asymmetry = NAN;
-    r->fixed_bytes = get_num(o, "fixed_bytes", 0.0);
+    return P2PB_OK;
+}
+
+/* "asymmetry" {"vs", "ratio"} (absent: ratio NAN). */
+static enum p2pb_status get_asymmetry(const cJSON *o, struct p2pb_result *r, char *err,
+                                      size_t errlen)
+{
     const cJSON *asym = cJSON_GetObjectItemCaseSensitive(o, "asymmetry");
-    if (cJSON_IsObject(asym)) {
-        get_str(asym, "vs", r->asym_ref, sizeof r->asym_ref);
-        r->asymmetry = get_num(asym, "ratio", NAN);
+    r->asymmetry = NAN;
+    if (!cJSON_IsObject(asym))
+        return P2PB_OK;
+    get_str(asym, "vs", r->asym_ref, sizeof r->asym_ref);
+    return get_real(asym, "asymmetry.", "ratio", NAN, &r->asymmetry, err, errlen);
+}
+
+enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, char *err,
+                                       size_t errlen)
+{
+    const cJSON *o = obj;
+    memset(r, 0, sizeof *r);
+    const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(o, "kernel");
+    const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(o, "bytes");
+    if (!cJSON_IsString(kernel) || !cJSON_IsNumber(bytes)) {
+        return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                         "result record without a valid \"kernel\" and \"bytes\"");
     }
+    enum p2pb_status st = get_counts(o, r, err, errlen);
+    if (st != P2PB_OK)
+        return st;
+    get_str(o, "kernel", r->kernel, sizeof r->kernel);
+    get_str(o, "display_name", r->display_name, sizeof r->display_name);
+    if (!r->display_name[0])
+        snprintf(r->display_name, sizeof r->display_name, "%s", r->kernel);
+    get_str(o, "variant", r->variant, sizeof r->variant);
+    get_str(o, "note", r->note, sizeof r->note);
+    const cJSON *lay = cJSON_GetObjectItemCaseSensitive(o, "imb_layout");
+    r->imb_layout = cJSON_IsString(lay) && strcmp(lay->valuestring, "tminmaxavg") == 0;
+    const cJSON *met = cJSON_GetObjectItemCaseSensitive(o, "ci_target_met");
+    r->ci_target_met = cJSON_IsBool(met) ? cJSON_IsTrue(met) : -1;
+    st = get_status(o, r, err, errlen);
+    if (st == P2PB_OK)
+        st = get_times(o, r, err, errlen);
+    if (st == P2PB_OK)
+        st = get_rates(o, r, err, errlen);
+    if (st == P2PB_OK)
+        st = get_asymmetry(o, r, err, errlen);
+    if (st != P2PB_OK)
+        return st;
     if (get_rounds(o, r) != 0)
         return p2pb_fail(P2PB_EFORMAT, err, errlen,
                          "field \"round_medians_usec\" is not a list of positive numbers");
-    enum p2pb_status st = p2pb_noise_from_json(o, &r->noise, err, errlen);
+    st = p2pb_noise_from_json(o, &r->noise, err, errlen);
     if (st == P2PB_OK)
         st = p2pb_disturbance_from_json(o, &r->disturbance, err, errlen);
     return st == P2PB_OK ? p2pb_shift_from_json(o, &r->shift, err, errlen) : st;

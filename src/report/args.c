@@ -378,6 +378,11 @@ static enum p2pb_status take(int c, char **argv, struct p2pb_args *a, char *err,
     if (i < 0)
         return p2pb_fail(P2PB_EUSAGE, err, errlen, "unknown option '%s'" P2PB_TRY_HELP,
                          argv[optind - 1]);
+    /* one rule with p2pbench's: an option is taken once, a second value
+     * never silently replaces the first (--vs says it in its own words) */
+    if ((a->given & (1u << i)) && opts[i].set != set_vs)
+        return p2pb_fail(P2PB_EUSAGE, err, errlen, "--%s given twice: give it once" P2PB_TRY_HELP,
+                         opts[i].name);
     a->given |= 1u << i;
     return opts[i].set(a, optarg, err, errlen);
 }

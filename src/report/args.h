@@ -89,8 +89,8 @@ void p2pb_args_init(struct p2pb_args *a, int expand_dirs);
  * Parse argv[1..argc-1] (argv[0] is the command name) into a, which must
  * come from p2pb_args_init: options in any order, files in order, "--vs"
  * switching to side B. Stops at -h or -V (a->action says which).
- * Returns P2PB_OK, P2PB_EUSAGE (unknown option, missing or bad value, --vs
- * twice or with no file after it) or P2PB_ENOMEM.
+ * Returns P2PB_OK, P2PB_EUSAGE (unknown option, missing or bad value, an
+ * option given twice, --vs with no file after it) or P2PB_ENOMEM.
  */
 enum p2pb_status p2pb_args_parse(int argc, char **argv, struct p2pb_args *a, char *err,
                                  size_t errlen);

@@ -66,6 +66,7 @@ static const char usage_head[] =
 
 static const char usage_tail[] =
     "\n"
+    "Each option may be given once (a second one is a usage error).\n"
     "Units: bytes; usec; MB/s with 1 MB = 10^6 bytes.\n"
     "Exit status: 0 success, 1 failure or regression found, 2 usage error.\n";
 

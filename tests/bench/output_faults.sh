@@ -61,6 +61,10 @@ rc=$?
 grep -qF "p2pbench: rank 0: timeout: writing the results file '$fifo'" "$outdir/fifo.err" \
     && grep -qF "did not finish within 3 s" "$outdir/fifo.err" && pass \
     || { fail "fifo: no timeout line naming the results file"; cat "$outdir/fifo.err"; }
+# rank 0 stuck in its own write: no other rank is named as behind (issue 20, item 17)
+grep "^p2pbench: rank 0: timeout" "$outdir/fifo.err" | grep -qF "; rank 0 was in its own write phase (the other ranks wait for it); aborting" \
+    && ! grep -q "had not reached" "$outdir/fifo.err" && pass \
+    || { fail "fifo: the timeout line blames another rank or does not say rank 0 was writing"; cat "$outdir/fifo.err"; }
 kill "$reader" 2>/dev/null
 reader=''
 
@@ -73,9 +77,10 @@ timeout 60 "$bin" memcpy -s 0..4M --samples 6 --memcpy-buffer 64K -f csv --timeo
 rc=$?
 [ $rc = 1 ] && pass || fail "stdout: exit $rc, want 1 (124: stdout was not under --timeout)"
 grep -qF "p2pbench: rank 0: timeout: writing the tables to standard output" "$outdir/stdout.err" \
-    && pass || { fail "stdout: no timeout line naming stdout"; cat "$outdir/stdout.err"; }
+    && grep -qF "; rank 0 was in its own write phase" "$outdir/stdout.err" \
+    && pass || { fail "stdout: no timeout line naming stdout and rank 0's write"; cat "$outdir/stdout.err"; }
 "$schema" "$doc" "$outdir/stdout.jsonl" reason='"timeout"' waiting_on='"stdout"' kernel='"memcpy"' \
-    && pass || fail "stdout: end record"
+    ranks='[0]' && pass || fail "stdout: end record"
 kill "$reader" 2>/dev/null
 reader=''
 

@@ -150,8 +150,8 @@ static void conflicts(void)
         {"--samples=5", "--max-samples", "3", "--samples and --max-samples exclude each other"},
         {"--samples=5", "--min-samples", "3", "--samples and --min-samples exclude each other"},
         {"--samples=5", "--ci-target", "0.1", "--samples and --ci-target exclude each other"},
-        {"-s", "0", "-s8", "--sizes given twice (give one list)"},
-        {"-m", "3", "-m4", "--msglog given twice (give one list)"},
+        {"-s", "0", "-s8", "--sizes given twice ('0', then '8'): give it once"},
+        {"-m", "3", "-m4", "--msglog given twice ('3', then '4'): give it once"},
         {"-s", "0", "-m4", "--sizes and --msglog exclude each other"},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
@@ -173,6 +173,34 @@ static void conflicts(void)
           o.policy.mode == P2PB_POLICY_FIXED_IMB);
     CHECK(parse(&o, "--fixed-imb", "--warmup", "3") == P2PB_OK && o.policy.warmup == 3);
     CHECK(parse(&o, "--samples", "4", "--batch=2") == P2PB_OK && o.policy.batch == 2);
+}
+
+/* One rule for a repeated option (issue 20, item 17): refused naming it and
+ * both values; only -k adds up. --tcp-if that no kernel reads is marked
+ * unused (warned, never checked on the host). */
+static void repeats(void)
+{
+    static struct p2pb_options o;
+    static const struct {
+        const char *a1, *a2, *a3, *msg;
+    } t[] = {
+        {"--label=a", "-l", "b", "--label given twice ('a', then 'b'): give it once"},
+        {"-ox.jsonl", "-o", "y.jsonl", "--output given twice ('x.jsonl', then 'y.jsonl')"},
+        {"--samples=3", "--samples", "4", "--samples given twice ('3', then '4')"},
+        {"-fcsv", "--format", "imb", "--format given twice ('csv', then 'imb')"},
+        {"--timeout=5", "--timeout", "9", "--timeout given twice ('5', then '9')"},
+        {"--check", "--check", NULL, "--check given twice: give it once"},
+        {"--no-results", "--no-results", NULL, "--no-results given twice: give it once"},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        err[0] = '\0';
+        CHECK(parse(&o, t[i].a1, t[i].a2, t[i].a3) == P2PB_EUSAGE);
+        CHECK_STR_CONTAINS(err, t[i].msg);
+    }
+    CHECK(parse(&o, "-k", "pingpong", "-kpingping") == P2PB_OK && o.nkernels == 2);
+    CHECK(parse(&o, "pingpong", "--tcp-if", "nosuch0") == P2PB_OK && o.tcp_if_unused == 1);
+    CHECK_STR_CONTAINS(o.unused, "--tcp-if has no effect");
+    CHECK(parse(&o, "tcp-pingpong", "--tcp-if", "nosuch0") == P2PB_OK && o.tcp_if_unused == 0);
 }
 
 static void imb_policy(void)
@@ -502,6 +530,7 @@ int main(int argc, char **argv)
     sizes();
     options();
     conflicts();
+    repeats();
     imb_policy();
     table_shape();
     table_defaults();

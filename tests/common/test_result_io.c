@@ -136,12 +136,155 @@ static void bad_files(void)
         CHECK_STR_CONTAINS(err, "bad.jsonl:2:");
     }
 
+    /* inconsistent rows are refused naming file, line and field (issue 20,
+     * item 17), never read with a default or a NaN in place of the value */
+    static const struct {
+        const char *row, *msg;
+    } wrong[] = {
+        {"{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"status\":3}",
+         "bad.jsonl:2: field \"status\" is not a string"},
+        {"{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"t_usec\":{\"min\":1,"
+         "\"median\":2,\"max\":3}}",
+         "bad.jsonl:2: field \"status\" is missing"},
+        {"{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"status\":null,"
+         "\"t_usec\":{\"min\":1,\"median\":2,\"max\":3}}",
+         "bad.jsonl:2: field \"status\" is not a string"},
+        {"{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"status\":\"ok\",\"t_usec\":{"
+         "\"min\":1,\"median\":1e999,\"max\":3}}",
+         "bad.jsonl:2: field \"t_usec.median\" is not a finite number"},
+        {"{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"status\":\"ok\",\"t_usec\":{}"
+         "}",
+         "bad.jsonl:2: field \"t_usec.min\" is missing or null in a row with status ok"},
+        {"{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"status\":\"ok\",\"t_usec\":{"
+         "\"min\":1,\"median\":null,\"max\":3}}",
+         "bad.jsonl:2: field \"t_usec.median\" is missing or null in a row with status ok"},
+        {"{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"status\":\"ok\",\"t_usec\":{"
+         "\"min\":1,\"median\":\"2\",\"max\":3}}",
+         "bad.jsonl:2: field \"t_usec.median\" is not a finite number"},
+        {"{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"status\":\"ok\",\"t_usec\":{"
+         "\"min\":1,\"median\":2,\"max\":3},\"mbytes_per_sec\":\"fast\"}",
+         "bad.jsonl:2: field \"mbytes_per_sec\" is not a finite number"},
+        {"{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"status\":\"ok\",\"t_usec\":{"
+         "\"min\":1,\"median\":2,\"max\":-1e999}}",
+         "bad.jsonl:2: field \"t_usec.max\" is not a finite number"},
+    };
+    for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "{\"type\":\"run\",\"schema\":\"p2pbench/1\"}\n%s\n",
+                 wrong[i].row);
+        write_text(path, text);
+        err[0] = '\0';
+        CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_EFORMAT);
+        CHECK_STR_CONTAINS(err, wrong[i].msg);
+    }
+    /* null where the writer writes null for "not known" still reads */
+    write_text(path, "{\"type\":\"run\",\"schema\":\"p2pbench/1\"}\n"
+                     "{\"type\":\"result\",\"kernel\":\"pingpong\",\"bytes\":8,\"status\":\"ok\","
+                     "\"t_usec\":{\"min\":1,\"median\":2,\"max\":3,\"stddev\":null,"
+                     "\"ci95_low\":null,\"ci95_high\":null},\"mbytes_per_sec\":4}\n");
+    CHECK(p2pb_results_read(path, &d, err, sizeof err) == P2PB_OK);
+    CHECK(d.nrows == 1 && d.rows[0].t.median == 2 && !d.rows[0].t.ci_valid &&
+          isnan(d.rows[0].t.stddev));
+    p2pb_results_data_free(&d);
+
     CHECK(p2pb_results_read("/nonexistent/x.jsonl", &d, err, sizeof err) == P2PB_EIO);
     CHECK_STR_CONTAINS(err, "/nonexistent/x.jsonl");
 
     struct p2pb_results_file *f;
     CHECK(p2pb_results_open("/nonexistent/dir/x.jsonl", &f, err, sizeof err) == P2PB_EIO);
     CHECK_STR_CONTAINS(err, "cannot write results file '/nonexistent/dir/x.jsonl'");
+}
+
+/* The whole content of path into buf (len bytes); "" when unreadable. */
+static const char *slurp(const char *path, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *fp = fopen(path, "r");
+    if (fp) {
+        size_t n = fread(buf, 1, len - 1, fp);
+        buf[n] = '\0';
+        fclose(fp);
+    }
+    return buf;
+}
+
+/* Opening never destroys: a file is replaced only at the first line, a
+ * discarded open leaves it (or removes the file it created), the exclusive
+ * open never touches a file that exists, nothing is written through a link
+ * to a regular file, and a file deleted during the run is refused (issue 20,
+ * items 12, 13, 17). */
+static void open_semantics(void)
+{
+    char path[256], link[300], err[512], buf[256];
+    struct p2pb_results_file *f;
+    snprintf(path, sizeof path, "%s/prev.jsonl", dir);
+    write_text(path, "previous\n");
+    CHECK(p2pb_results_open(path, &f, err, sizeof err) == P2PB_OK);
+    p2pb_results_discard(f);
+    CHECK(strcmp(slurp(path, buf, sizeof buf), "previous\n") == 0);
+    CHECK(p2pb_results_open(path, &f, err, sizeof err) == P2PB_OK);
+    CHECK(p2pb_results_append_now(f, "{\"type\":\"end\"}\n", 15) == 0); /* nothing begun */
+    CHECK(strcmp(slurp(path, buf, sizeof buf), "previous\n") == 0);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "type", "run");
+    CHECK(p2pb_results_write_json(f, o, err, sizeof err) == P2PB_OK);
+    CHECK(p2pb_results_close(f, "complete", 1.0, err, sizeof err) == P2PB_OK);
+    CHECK(
+        strcmp(slurp(path, buf, sizeof buf),
+               "{\"type\":\"run\"}\n{\"type\":\"end\",\"status\":\"complete\",\"wall_sec\":1}\n") ==
+        0);
+
+    /* a file the open created and nothing was written to: removed */
+    snprintf(path, sizeof path, "%s/fresh.jsonl", dir);
+    CHECK(p2pb_results_open(path, &f, err, sizeof err) == P2PB_OK);
+    p2pb_results_discard(f);
+    CHECK(access(path, F_OK) != 0);
+
+    /* exclusive: a name that exists (a file, a link) is taken, untouched */
+    int taken = 0;
+    snprintf(path, sizeof path, "%s/prev.jsonl", dir);
+    write_text(path, "previous\n");
+    CHECK(p2pb_results_open_new(path, &taken, &f, err, sizeof err) == P2PB_EIO && taken == 1);
+    CHECK(strcmp(slurp(path, buf, sizeof buf), "previous\n") == 0);
+    snprintf(link, sizeof link, "%s/dangling.jsonl", dir);
+    CHECK(symlink("nowhere.jsonl", link) == 0);
+    CHECK(p2pb_results_open_new(link, &taken, &f, err, sizeof err) == P2PB_EIO && taken == 1);
+    snprintf(path, sizeof path, "%s/new.jsonl", dir);
+    CHECK(p2pb_results_open_new(path, &taken, &f, err, sizeof err) == P2PB_OK && taken == 0);
+    p2pb_results_discard(f);
+
+    /* links: to a regular file or to nothing refused, to a device written */
+    CHECK(p2pb_results_open(link, &f, err, sizeof err) == P2PB_EIO);
+    CHECK_STR_CONTAINS(err, "is a symbolic link");
+    snprintf(path, sizeof path, "%s/nowhere.jsonl", dir);
+    CHECK(access(path, F_OK) != 0);
+    snprintf(link, sizeof link, "%s/tofile.jsonl", dir);
+    CHECK(symlink("prev.jsonl", link) == 0);
+    CHECK(p2pb_results_open(link, &f, err, sizeof err) == P2PB_EIO);
+    snprintf(path, sizeof path, "%s/prev.jsonl", dir);
+    CHECK(strcmp(slurp(path, buf, sizeof buf), "previous\n") == 0);
+    snprintf(link, sizeof link, "%s/null.jsonl", dir);
+    CHECK(symlink("/dev/null", link) == 0);
+    CHECK(p2pb_results_open(link, &f, err, sizeof err) == P2PB_OK);
+    CHECK(p2pb_results_write_json(f, o, err, sizeof err) == P2PB_OK);
+    CHECK(p2pb_results_close(f, NULL, 0, err, sizeof err) == P2PB_OK);
+
+    /* deleted during the run: the next line and the close say so */
+    snprintf(path, sizeof path, "%s/gone.jsonl", dir);
+    CHECK(p2pb_results_open(path, &f, err, sizeof err) == P2PB_OK);
+    CHECK(p2pb_results_write_json(f, o, err, sizeof err) == P2PB_OK);
+    CHECK(p2pb_results_unlinked(f) == 0);
+    CHECK(unlink(path) == 0);
+    CHECK(p2pb_results_unlinked(f) == 1);
+    CHECK(p2pb_results_write_json(f, o, err, sizeof err) == P2PB_EIO);
+    CHECK_STR_CONTAINS(err, "gone.jsonl' was deleted during the run; its rows are lost");
+    CHECK(p2pb_results_failed(f));
+    CHECK(p2pb_results_close(f, "complete", 1.0, err, sizeof err) == P2PB_EIO);
+    CHECK(p2pb_results_open(path, &f, err, sizeof err) == P2PB_OK);
+    CHECK(unlink(path) == 0);
+    CHECK(p2pb_results_close(f, NULL, 0, err, sizeof err) == P2PB_EIO);
+    CHECK_STR_CONTAINS(err, "was deleted during the run");
+    cJSON_Delete(o);
 }
 
 /* A line longer than the reader's bound (16 MiB) is refused, not read into
@@ -290,6 +433,7 @@ int main(void)
     bounds();
     size_limit();
     index_and_repeats();
+    open_semantics();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

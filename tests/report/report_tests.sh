@@ -223,6 +223,21 @@ errors)
     expect_status 2 "$bin" frobnicate
     expect_status 2 "$bin" show --format xml a/a-01.jsonl
     expect_status 2 "$bin" show --metric speed a/a-01.jsonl
+    # a repeated option is refused, never the last one kept (issue 20, item 17)
+    expect_status 2 "$bin" show -m latency --metric throughput a/a-01.jsonl
+    grep -q "^p2pbench-report: --metric given twice: give it once" err.txt || fail "show -m -m: $(cat err.txt)"
+    expect_status 2 "$bin" compare -t 5 a --vs a -t 10
+    grep -q "^p2pbench-report: --threshold given twice: give it once" err.txt || fail "compare -t -t: $(cat err.txt)"
+    # inconsistent rows are refused naming file, line and field (issue 20, item 17)
+    run='{"type":"run","schema":"p2pbench/1","nranks":2}'
+    row='{"type":"result","kernel":"pingpong","bytes":8,"nranks":2'
+    for bad in '"status":3}:field "status" is not a string (ok, skipped, failed, timeout)' \
+        '"status":"ok","t_usec":{"min":1,"median":1e999,"max":3}}:field "t_usec.median" is not a finite number' \
+        '"status":"ok","t_usec":{}}:field "t_usec.min" is missing or null in a row with status ok'; do
+        printf '%s\n%s,%s\n{"type":"end","status":"complete"}\n' "$run" "$row" "${bad%%:field*}" >badrow.jsonl
+        expect_status 1 "$bin" show badrow.jsonl
+        eq "$(cat err.txt)" "p2pbench-report: badrow.jsonl:2: field ${bad#*:field }" "show of a row with ${bad%%:field*}"
+    done
     expect_status 2 "$bin" compare a/a-01.jsonl
     expect_status 2 "$bin" compare a --vs a -t 0
     expect_status 2 "$bin" compare a --vs a -t abc
