@@ -21,8 +21,8 @@
  *
  * Besides OSU's lines, each table carries one line for the importer:
  * "# p2pbench: A of N ranks, bytes per iteration = F x Size" (F: the row's
- * bytes_factor), so `p2pbench-report import` reads the tables back as the
- * kernels they came from (src/report/import/osu.c).
+ * bytes_factor; memcpy: "= B at every Size", B its buffer), so `p2pbench-report import` reads the
+ * tables back as the kernels they came from (src/report/import/osu.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -86,8 +86,12 @@ static void osu_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *r
         ctx->header_done = 0;
         return;
     }
-    fprintf(o, "# p2pbench: %d of %d ranks, bytes per iteration = %.17g x Size\n", r->active_ranks,
-            r->nranks, r->bytes_factor);
+    if (r->fixed_bytes > 0) /* memcpy: the buffer, whatever the size */
+        fprintf(o, "# p2pbench: %d of %d ranks, bytes per iteration = %.17g at every Size\n",
+                r->active_ranks, r->nranks, r->fixed_bytes);
+    else
+        fprintf(o, "# p2pbench: %d of %d ranks, bytes per iteration = %.17g x Size\n",
+                r->active_ranks, r->nranks, r->bytes_factor);
     osu_col_header(o, m);
     ctx->header_done = 1;
 }

@@ -274,6 +274,7 @@ struct p2pb_imp_osu_section {
     char own_variant[32];       /* the table's variant ("0->1", "pair 0-1", "") */
     int own_active, own_nranks; /* ranks; 0: not logged */
     double own_bf;              /* bytes per iteration / X; 0: not logged */
+    double own_fixed;           /* memcpy: bytes per iteration at every X; 0: none */
 };
 
 /* Most groups of a -multi table whose ranks are kept (own output). */

@@ -201,19 +201,27 @@ static int osu_own_title(struct p2pb_imp_scan *sc, const char *s)
     return 1;
 }
 
-/* "# p2pbench: 2 of 4 ranks, bytes per iteration = 64 x Size" of an own section. */
+/* "# p2pbench: 2 of 4 ranks, bytes per iteration = 64 x Size" of an own
+ * section (memcpy: "= 1048576 at every Size"). */
 static void osu_own_facts(struct p2pb_imp_osu_section *o, const char *s)
 {
     const char *p = strstr(s, "p2pbench: ");
-    int a, n;
+    int a, n, end = 0;
     double bf;
-    if (o->own && p &&
-        sscanf(p, "p2pbench: %d of %d ranks, bytes per iteration = %lf x Size", &a, &n, &bf) == 3 &&
-        a > 0 && n >= a && n <= P2PB_IMP_MAX_RANKS && bf > 0 && bf < 1e12) {
-        o->own_active = a;
-        o->own_nranks = n;
+    if (!o->own || !p ||
+        sscanf(p, "p2pbench: %d of %d ranks, bytes per iteration = %lf %n", &a, &n, &bf, &end) !=
+            3 ||
+        end == 0 || a <= 0 || n < a || n > P2PB_IMP_MAX_RANKS || !(bf > 0 && bf < 1e12))
+        return;
+    int fixed = strncmp(p + end, "at every Size", 13) == 0;
+    if (!fixed && strncmp(p + end, "x Size", 6) != 0)
+        return;
+    o->own_active = a;
+    o->own_nranks = n;
+    if (fixed)
+        o->own_fixed = bf;
+    else
         o->own_bf = bf;
-    }
 }
 
 void p2pb_imp_osu_comment(struct p2pb_imp_scan *sc, const char *s)
@@ -343,6 +351,7 @@ static struct p2pb_imp_table *osu_table_open(struct p2pb_imp_scan *sc, size_t i)
         }
         if (o->own_bf > 0)
             t->bytes_factor = o->own_bf;
+        t->fixed_bytes = o->own_fixed;
         t->rate_is_sum = strncmp(o->own_variant, "aggregate", 9) == 0;
         p2pb_imp_repeat_variant(sc->g, t);
         return t;
@@ -420,7 +429,10 @@ static enum p2pb_status osu_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
         }
         if (sc->osu.own && sc->osu.rate && bytes == 0)
             continue; /* p2pbench's 0-byte rate row: 0.00 MB/s, no time in it */
-        if (!osu_fill(&tmp, sc->osu.rate, c, tok, n, t->bytes_factor)) {
+        /* memcpy: the buffer per iteration at every size */
+        double bf =
+            t->fixed_bytes > 0 && bytes > 0 ? t->fixed_bytes / (double)bytes : t->bytes_factor;
+        if (!osu_fill(&tmp, sc->osu.rate, c, tok, n, bf)) {
             p2pb_imp_bad_row(sc->lg, sc->g, t, *j + 1, "a value is not a finite number");
             break;
         }
