@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "import.h"
+#include "text.h"
 
 /* Words of a title that name a collective operation. */
 static const char *const collective_words[] = {
@@ -192,6 +193,7 @@ static int osu_own_title(struct p2pb_imp_scan *sc, const char *s)
     if (v < lay)
         snprintf(o->own_variant, sizeof o->own_variant, "%.*s",
                  (int)((size_t)(lay - v) < 31 ? (size_t)(lay - v) : 31), v);
+    p2pb_text_sanitize(o->own_variant); /* text of the log: into the results file */
     if (!o->k)
         snprintf(o->name, sizeof o->name, "p2pbench %.31s (no kind to import it as)", kernel);
     snprintf(o->title, sizeof o->title, "%s", p);
