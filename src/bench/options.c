@@ -72,7 +72,7 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
     OPT(O_MSGLOG, "msglog", 'm', P2PB_OPT_SIZE_LIST, "A:B", .def_text = "0:22",
         .list = p2pb_parse_msglog, .help = "sizes 0 and 2^A .. 2^B (as IMB -msglog)"),
     OPT(O_FORMAT, "format", 'f', P2PB_OPT_ENUM, "FMT", .def_text = "text", .apply = apply_format,
-        .help = "stdout format: {def} (default), imb, csv, markdown"),
+        .help = "stdout format: {def} (default), imb, csv, markdown, osu"),
     OPT(O_OUTPUT, "output", 'o', P2PB_OPT_STRING, "FILE",
         .def_text = "p2pbench-<UTC time>-<host>-<pid>.jsonl", .apply = apply_output,
         .help = "results file, JSON Lines, replaced only when the run starts (a refused run "
@@ -372,7 +372,7 @@ static enum p2pb_status apply_format(struct p2pb_optparse *ps, const char *arg)
     ps->o->reporter = arg[i] ? NULL : p2pb_reporter_find(lower);
     if (!ps->o->reporter)
         return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
-                         "unknown format '%s' (text, imb, csv, markdown)", arg);
+                         "unknown format '%s' (text, imb, csv, markdown, osu)", arg);
     return P2PB_OK;
 }
 

@@ -39,7 +39,7 @@ expect_error 2 "message size 2147483649 is above 2^31-1 bytes and not a multiple
 expect_error 2 "unknown option '--bogus' (see p2pbench --help)" --bogus
 expect_error 2 "option '--samples' needs a value" --samples
 expect_error 2 "value '0' for --samples is out of range" --samples 0
-expect_error 2 "unknown format 'xml' (text, imb, csv, markdown)" --format xml
+expect_error 2 "unknown format 'xml' (text, imb, csv, markdown, osu)" --format xml
 expect_error 2 "invalid value 'nosuch0' for --tcp-if: no interface of that name with an IPv4 address on this host" tcp-pingpong --tcp-if nosuch0
 expect_error 2 "invalid value for --tcp-if: not an interface name" tcp-pingpong --tcp-if 'a b'
 expect_error 2 "invalid --msglog '5:2' (need 0 <= A <= B <= 62)" --msglog 5:2

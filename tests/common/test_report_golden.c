@@ -52,9 +52,48 @@ static void unbounded_interval(void)
     free(c);
 }
 
+/* -f osu rate tables (not in rows.h): osu_bw for uniband, osu_mbw_mr for
+ * multi-uniband with messages/s = bytes_factor / t. By hand: 2 pairs of
+ * window 64 (bytes_factor 128), 1 KiB in 50 usec: 128 x 1024 / 50 =
+ * 2621.44 MB/s, 128 / 50 usec = 2560000 messages/s. */
+static void osu_rate_tables(void)
+{
+    struct p2pb_result rows[7];
+    test_rows(rows);
+    struct p2pb_result *u = &rows[0], *m = &rows[1];
+    snprintf(u->kernel, sizeof u->kernel, "uniband");
+    snprintf(u->variant, sizeof u->variant, "0->1");
+    u->bytes = 1024;
+    u->bytes_factor = 64;
+    u->mbytes_per_sec = 2414.5561;
+    snprintf(m->kernel, sizeof m->kernel, "multi-uniband");
+    snprintf(m->variant, sizeof m->variant, "aggregate lo->hi");
+    m->bytes = 1024;
+    m->active_ranks = 4;
+    m->nranks = 4;
+    m->bytes_factor = 128;
+    m->t.median = 50;
+    m->mbytes_per_sec = p2pb_mbytes_per_sec(128, 1024, 50);
+    size_t len = 0;
+    char *o = render_rows(&p2pb_reporter_osu, &test_run, 4096, rows, 2, &len);
+    CHECK(o && strstr(o, "# p2pbench 0.1.0: uniband 0->1 in the layout of osu_bw\n"
+                         "# p2pbench: 2 of 3 ranks, bytes per iteration = 64 x Size\n"
+                         "# Size      Bandwidth (MB/s)\n"
+                         "1024                 2414.56\n"));
+    CHECK(o && strstr(o, "# p2pbench 0.1.0: multi-uniband aggregate lo->hi in the layout of "
+                         "osu_mbw_mr\n"
+                         "# p2pbench: 4 of 4 ranks, bytes per iteration = 128 x Size\n"
+                         "# Size                  MB/s        Messages/s\n"
+                         "1024                 2621.44        2560000.00\n"));
+    if (o && !strstr(o, "2560000.00"))
+        fprintf(stderr, "osu rate tables:\n%s", o);
+    free(o);
+}
+
 int main(int argc, char **argv)
 {
     unbounded_interval();
+    osu_rate_tables();
     if (argc < 2) {
         fprintf(stderr, "usage: %s GOLDEN_DIR [--update]\n", argv[0]);
         return 2;

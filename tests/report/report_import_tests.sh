@@ -254,6 +254,41 @@ roundtrip)
     near "$(csvval $j multi-uniband 'aggregate hi->lo' 1024 mbytes_per_sec)" 3536.73 0.001 "reverse aggregate 1K"
     near "$(csvval $j memcpy 'rank 0' 1024 t_median_usec)" 1234.09 0.0001 "Memcpy 1K t"
     near "$(csvval $j memcpy 'rank 0' 1024 mbytes_per_sec)" 13594.82 0.001 "Memcpy 1K MB/s"
+    # p2pbench's own -f osu (tests/golden/report.osu.txt, from tests/common/rows.h): read
+    # back as its kernels with ranks and bytes per iteration; the failed and skipped
+    # sizes are comment lines, not rows
+    expect_status 0 "$bin" import "$src/tests/golden/report.osu.txt" -o osu
+    o=osu/report.osu.jsonl
+    grep -q '"source":"p2pbench-osu"' $o || fail "own osu: source"
+    eq "$(rows $o pingpong '')" 3 "own osu: pingpong rows"
+    near "$(csvval $o pingpong '' 4194304 t_median_usec)" 400.50 0.0001 "own osu: pingpong 4M t"
+    eq "$(csvval $o pingpong '' 4194304 active_ranks)" 2 "own osu: pingpong active ranks"
+    eq "$(csvval $o pingpong '' 4194304 nranks)" 3 "own osu: pingpong ranks"
+    eq "$(rows $o sendrecv '')" 1 "own osu: sendrecv rows (2048 failed)"
+    # Sendrecv: 2 x 1024 B / 1.50 usec = 1365.33 MB/s
+    near "$(csvval $o sendrecv '' 1024 mbytes_per_sec)" 1365.333 0.001 "own osu: sendrecv 1K MB/s"
+    eq "$(rows $o exchange '')" 0 "own osu: exchange skipped"
+    near "$(csvval $o pingping '' 1 t_median_usec)" 24.27 0.0001 "own osu: pingping 1 t"
+    # a rate table: the 0-byte row is not read, a failed size inside is read past;
+    # t = 64 x 1024 / 2414.56 = 27.1420 usec; osu_mbw_mr: MB/s read, messages/s in the note
+    printf '%s\n' '# p2pbench 0.1.0: uniband 1->0 in the layout of osu_bw' \
+        '# p2pbench: 2 of 4 ranks, bytes per iteration = 64 x Size' \
+        '# Size      Bandwidth (MB/s)' '0                       0.00' \
+        '1024                 2414.56' '# 2048 bytes: failed: payload check failed' \
+        '4096                 4105.07' \
+        '# p2pbench 0.1.0: multi-uniband aggregate lo->hi in the layout of osu_mbw_mr' \
+        '# p2pbench: 4 of 4 ranks, bytes per iteration = 128 x Size' \
+        '# Size                  MB/s        Messages/s' \
+        '1024                 2621.44        2560000.00' >osurate.txt
+    expect_status 0 "$bin" import osurate.txt -o osu
+    o=osu/osurate.jsonl
+    eq "$(rows $o uniband '1->0')" 2 "own osu rate: uniband rows"
+    near "$(csvval $o uniband '1->0' 1024 t_median_usec)" 27.14201 0.00001 "own osu rate: t from MB/s"
+    near "$(csvval $o uniband '1->0' 4096 mbytes_per_sec)" 4105.07 0.0001 "own osu rate: row after the failed size"
+    eq "$(csvval $o uniband '1->0' 1024 active_ranks)" 2 "own osu rate: active ranks"
+    grep -q '"variant":"1->0","bytes":1024,[^}]*"bytes_factor":64' $o || fail "own osu rate: window 64"
+    near "$(csvval $o multi-uniband 'aggregate lo->hi' 1024 mbytes_per_sec)" 2621.44 0.0001 "own osu rate: mbw_mr MB/s"
+    grep -q 'messages/s 2560000.00' $o || fail "own osu rate: messages/s in the note"
     expect_status 0 "$bin" import "$cases/seed-pmb-sendrecv-native-vs-domU.txt" -o .
     expect_status 0 "$bin" compare seed-pmb-sendrecv-native-vs-domU-Experiment_1.jsonl --vs seed-pmb-sendrecv-native-vs-domU-Experiment_2.jsonl -f csv
     r=$(awk -F, '$1 == "throughput" && $7 == 16384 { print $16 }' out.txt)

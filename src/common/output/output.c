@@ -6,7 +6,8 @@
 #include "output/output.h"
 
 const struct p2pb_reporter *const p2pb_reporters[] = {
-    &p2pb_reporter_text, &p2pb_reporter_imb, &p2pb_reporter_csv, &p2pb_reporter_markdown, NULL};
+    &p2pb_reporter_text, &p2pb_reporter_imb, &p2pb_reporter_csv, &p2pb_reporter_markdown,
+    &p2pb_reporter_osu,  NULL};
 
 const struct p2pb_reporter *p2pb_reporter_find(const char *name)
 {

@@ -5,7 +5,8 @@
  * or of how the numbers were measured.
  *
  * Formats: text (the default human table), imb (IMB-MPI1 compatible layout,
- * docs/kernels.md), csv (header row, schema column), markdown.
+ * docs/kernels.md), csv (header row, schema column), markdown, osu (the
+ * layout of the OSU micro-benchmarks, docs/output-format.md).
  */
 #ifndef P2PBENCH_REPORT_H
 #define P2PBENCH_REPORT_H
@@ -46,7 +47,7 @@ struct p2pb_report_ctx {
 };
 
 struct p2pb_reporter {
-    const char *name;    /* "text", "imb", "csv", "markdown" */
+    const char *name;    /* "text", "imb", "csv", "markdown", "osu" */
     const char *summary; /* one line for --help */
     void (*begin)(struct p2pb_report_ctx *ctx);
     void (*row)(struct p2pb_report_ctx *ctx, const struct p2pb_result *r);
@@ -57,6 +58,7 @@ extern const struct p2pb_reporter p2pb_reporter_text;
 extern const struct p2pb_reporter p2pb_reporter_imb;
 extern const struct p2pb_reporter p2pb_reporter_csv;
 extern const struct p2pb_reporter p2pb_reporter_markdown;
+extern const struct p2pb_reporter p2pb_reporter_osu;
 
 /* NULL-terminated table of reporters. */
 extern const struct p2pb_reporter *const p2pb_reporters[];

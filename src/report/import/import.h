@@ -80,6 +80,9 @@ double p2pb_imp_imb_bytes_factor(const char *kernel);
 /* OSU kind whose title words ("Bi-Directional Bandwidth") are words, ignoring
  * case; NULL if none (not imported). */
 const struct p2pb_imp_kind *p2pb_imp_osu_kind_named(const char *words);
+/* Kind of the p2pbench kernel named kernel ("pingpong", "multi-uniband")
+ * among the IMB and own kinds; NULL if none. */
+const struct p2pb_imp_kind *p2pb_imp_native_kind(const char *kernel);
 /* OSU kind with kernel name kernel ("osu_bw"); NULL if none. */
 const struct p2pb_imp_kind *p2pb_imp_osu_kind(const char *kernel);
 
@@ -264,6 +267,14 @@ struct p2pb_imp_osu_section {
     char buffers[8];                /* "H H", "D D", "M D" ...; "" not logged */
     int pairs, window;              /* osu_mbw_mr "[ pairs: N ] [ window size: W ]"; 0 none */
     int send_threads, recv_threads; /* osu_latency_mt; 0 none (logged before the title) */
+    int rate;                       /* 1: the value column is MB/s, else usec */
+    /* p2pbench's own -f osu output ("# p2pbench V: KERNEL VARIANT in the layout of
+     * osu_bw", "# p2pbench: A of N ranks, bytes per iteration = F x Size") */
+    int own;                    /* 1: the section is p2pbench's; k is its kernel's kind */
+    char own_variant[32];       /* the table's variant ("0->1", "pair 0-1", "") */
+    int own_active, own_nranks; /* ranks; 0: not logged */
+    double own_bf;              /* bytes per iteration / X; 0: not logged */
+    double own_fixed;           /* memcpy: bytes per iteration at every X; 0: none */
 };
 
 /* Most groups of a -multi table whose ranks are kept (own output). */

@@ -117,3 +117,14 @@ const struct p2pb_imp_kind *p2pb_imp_osu_kind(const char *kernel)
             k = &p2pb_imp_osu_kinds[i];
     return k;
 }
+
+const struct p2pb_imp_kind *p2pb_imp_native_kind(const char *kernel)
+{
+    for (size_t i = 0; i < p2pb_imp_n_imb_kinds; i++)
+        if (strcmp(p2pb_imp_imb_kinds[i].kernel, kernel) == 0)
+            return &p2pb_imp_imb_kinds[i];
+    for (size_t i = 0; i < p2pb_imp_n_own_kinds; i++)
+        if (strcmp(p2pb_imp_own_kinds[i].kernel, kernel) == 0)
+            return &p2pb_imp_own_kinds[i];
+    return NULL;
+}

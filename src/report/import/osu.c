@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "import.h"
+#include "text.h"
 
 /* Words of a title that name a collective operation. */
 static const char *const collective_words[] = {
@@ -86,6 +87,7 @@ static void osu_open_section(struct p2pb_imp_scan *sc, const char *model, const 
         snprintf(o->device, sizeof o->device, "%.15s", model + 4);
     if (strncmp(model, "MPI", 3) == 0 && (model[3] == '\0' || model[3] == '-'))
         o->k = p2pb_imp_osu_kind_named(words);
+    o->rate = o->k && o->k->is_rate;
     if (!o->k)
         snprintf(o->name, sizeof o->name, "OSU %.12s %.24s (%.20s)", model, words,
                  osu_skip_reason(model, words));
@@ -112,7 +114,10 @@ static void osu_group_facts(struct p2pb_imp_scan *sc)
 {
     struct p2pb_imp_group *g = sc->g;
     const struct p2pb_imp_osu_section *o = &sc->osu;
-    if (!g->source[0] || strncmp(g->source, "osu", 3) == 0) {
+    if (o->own) {
+        snprintf(g->source, sizeof g->source, "p2pbench-osu");
+        g->mb_pow2 = 0;
+    } else if (!g->source[0] || strncmp(g->source, "osu", 3) == 0) {
         if (o->version[0])
             snprintf(g->source, sizeof g->source, "osu-%s", o->version);
         else if (!g->source[0])
@@ -152,11 +157,81 @@ static int int_after(const char *s, const char *key)
     return v > 0 && v <= 1000000 ? (int)v : 0;
 }
 
+/* Programs whose value column is a rate (MB/s); the others print usec. */
+static int osu_rate_program(const char *prog)
+{
+    return strcmp(prog, "osu_bw") == 0 || strcmp(prog, "osu_bibw") == 0 ||
+           strcmp(prog, "osu_mbw_mr") == 0;
+}
+
+/*
+ * p2pbench's own -f osu title (src/common/output/osu.c):
+ * "# p2pbench 0.3.0: uniband 0->1 in the layout of osu_bw". The table is
+ * read as the kernel named (its kind in kinds.c); a kernel the importer has
+ * no kind for (noise) is skipped with a note. Returns 0 when s is not one.
+ */
+static int osu_own_title(struct p2pb_imp_scan *sc, const char *s)
+{
+    const char *p = p2pb_imp_skip_ws(s + 1), *lay;
+    if (strncmp(p, "p2pbench ", 9) != 0 || !(lay = strstr(p, " in the layout of osu_")))
+        return 0;
+    const char *k = strstr(p, ": ");
+    if (!k || k > lay)
+        return 0;
+    k += 2;
+    char kernel[32], prog[32];
+    size_t kl = strcspn(k, " ");
+    snprintf(kernel, sizeof kernel, "%.*s", (int)(kl < 31 ? kl : 31), k);
+    snprintf(prog, sizeof prog, "%.31s", lay + strlen(" in the layout of "));
+    p2pb_imp_rtrim(prog);
+    struct p2pb_imp_osu_section *o = &sc->osu;
+    memset(o, 0, sizeof *o);
+    o->open = o->own = 1;
+    o->k = p2pb_imp_native_kind(kernel);
+    o->rate = osu_rate_program(prog);
+    const char *v = p2pb_imp_skip_ws(k + kl);
+    if (v < lay)
+        snprintf(o->own_variant, sizeof o->own_variant, "%.*s",
+                 (int)((size_t)(lay - v) < 31 ? (size_t)(lay - v) : 31), v);
+    p2pb_text_sanitize(o->own_variant); /* text of the log: into the results file */
+    if (!o->k)
+        snprintf(o->name, sizeof o->name, "p2pbench %.31s (no kind to import it as)", kernel);
+    snprintf(o->title, sizeof o->title, "%s", p);
+    p2pb_imp_rtrim(o->title);
+    snprintf(sc->benchbuf, sizeof sc->benchbuf, "osu");
+    sc->bench = sc->benchbuf;
+    return 1;
+}
+
+/* "# p2pbench: 2 of 4 ranks, bytes per iteration = 64 x Size" of an own
+ * section (memcpy: "= 1048576 at every Size"). */
+static void osu_own_facts(struct p2pb_imp_osu_section *o, const char *s)
+{
+    const char *p = strstr(s, "p2pbench: ");
+    int a, n, end = 0;
+    double bf;
+    if (!o->own || !p ||
+        sscanf(p, "p2pbench: %d of %d ranks, bytes per iteration = %lf %n", &a, &n, &bf, &end) !=
+            3 ||
+        end == 0 || a <= 0 || n < a || n > P2PB_IMP_MAX_RANKS || !(bf > 0 && bf < 1e12))
+        return;
+    int fixed = strncmp(p + end, "at every Size", 13) == 0;
+    if (!fixed && strncmp(p + end, "x Size", 6) != 0)
+        return;
+    o->own_active = a;
+    o->own_nranks = n;
+    if (fixed)
+        o->own_fixed = bf;
+    else
+        o->own_bf = bf;
+}
+
 void p2pb_imp_osu_comment(struct p2pb_imp_scan *sc, const char *s)
 {
     struct p2pb_imp_osu_section *o = &sc->osu;
-    if (osu_title(sc, s))
+    if (osu_own_title(sc, s) || osu_title(sc, s))
         return;
+    osu_own_facts(o, s);
     if (strstr(s, "Number of Sender threads:"))
         o->send_threads = int_after(s, "threads:");
     if (strstr(s, "Number of Receiver threads:"))
@@ -269,6 +344,20 @@ static struct p2pb_imp_table *osu_table_open(struct p2pb_imp_scan *sc, size_t i)
     }
     t->line = (long)i + 1;
     osu_group_facts(sc);
+    if (o->own) {
+        /* the kernel's own ranks, variant and bytes per iteration */
+        snprintf(t->variant, sizeof t->variant, "%s", o->own_variant);
+        if (o->own_nranks) {
+            t->nranks = o->own_nranks;
+            t->active = o->own_active;
+        }
+        if (o->own_bf > 0)
+            t->bytes_factor = o->own_bf;
+        t->fixed_bytes = o->own_fixed;
+        t->rate_is_sum = strncmp(o->own_variant, "aggregate", 9) == 0;
+        p2pb_imp_repeat_variant(sc->g, t);
+        return t;
+    }
     osu_variant(o, t->variant, sizeof t->variant);
     p2pb_imp_repeat_variant(sc->g, t);
     return t;
@@ -286,8 +375,8 @@ static void osu_row_note(const struct p2pb_imp_osu_section *o, char *n, size_t l
 }
 
 /* Row r from its tokens tok[0..n) under columns c; 0 when a value is not a number. */
-static int osu_fill(struct p2pb_imp_row *r, const struct p2pb_imp_kind *k, const struct osu_cols *c,
-                    char **tok, size_t n, double bf)
+static int osu_fill(struct p2pb_imp_row *r, int is_rate, const struct osu_cols *c, char **tok,
+                    size_t n, double bf)
 {
     for (size_t i = 1; i < n && i - 1 < c->n; i++) {
         double v;
@@ -295,20 +384,20 @@ static int osu_fill(struct p2pb_imp_row *r, const struct p2pb_imp_kind *k, const
             continue;
         if (!p2pb_imp_parse_num(tok[i], &v))
             return 0;
-        if (c->col[i - 1] == O_VAL && k->is_rate)
+        if (c->col[i - 1] == O_VAL && is_rate)
             r->mbps = v;
         else if (c->col[i - 1] == O_VAL)
             r->t = r->tavg = v;
-        else if (c->col[i - 1] == O_MIN && !k->is_rate)
+        else if (c->col[i - 1] == O_MIN && !is_rate)
             r->tmin = v;
-        else if (c->col[i - 1] == O_MAX && !k->is_rate)
+        else if (c->col[i - 1] == O_MAX && !is_rate)
             r->tmax = v;
         else if (c->col[i - 1] == O_MSGS)
             r->msgs = v;
     }
     if (isnan(r->tmax))
         r->tavg = NAN;
-    if (k->is_rate && r->mbps > 0 && r->bytes > 0) {
+    if (is_rate && r->mbps > 0 && r->bytes > 0) {
         r->t = bf * (double)r->bytes / r->mbps; /* MB/s = bf X / t, t in usec */
         r->t_derived = 1;
     }
@@ -326,6 +415,9 @@ static enum p2pb_status osu_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
         const char *s = p2pb_imp_skip_ws(lg->lines[*j]);
         if (*s == '#' && t->nrows == 0 && strstr(s, "Datatype"))
             continue; /* OSU 7.0-7.3: "# Datatype: MPI_CHAR." after the header */
+        size_t failed;
+        if (*s == '#' && sc->osu.own && sscanf(s, "# %zu bytes:", &failed) == 1)
+            continue; /* p2pbench: a size that failed, inside the table */
         size_t n = p2pb_imp_tokenize(s, buf, sizeof buf, tok, 14), bytes;
         if (n == 0 || !p2pb_imp_parse_size(tok[0], &bytes))
             break;
@@ -337,7 +429,12 @@ static enum p2pb_status osu_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
             *partial = 1;
             break;
         }
-        if (!osu_fill(&tmp, sc->osu.k, c, tok, n, t->bytes_factor)) {
+        if (sc->osu.own && sc->osu.rate && bytes == 0)
+            continue; /* p2pbench's 0-byte rate row: 0.00 MB/s, no time in it */
+        /* memcpy: the buffer per iteration at every size */
+        double bf =
+            t->fixed_bytes > 0 && bytes > 0 ? t->fixed_bytes / (double)bytes : t->bytes_factor;
+        if (!osu_fill(&tmp, sc->osu.rate, c, tok, n, bf)) {
             p2pb_imp_bad_row(sc->lg, sc->g, t, *j + 1, "a value is not a finite number");
             break;
         }

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * OSU micro-benchmarks layout (docs/output-format.md, "osu"): each table
+ * (kernel, variant, rank count) is printed as the OSU program that measures
+ * the same thing would print its run: '#' header lines, a column header
+ * "# Size" then the value columns, and one line per size with the size
+ * left-aligned in 10 characters and each value right-aligned in 18 with 2
+ * decimals. Several tables follow each other as the logs of several OSU
+ * programs run one after another would.
+ *
+ *   kernel          OSU program     value
+ *   pingpong        osu_latency     t median, usec (half the round trip)
+ *   uniband         osu_bw          MB/s from the median
+ *   biband          osu_bibw        MB/s from the median
+ *   multi-pingpong  osu_multi_lat   t median, usec
+ *   multi-uniband   osu_mbw_mr      MB/s and messages/s from the median
+ *
+ * Other kernels have no OSU program: their tables have the columns of
+ * osu_latency (a time) or osu_bw (a rate) and a comment line saying so.
+ * MB/s counts 1 MB = 10^6 B, as OSU does.
+ *
+ * Besides OSU's lines, each table carries one line for the importer:
+ * "# p2pbench: A of N ranks, bytes per iteration = F x Size" (F: the row's
+ * bytes_factor; memcpy: "= B at every Size", B its buffer), so `p2pbench-report import` reads the
+ * tables back as the kernels they came from (src/report/import/osu.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "output/output.h"
+
+/* The OSU program a kernel is shown as. */
+struct osu_map {
+    const char *kernel;
+    const char *program; /* "osu_latency"; for a kernel without one: the layout used */
+    int rate;            /* 1: MB/s column(s), 0: latency in usec */
+    int own;             /* 1: OSU has no program measuring this kernel */
+};
+
+static const struct osu_map osu_maps[] = {
+    {"pingpong", "osu_latency", 0, 0},
+    {"uniband", "osu_bw", 1, 0},
+    {"biband", "osu_bibw", 1, 0},
+    {"multi-pingpong", "osu_multi_lat", 0, 0},
+    {"multi-uniband", "osu_mbw_mr", 1, 0},
+    {"tcp-uniband", "osu_bw", 1, 1},
+    {"memcpy", "osu_bw", 1, 1},
+};
+
+/* Kernels not in osu_maps: a time in the columns of osu_latency. */
+static const struct osu_map osu_default = {"", "osu_latency", 0, 1};
+
+static const struct osu_map *osu_map_of(const char *kernel)
+{
+    for (size_t i = 0; i < sizeof osu_maps / sizeof osu_maps[0]; i++)
+        if (strcmp(osu_maps[i].kernel, kernel) == 0)
+            return &osu_maps[i];
+    return &osu_default;
+}
+
+static int osu_mbw_mr(const struct osu_map *m)
+{
+    return strcmp(m->program, "osu_mbw_mr") == 0;
+}
+
+/* The column header: "# Size" in 10 characters, each title right-aligned in 18. */
+static void osu_col_header(FILE *o, const struct osu_map *m)
+{
+    if (osu_mbw_mr(m))
+        fprintf(o, "%-10s%18s%18s\n", "# Size", "MB/s", "Messages/s");
+    else
+        fprintf(o, "%-10s%18s\n", "# Size", m->rate ? "Bandwidth (MB/s)" : "Latency (us)");
+}
+
+/* The header block of the table that row r opens. */
+static void osu_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
+{
+    FILE *o = ctx->out;
+    const struct osu_map *m = osu_map_of(r->kernel);
+    fprintf(o, "# p2pbench %s: %s%s%s in the layout of %s\n", ctx->run ? ctx->run->version : "",
+            r->kernel, r->variant[0] ? " " : "", r->variant, m->program);
+    if (m->own)
+        fprintf(o, "# no OSU program measures %s; columns as %s\n", r->kernel, m->program);
+    if (r->status == P2PB_ROW_SKIPPED) {
+        fprintf(o, "# skipped: %s\n", r->note);
+        ctx->header_done = 0;
+        return;
+    }
+    if (r->fixed_bytes > 0) /* memcpy: the buffer, whatever the size */
+        fprintf(o, "# p2pbench: %d of %d ranks, bytes per iteration = %.17g at every Size\n",
+                r->active_ranks, r->nranks, r->fixed_bytes);
+    else
+        fprintf(o, "# p2pbench: %d of %d ranks, bytes per iteration = %.17g x Size\n",
+                r->active_ranks, r->nranks, r->bytes_factor);
+    osu_col_header(o, m);
+    ctx->header_done = 1;
+}
+
+static void osu_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
+{
+    FILE *o = ctx->out;
+    /* a table whose first sizes were skipped gets its header at its first measured row */
+    if (p2pb_report_new_section(ctx, r) || (r->status != P2PB_ROW_SKIPPED && !ctx->header_done))
+        osu_section(ctx, r);
+    if (r->status == P2PB_ROW_SKIPPED)
+        return;
+    if (r->status != P2PB_ROW_OK) {
+        fprintf(o, "# %zu bytes: %s%s%s\n", r->bytes, p2pb_row_status_str(r->status),
+                r->note[0] ? ": " : "", r->note);
+        return;
+    }
+    const struct osu_map *m = osu_map_of(r->kernel);
+    ctx->rows++;
+    if (osu_mbw_mr(m)) {
+        /* messages/s: bytes_factor messages per iteration of t.median usec */
+        double msgs = r->t.median > 0 ? r->bytes_factor * 1e6 / r->t.median : 0.0;
+        fprintf(o, "%-10zu%18.2f%18.2f\n", r->bytes, r->mbytes_per_sec, msgs);
+    } else {
+        fprintf(o, "%-10zu%18.2f\n", r->bytes, m->rate ? r->mbytes_per_sec : r->t.median);
+    }
+}
+
+static void osu_begin(struct p2pb_report_ctx *ctx)
+{
+    (void)ctx; /* OSU logs start with the first program's title */
+}
+
+static void osu_end(struct p2pb_report_ctx *ctx)
+{
+    if (ctx->incomplete)
+        fprintf(ctx->out, "# p2pbench: run incomplete (aborted or cut short): not every size "
+                          "was measured\n");
+    fflush(ctx->out);
+}
+
+const struct p2pb_reporter p2pb_reporter_osu = {
+    .name = "osu",
+    .summary = "OSU micro-benchmarks layout (osu_latency, osu_bw, ... one table per kernel)",
+    .begin = osu_begin,
+    .row = osu_row,
+    .end = osu_end,
+};
