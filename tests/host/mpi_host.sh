@@ -65,8 +65,17 @@ r=\${OMPI_COMM_WORLD_RANK:-\${PMI_RANK:-}}
 printf '%s %s\\n' "\$(uname -n)" "\$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)" >"$tmp/probe.\$r"
 PROBE
 chmod +x probe.sh
-# PUs this test may use (its own affinity): "bound" means leaving some out
-allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
+# PUs a rank may use, as hwloc's allowed set that p2pbench's "bound" is
+# measured against: the cgroup's cpuset (v1, else v2), else every online PU
+allowed_pus() {
+    cg1=$(sed -n 's/^[0-9]*:cpuset:\(.*\)/\1/p' /proc/self/cgroup 2>/dev/null)
+    cg2=$(sed -n 's/^0:://p' /proc/self/cgroup 2>/dev/null)
+    for f in "/sys/fs/cgroup/cpuset${cg1:-/}/cpuset.effective_cpus" \
+             "/sys/fs/cgroup${cg2:-/}/cpuset.cpus.effective" /sys/devices/system/cpu/online; do
+        if [ -s "$f" ]; then cat "$f"; return; fi
+    done
+}
+allowed=$(allowed_pus)
 # truth NP: the probe's files as "RANK HOST PUS BOUND" lines, in truth
 truth() {
     python3 "$here/placement.py" probe "$tmp" "$1" "$allowed" >truth ||
