@@ -15,12 +15,6 @@
 #
 # Exit 0 all passed, 1 a check failed, 2 usage, 77 skipped (not root, or ip,
 # unshare, tc, mpirun, python3 missing; with P2PB_REQUIRE_NETNS=1 that fails).
-#
-# Fallback for checking the plumbing by hand before p2pbench exists:
-# P2PB_TEST_FALLBACK=npopenmpi runs NetPIPE (NPopenmpi) and `hostname` over the
-# same testbed instead, prints the measured rates for information and checks
-# only that the launches work and each rank runs on its own host. It is not a
-# test of p2pbench; ctest must not set it.
 set -euo pipefail
 
 # shellcheck disable=SC2034 # used by driver.sh
@@ -43,7 +37,7 @@ Usage: $0 P2PBENCH_BIN OUTDIR
 
 Runs p2pbench across network-namespace hosts (needs root). Results files and
 logs go to OUTDIR. Env: P2PB_REQUIRE_NETNS=1 (missing prerequisites fail
-instead of skip), P2PB_TEST_FALLBACK=npopenmpi (manual plumbing check only).
+instead of skip).
 EOF
 }
 
@@ -53,7 +47,6 @@ EOF
 }
 BIN=$1
 OUTDIR=$2
-FALLBACK=${P2PB_TEST_FALLBACK:-}
 
 netns_require
 [[ -x $TESTBED ]] || {
@@ -61,19 +54,11 @@ netns_require
     summary || exit 1
 }
 
-if [[ -n $FALLBACK ]]; then
-    [[ $FALLBACK == npopenmpi ]] || {
-        echo "P2PB_TEST_FALLBACK must be 'npopenmpi'" >&2
-        exit 2
-    }
-    BIN=$(command -v NPopenmpi) || skip_or_fail "NPopenmpi not found (Debian netpipe-openmpi)"
-else
-    BIN_PATH=$(command -v "$BIN") || {
-        fail "p2pbench binary not found or not executable: $BIN"
-        summary || exit 1
-    }
-    BIN=$BIN_PATH
-fi
+BIN_PATH=$(command -v "$BIN") || {
+    fail "p2pbench binary not found or not executable: $BIN"
+    summary || exit 1
+}
+BIN=$BIN_PATH
 netns_own_testbed p2pt
 
 # tb NAME TIMEOUT N PROFILE-ARGS... -- MPIRUN-ARGS...: one testbed run, its
@@ -192,28 +177,8 @@ contract_tests() {
     fi
 }
 
-# Manual plumbing check with NetPIPE: launches and host names only.
-fallback_tests() {
-    say "FALLBACK MODE (NPopenmpi): plumbing only, the p2pbench contract is NOT tested"
-    local p rc out mbps
-    for p in "shaped $SHAPED_RATE" native; do
-        out=$OUTDIR/np-${p%% *}.out
-        rc=0
-        # shellcheck disable=SC2086 # profile and rate as two words
-        tb "np-${p%% *}" 60 2 --profile $p -- "$BIN" -p 0 -l "$MIB" -u "$MIB" -o "$out" || rc=$?
-        expect "fallback: NPopenmpi over 2 hosts, profile $p" test "$rc" -eq 0 -a -s "$out"
-        # NetPIPE line: bytes Mbps(2^20) seconds; report MB/s = bytes / s / 10^6
-        mbps=$(awk '{printf "%.2f", $1 / $3 / 1e6}' "$out" 2>/dev/null) || true
-        say "info: profile $p: NPopenmpi 1 MiB: ${mbps:-?} MB/s"
-    done
-    rc=0
-    tb hostname 60 4 --profile native -- hostname || rc=$?
-    out=$(sort "$OUTDIR/hostname.log" | grep -xE 'h[0-9]+' | tr '\n' ',' || true)
-    expect "fallback: 4 ranks on hosts h1..h4 (got '$out')" test "$rc" -eq 0 -a "$out" = h1,h2,h3,h4,
-}
-
 start=$SECONDS
 say "load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs (rates suffer on a busy machine)"
-if [[ -n $FALLBACK ]]; then fallback_tests; else contract_tests; fi
+contract_tests
 say "took $((SECONDS - start)) s; outputs in $OUTDIR"
 summary

@@ -24,12 +24,6 @@
 #
 # Exit 0 all passed, 1 a check failed, 2 usage, 77 skipped (not root, or Slurm,
 # munge, mpirun, ip, python3 missing; with P2PB_REQUIRE_SLURM=1 that fails).
-#
-# Fallback for checking the plumbing by hand before p2pbench exists:
-# P2PB_TEST_FALLBACK=npopenmpi submits the same jobs with a stand-in binary
-# that ignores its arguments and runs NetPIPE (NPopenmpi); only the jobs'
-# success and NetPIPE's output are checked. Not a test of p2pbench; ctest
-# must not set it.
 set -euo pipefail
 
 # shellcheck disable=SC2034 # used by driver.sh
@@ -53,8 +47,7 @@ Usage: $0 P2PBENCH_BIN OUTDIR
 Runs p2pbench through a private one-node, then two-node Slurm (needs root).
 Job output and results files go to OUTDIR. Env: P2PB_REQUIRE_SLURM=1
 (missing prerequisites fail instead of skip), P2PB_SLURM_LAUNCHERS (default
-"srun mpirun"), P2PB_SLURM_JOB_TIMEOUT (default 120 s),
-P2PB_TEST_FALLBACK=npopenmpi (manual plumbing check only).
+"srun mpirun"), P2PB_SLURM_JOB_TIMEOUT (default 120 s).
 EOF
 }
 
@@ -64,7 +57,6 @@ EOF
 }
 BIN=$1
 OUTDIR=$2
-FALLBACK=${P2PB_TEST_FALLBACK:-}
 
 require_root
 require_commands munged munge slurmctld slurmd sbatch squeue scontrol scancel sinfo srun \
@@ -78,28 +70,13 @@ done
 mkdir -p -- "$OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)
 
-if [[ -n $FALLBACK ]]; then
-    [[ $FALLBACK == npopenmpi ]] || {
-        echo "P2PB_TEST_FALLBACK must be 'npopenmpi'" >&2
-        exit 2
-    }
-    command -v NPopenmpi >/dev/null || skip_or_fail "NPopenmpi not found (Debian netpipe-openmpi)"
-    # Stand-in for p2pbench: ignores the p2pbench arguments.
-    BIN=$OUTDIR/npopenmpi-standin
-    cat >"$BIN" <<'EOF'
-#!/bin/sh
-cd "$(dirname "$0")" && exec NPopenmpi -p 0 -l 8 -u 65536 -o "np-$SLURM_JOB_ID.out"
-EOF
-    chmod +x "$BIN"
-else
-    BIN_PATH=$(command -v "$BIN") || {
-        fail "p2pbench binary not found or not executable: $BIN"
-        summary || exit 1
-    }
-    # Absolute: the jobs run in OUTDIR.
-    [[ $BIN_PATH == /* ]] || BIN_PATH=$PWD/$BIN_PATH
-    BIN=$BIN_PATH
-fi
+BIN_PATH=$(command -v "$BIN") || {
+    fail "p2pbench binary not found or not executable: $BIN"
+    summary || exit 1
+}
+# Absolute: the jobs run in OUTDIR.
+[[ $BIN_PATH == /* ]] || BIN_PATH=$PWD/$BIN_PATH
+BIN=$BIN_PATH
 
 # Private clusters: own state directories (short paths: they hold the munge
 # socket), ports apart from local-slurm.sh's defaults, and a namespace prefix
@@ -257,10 +234,6 @@ check_job() {
         tail -n 20 "$OUTDIR/$label-$id.out" 2>/dev/null | sed 's/^/    /'
         return
     fi
-    if [[ -n $FALLBACK ]]; then
-        expect "$label: NPopenmpi wrote its output" test -s "$OUTDIR/np-$id.out"
-        return
-    fi
     check_file "$label" "$OUTDIR/$label-$id.jsonl" "$hosts"
 }
 
@@ -274,19 +247,17 @@ one_node() {
         submit "$ONE_DIR" "one-n1-$launcher" "$launcher" -N 1 -n 2 || continue
         check_job "$ONE_DIR" "one-n1-$launcher" "$JOB_ID" same
     done
-    if [[ -z $FALLBACK ]]; then
-        mkdir -p "$tree/build"
-        ln -sf "$BIN" "$tree/build/p2pbench"
-        if SUBMIT_FROM=$tree submit "$ONE_DIR" one-n1-nobin srun -N 1 -n 2; then
-            check_job "$ONE_DIR" one-n1-nobin "$JOB_ID" same
-            if command -v p2pbench >/dev/null; then
-                say "one-n1-nobin: p2pbench is on PATH here, so the job used it; build/p2pbench not checked"
-            elif grep -qF "p2pbench: $tree/build/p2pbench (from a build in $tree)" \
-                "$OUTDIR/one-n1-nobin-$JOB_ID.out"; then
-                pass "one-n1-nobin: the job found build/p2pbench in its submit directory"
-            else
-                fail "one-n1-nobin: job log does not name $tree/build/p2pbench: $(head -5 "$OUTDIR/one-n1-nobin-$JOB_ID.out")"
-            fi
+    mkdir -p "$tree/build"
+    ln -sf "$BIN" "$tree/build/p2pbench"
+    if SUBMIT_FROM=$tree submit "$ONE_DIR" one-n1-nobin srun -N 1 -n 2; then
+        check_job "$ONE_DIR" one-n1-nobin "$JOB_ID" same
+        if command -v p2pbench >/dev/null; then
+            say "one-n1-nobin: p2pbench is on PATH here, so the job used it; build/p2pbench not checked"
+        elif grep -qF "p2pbench: $tree/build/p2pbench (from a build in $tree)" \
+            "$OUTDIR/one-n1-nobin-$JOB_ID.out"; then
+            pass "one-n1-nobin: the job found build/p2pbench in its submit directory"
+        else
+            fail "one-n1-nobin: job log does not name $tree/build/p2pbench: $(head -5 "$OUTDIR/one-n1-nobin-$JOB_ID.out")"
         fi
     fi
     slurm "$ONE_DIR" stop >>"$OUTDIR/local-slurm.log" 2>&1 || fail "one-node Slurm stopped"
@@ -296,7 +267,6 @@ one_node() {
 srun_two() {
     local file=$OUTDIR/two-srun-N2.jsonl rc=0
     local -a cmd=("$BIN" pingpong --sizes "0,1K" --samples 5 --label two-srun-N2 -o "$file")
-    [[ -z $FALLBACK ]] || cmd=("$BIN")
     rm -f -- "$file"
     say "two-srun-N2: srun -N 2 -n 2 --mpi=pmix ${cmd[*]}"
     (cd "$OUTDIR" && timeout -k 10 "$JOB_TIMEOUT" env P2PB_SLURM_DIR="$TWO_DIR" \
@@ -308,7 +278,7 @@ srun_two() {
         return
     fi
     pass "two-srun-N2: srun -N 2 exited 0"
-    [[ -n $FALLBACK ]] || check_file two-srun-N2 "$file" differ
+    check_file two-srun-N2 "$file" differ
 }
 
 # (b) Two nodes: srun -N 2; sbatch -N 1 -n 2; sbatch with the script's
@@ -327,7 +297,6 @@ two_nodes() {
 }
 
 start=$SECONDS
-[[ -z $FALLBACK ]] || say "FALLBACK MODE (NPopenmpi): plumbing only, the p2pbench contract is NOT tested"
 one_node
 two_nodes
 say "took $((SECONDS - start)) s; outputs in $OUTDIR"
