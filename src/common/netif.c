@@ -26,11 +26,6 @@ void p2pb_netif_set_wanted(const char *name)
     snprintf(wanted, sizeof wanted, "%s", name ? name : "");
 }
 
-const char *p2pb_netif_wanted(void)
-{
-    return wanted;
-}
-
 /* Which IPv4 interface entry a search wants. */
 struct netif_query {
     const char *name;            /* exact interface name, or NULL */

@@ -45,9 +45,6 @@ int p2pb_netif_pick(const char *want, const char *procfs, struct p2pb_netif *out
  */
 void p2pb_netif_set_wanted(const char *name);
 
-/* The name set by p2pb_netif_set_wanted, "" when none. Never NULL. */
-const char *p2pb_netif_wanted(void);
-
 /*
  * IPv4 address of interface name as text into addr (len bytes).
  * Returns 0, or -1 when the interface does not exist or has no IPv4 address.

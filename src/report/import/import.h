@@ -83,8 +83,6 @@ const struct p2pb_imp_kind *p2pb_imp_osu_kind_named(const char *words);
 /* Kind of the p2pbench kernel named kernel ("pingpong", "multi-uniband")
  * among the IMB and own kinds; NULL if none. */
 const struct p2pb_imp_kind *p2pb_imp_native_kind(const char *kernel);
-/* OSU kind with kernel name kernel ("osu_bw"); NULL if none. */
-const struct p2pb_imp_kind *p2pb_imp_osu_kind(const char *kernel);
 
 /* ---- text.c: tokens and numbers ---- */
 

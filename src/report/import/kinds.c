@@ -109,15 +109,6 @@ const struct p2pb_imp_kind *p2pb_imp_osu_kind_named(const char *words)
     return NULL;
 }
 
-const struct p2pb_imp_kind *p2pb_imp_osu_kind(const char *kernel)
-{
-    const struct p2pb_imp_kind *k = NULL;
-    for (size_t i = 0; i < p2pb_imp_n_osu_kinds; i++)
-        if (strcmp(p2pb_imp_osu_kinds[i].kernel, kernel) == 0)
-            k = &p2pb_imp_osu_kinds[i];
-    return k;
-}
-
 const struct p2pb_imp_kind *p2pb_imp_native_kind(const char *kernel)
 {
     for (size_t i = 0; i < p2pb_imp_n_imb_kinds; i++)
