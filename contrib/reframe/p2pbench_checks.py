@@ -113,7 +113,8 @@ class P2pbenchBase(rfm.RunOnlyRegressionTest):
     #: launcher (the default); partition: run p2pbench with the partition's launcher
     #: (srun, mpiexec...) and num_tasks = RANKS.
     launch = variable(str, value='mpirun')
-    #: The MPI launcher and its options (a shell word list), e.g. '--oversubscribe'.
+    #: The MPI launcher (launch=mpirun), and its options (a shell word list, e.g.
+    #: '--oversubscribe'), which under launch=partition go to the partition's launcher.
     mpirun = variable(str, value='mpirun')
     mpirun_flags = variable(str, value='')
     #: Words put before the launch command (shell word list), e.g. 'taskset -c 0'.
@@ -134,6 +135,8 @@ class P2pbenchBase(rfm.RunOnlyRegressionTest):
             self.env_vars['OMPI_ALLOW_RUN_AS_ROOT_CONFIRM'] = '1'
         if self.launch == 'mpirun':
             self.job.launcher = getlauncher('local')()
+        else:
+            self.job.launcher.options += shlex.split(self.mpirun_flags)
 
     def launch_words(self, ranks, args):
         """The words of one p2pbench launch on RANKS ranks with ARGS: the whole command
@@ -160,13 +163,13 @@ class P2pbenchRunBase(P2pbenchBase):
     @run_after('init')
     def _keep_results(self):
         self.keep_files = [self.results_file]
+        if self.launch == 'partition':
+            self.num_tasks = self.ranks
 
     @run_before('run')
     def _set_command(self):
         args = [self.kernel, '--sizes', self.sizes, '-o', self.results_file, '-f', 'text']
         words = self.launch_words(self.ranks, args)
-        if self.launch == 'partition':
-            self.num_tasks = self.ranks
         self.executable = shlex.quote(words[0])
         self.executable_opts = [shlex.quote(w) for w in words[1:]]
 
@@ -245,8 +248,9 @@ class P2pbenchGateBase(P2pbenchBase):
         if self.launch == 'partition':
             # the launches run from the job script, under the partition's launcher
             launcher = self.current_partition.launcher_type()
+            launcher.options = shlex.split(self.mpirun_flags)
             self.job.num_tasks = self.ranks
-            prefix = ' '.join(launcher.command(self.job)) + ' '
+            prefix = launcher.run_command(self.job) + ' '
         else:
             prefix = ''
         self.prerun_cmds = []
@@ -316,8 +320,10 @@ class P2pbenchGateBase(P2pbenchBase):
                 '; '.join(f"{self._row_name(r)} ratio {r.get('ratio'):.3g}"
                           for r in worse[:6]) + (' ...' if len(worse) > 6 else ''))
         if status == 1:
-            raise SanityError('a launch file is incomplete or aborted: ' +
-                              ', '.join(doc.get('incomplete', [])[:6]))
+            files = doc.get('incomplete', [])
+            raise SanityError(f'{len(files)} launch files incomplete or aborted: ' +
+                              '; '.join(f"{f.get('path')}: {f.get('why')}" for f in files[:4]) +
+                              (' ...' if len(files) > 4 else ''))
         raise SanityError(f'compare exit {status}: a regression cannot be detected with '
                           f"{doc.get('launches_a')} + {doc.get('launches_b')} launches "
                           f'(at least 4 per side)')

@@ -72,6 +72,15 @@ python3 "$here/rfm_report.py" runvars "$work/run.json" pingpong uniband || fail 
 grep -q "^P: 1024_0_to_1_mbytes_per_sec: .* MB/s" run.out && grep -q "^P: 0_t_median: .* usec" run.out &&
     pass "the console shows the variables with units" || fail "no 'P: 1024_0_to_1_mbytes_per_sec: ... MB/s' line in run.out"
 
+# ... with a site configuration whose partition launcher starts MPI (launch=partition)
+P2PB_RFM_KERNELS=pingpong P2PB_RFM_SIZES=0,1K P2PB_RFM_RANKS=2 rfm part \
+    -C "$src/contrib/reframe/config-mpirun.py" -n P2pbenchRun -S P2pbenchRun.launch=partition
+rc=$?
+[ $rc = 0 ] && outcome part | grep -q "^P2pbenchRun .*	success	" &&
+    grep -q "^mpirun -np 2 .*$bench pingpong --sizes 0,1K" "$work"/part/output/localmpi/cpu/plain/*/rfm_job.sh &&
+    pass "launch=partition: the partition's mpirun launcher starts 2 ranks; passes" ||
+    fail "launch=partition: exit $rc: $(outcome part) $(tail -5 part.out)"
+
 # ... and its sanity: on 1 rank pingpong measures nothing (end record nothing-measured)
 P2PB_RFM_KERNELS=pingpong P2PB_RFM_SIZES=0 P2PB_RFM_RANKS=1 rfm run1 -n P2pbenchRun
 rc=$?
