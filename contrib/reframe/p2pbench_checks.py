@@ -26,8 +26,10 @@ import shlex
 
 import reframe as rfm
 import reframe.utility.sanity as sn
-import reframe.utility.typecheck as typ
 from reframe.core.backends import getlauncher
+# ReFrame puts these in every test class's namespace; imported for readers and linters
+from reframe.core.builtins import (parameter, performance_function, run_after, run_before,
+                                   sanity_function, variable)
 from reframe.core.exceptions import SanityError
 
 
