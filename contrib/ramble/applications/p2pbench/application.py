@@ -2,7 +2,7 @@
 """Ramble application definition for p2pbench (docs/frameworks.md, "Ramble").
 
 One workload per kernel (`p2pbench --list`), each running one executable:
-`p2pbench KERNEL --sizes {sizes} --format {p2pbench_format} -o {experiment_run_dir}/results.jsonl
+`{p2pbench_bin} KERNEL --sizes {sizes} --format {p2pbench_format} -o {experiment_run_dir}/results.jsonl
 {p2pbench_flags}` under Ramble's MPI command, with standard output and standard error in
 the experiment's log (p2pbench prints its closing line on standard error in every format
 but text).
@@ -91,13 +91,14 @@ class P2pbench(ExecutableApplication):  # noqa: F405
 
     for _kernel in KERNELS:
         executable(f'run-{_kernel}',  # noqa: F405
-                   '{p2pbench} ' + _kernel + ' --sizes {sizes} --format {p2pbench_format} '
+                   '{p2pbench_bin} ' + _kernel + ' --sizes {sizes} --format {p2pbench_format} '
                    '-o {experiment_run_dir}/results.jsonl {p2pbench_flags}',
                    use_mpi=True, output_capture=OUTPUT_CAPTURE.ALL)  # noqa: F405
         workload(_kernel, executables=[f'run-{_kernel}'])  # noqa: F405
 
-    workload_variable('p2pbench', default='p2pbench',  # noqa: F405
-                      description='p2pbench to run (a path, or a name on PATH)',
+    workload_variable('p2pbench_bin', default='p2pbench',  # noqa: F405
+                      description='p2pbench to run (a path, or a name on PATH; under a '
+                                  'package manager, bin/p2pbench of its install prefix)',
                       workloads=list(KERNELS))
     workload_variable('sizes', default='0,1K,64K,1M',  # noqa: F405
                       description='message sizes in bytes (p2pbench --sizes: 0,8,1K,1M or '
@@ -122,3 +123,6 @@ class P2pbench(ExecutableApplication):  # noqa: F405
 
     success_criteria('p2pbench-finished', mode='string', match=CLOSING_LINE,  # noqa: F405
                      file='{log_file}')
+
+    del _kernel, _fmt, _context, _context_re, _context_name, _row_re, _prefix
+    del _metric, _group, _units, _type
