@@ -119,7 +119,8 @@ class P2pbenchBase(rfm.RunOnlyRegressionTest):
     #: '--oversubscribe'), which under launch=partition go to the partition's launcher.
     mpirun = variable(str, value='mpirun')
     mpirun_flags = variable(str, value='')
-    #: Words put before the launch command (shell word list), e.g. 'taskset -c 0'.
+    #: Words put before each launch (shell word list), e.g. 'taskset -c 0': before
+    #: mpirun, or under launch=partition between the partition's launcher and p2pbench.
     launch_wrapper = variable(str, value='')
     #: More p2pbench options (shell word list), e.g. '--rounds 3 --time-per-size 0.02'.
     p2pbench_opts = variable(str, value='')
