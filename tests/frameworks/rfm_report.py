@@ -2,8 +2,9 @@
 """Read a ReFrame run report (reframe --report-file) for tests/frameworks/reframe.sh.
 
   rfm_report.py outcome REPORT           one line per test case: NAME<TAB>RESULT<TAB>PHASE<TAB>REASON
-  rfm_report.py perfvar REPORT NAME      the value of performance variable NAME (first case)
-  rfm_report.py runvars REPORT KERNEL... check P2pbenchRun's performance variables against
+  rfm_report.py perfvar REPORT NAME [CASE]  the value of performance variable NAME in the
+                                         first test case (whose name holds CASE)
+  rfm_report.py runvars REPORT KERNEL... check P2pbenchRun's performance variables (2 ranks) against
                                          the results file each test case kept: exactly four
                                          per row with status ok (t_median, t_ci95_low,
                                          t_ci95_high in usec; mbytes_per_sec in MB/s; a null
@@ -52,7 +53,8 @@ def check_runvars(path, kernels):
         print(('PASS: ' if ok else 'FAIL: ') + what)
         failed += not ok
 
-    tcs = [tc for tc in cases(path) if tc['name'].startswith('P2pbenchRun')]
+    tcs = [tc for tc in cases(path) if tc['name'].startswith('P2pbenchRun') and
+           tc['check_params'].get('ranks') == 2]
     seen = sorted(tc['check_params']['kernel'] for tc in tcs)
     check(seen == sorted(kernels), f'one P2pbenchRun case per kernel: {seen}')
     for tc in tcs:
@@ -89,7 +91,8 @@ def main(argv):
             print(f"{tc['name']}\t{tc['result']}\t{tc.get('fail_phase')}\t{reason}")
         return 0
     if cmd == 'perfvar':
-        for p in cases(path)[0]['perfvars'] or []:
+        tc = [tc for tc in cases(path) if len(argv) < 5 or argv[4] in tc['name']][0]
+        for p in tc['perfvars'] or []:
             if p['name'] == argv[3]:
                 print(p['value'])
                 return 0
