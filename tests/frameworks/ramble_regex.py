@@ -68,6 +68,7 @@ def load_definition(path):
     ramble.appkit = appkit
     sys.modules['ramble'] = ramble
     sys.modules['ramble.appkit'] = appkit
+    sys.dont_write_bytecode = True  # no __pycache__ in the source tree
     spec = importlib.util.spec_from_file_location('p2pbench_ramble_app', path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

@@ -53,7 +53,7 @@ checks=$src/contrib/reframe/p2pbench_checks.py
 rfm() {
     local prefix="$1"
     shift
-    PYTHONPATH=$vendor/archspec-0.2.2 timeout 300 /usr/bin/python3 \
+    PYTHONPATH=$vendor/archspec-0.2.2 PYTHONDONTWRITEBYTECODE=1 timeout 300 /usr/bin/python3 \
         "$vendor/reframe-4.5.2/bin/reframe" -c "$checks" --prefix "$work/$prefix" \
         --report-file "$work/$prefix.json" \
         -S "p2pbench=$bench" -S "p2pbench_report=$report" -S "mpirun=$P2PB_MPIEXEC" \
