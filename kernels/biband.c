@@ -48,4 +48,5 @@ const struct p2pb_kernel p2pb_kernel_biband = {
     .run_iter = biband_iter,
     .verify = biband_verify,
     .teardown = p2pb_window_teardown,
+    .bound_paths = 2,
 };

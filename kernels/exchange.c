@@ -65,4 +65,5 @@ const struct p2pb_kernel p2pb_kernel_exchange = {
     .run_iter = exchange_iter,
     .verify = exchange_verify,
     .prepare_check = exchange_prepare_check,
+    .bound_paths = 2,
 };

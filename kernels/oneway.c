@@ -65,4 +65,5 @@ const struct p2pb_kernel p2pb_kernel_oneway = {
     .finish_iter = oneway_finish,
     .verify = oneway_verify,
     .flags = P2PB_KF_DIRECTIONS | P2PB_KF_ONEWAY,
+    .bound_paths = 1,
 };

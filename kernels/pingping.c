@@ -37,4 +37,5 @@ const struct p2pb_kernel p2pb_kernel_pingping = {
     .rbuf_regions = 1,
     .run_iter = pingping_iter,
     .verify = pingping_verify,
+    .bound_paths = 1,
 };

@@ -20,6 +20,6 @@ enum p2pb_status p2pb_pingpong_verify(const struct p2pb_kernel_ctx *ctx, size_t 
 #define P2PB_PINGPONG_FIELDS                                                        \
     .time_scale = 0.5, .bytes = {1, P2PB_BYTES_X}, .rank_reduce = P2PB_REDUCE_ROOT, \
     .imb_layout = P2PB_IMB_T, .sbuf_regions = 1, .rbuf_regions = 1,                 \
-    .run_iter = p2pb_pingpong_iter, .verify = p2pb_pingpong_verify
+    .run_iter = p2pb_pingpong_iter, .verify = p2pb_pingpong_verify, .bound_paths = 1
 
 #endif /* P2PBENCH_KERNELS_PINGPONG_H */

@@ -35,4 +35,5 @@ const struct p2pb_kernel p2pb_kernel_sendrecv = {
     .rbuf_regions = 1,
     .run_iter = sendrecv_iter,
     .verify = sendrecv_verify,
+    .bound_paths = 2,
 };

@@ -22,4 +22,5 @@ const struct p2pb_kernel p2pb_kernel_uniband = {
     .participation = P2PB_PART_PAIR,
     P2PB_WINDOW_UNI_FIELDS,
     .flags = P2PB_KF_DIRECTIONS,
+    .bound_paths = 1,
 };

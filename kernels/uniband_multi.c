@@ -17,4 +17,5 @@ const struct p2pb_kernel p2pb_kernel_multi_uniband = {
     .participation = P2PB_PART_PAIRS,
     P2PB_WINDOW_UNI_FIELDS,
     .flags = P2PB_KF_DIRECTIONS | P2PB_KF_PER_GROUP,
+    .bound_paths = 1,
 };

@@ -182,6 +182,12 @@ struct p2pb_kernel_ctx {
  *                has patterned sbuf and cleared rbuf: a kernel that moves
  *                data between buffers of its own (priv) patterns them here
  *                (off the timed path; may not communicate)
+ *  bound_paths   how many paths carry the bytes counted at once, each at
+ *                most the rate of one path (a copy of X bytes by one rank,
+ *                one direction of a link): the row's bound is bound_paths x
+ *                that rate (docs/kernels.md, "Bounds"). PingPong, PingPing,
+ *                Uniband, One-way 1; Sendrecv, Exchange, Biband 2 (each rank
+ *                receives at once); 0: no bound (memcpy, TCP, noise)
  *  finish_iter   optional; P2PB_KF_ONEWAY kernels: the rest of an
  *                iteration after the timed part run_iter (the receiver's
  *                acknowledgement); the harness calls it after every run_iter
@@ -217,6 +223,7 @@ struct p2pb_kernel {
     void (*prepare_check)(struct p2pb_kernel_ctx *ctx);
     void (*noise_stats)(const struct p2pb_kernel_ctx *ctx, struct p2pb_noise *out);
     enum p2pb_status (*finish_iter)(struct p2pb_kernel_ctx *ctx);
+    double bound_paths;
 };
 
 /*

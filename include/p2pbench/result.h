@@ -102,6 +102,25 @@ struct p2pb_clock_sync {
     int within;           /* 1 residual below half the round trip, 0 not, -1 unchecked */
 };
 
+/* Where a row's bound came from (struct p2pb_bound.source; JSON
+ * "bound.source": "copy", "link", "given"). */
+enum { P2PB_BOUND_NONE = 0, P2PB_BOUND_COPY = 1, P2PB_BOUND_LINK = 2, P2PB_BOUND_GIVEN = 3 };
+
+/*
+ * The most MB/s the hardware allows for a row (docs/kernels.md, "Bounds"):
+ * the kernel's paths x the rate of one path, a local copy of X bytes
+ * measured in the run (ranks on one host), the link rate of the interface
+ * MPI uses (ranks on distinct hosts) or --bound. JSON "bound":
+ * {"mbytes_per_sec", "source", "percent", "exceeds"}, present only when valid.
+ */
+struct p2pb_bound {
+    int valid;      /* 1 when the row has a bound */
+    double mbps;    /* the bound, MB/s (10^6 B/s) */
+    int source;     /* P2PB_BOUND_COPY, _LINK or _GIVEN */
+    double percent; /* 100 x the row's mbytes_per_sec / mbps */
+    int exceeds;    /* 1: the row is above 105% of its bound, a likely measurement error */
+};
+
 /* Sources of p2pb_disturbance.cpu_mhz, best last (JSON "cpu_mhz_source"). */
 enum { P2PB_MHZ_NONE = 0, P2PB_MHZ_CPUFREQ = 1, P2PB_MHZ_APERF = 2 };
 
@@ -161,6 +180,7 @@ struct p2pb_result {
     struct p2pb_noise noise;             /* noise kernel only (valid = 1) */
     struct p2pb_disturbance disturbance; /* when the harness measured it */
     struct p2pb_clock_sync clock;        /* one-way rows (valid = 1) */
+    struct p2pb_bound bound;             /* when a bound is known (valid = 1) */
     struct p2pb_shift shift;             /* level change while measured (p2pb_change_point
                                           * over the samples in time order); JSON "shift"
                                           * when tested */
@@ -319,6 +339,13 @@ int p2pb_disturbed(const struct p2pb_disturbance *d);
  * err naming it. src/common/result_clock.c. */
 void p2pb_clock_to_json(const struct p2pb_clock_sync *c, void *cjson_obj);
 enum p2pb_status p2pb_clock_from_json(const void *cjson_obj, struct p2pb_clock_sync *c, char *err,
+                                      size_t errlen);
+
+/* The row's "bound" object (struct p2pb_bound) when b->valid, and back:
+ * a present object with a missing or wrong field is P2PB_EFORMAT with err
+ * naming it. src/common/result_clock.c. */
+void p2pb_bound_to_json(const struct p2pb_bound *b, void *cjson_obj);
+enum p2pb_status p2pb_bound_from_json(const void *cjson_obj, struct p2pb_bound *b, char *err,
                                       size_t errlen);
 
 /* The row's "shift" object {"first_median_usec", "last_median_usec",

@@ -82,6 +82,8 @@ static void start_run(struct p2pb_measure *r, MPI_Comm comm, const struct p2pb_k
     c->copy_bytes = pol->copy_bytes;
     r->nactive = assign_roles(k, pol, c);
     r->bf = p2pb_kernel_bytes_factor(k, bytes, c->window, c->copy_bytes);
+    if (p2pb_test_seams()->double_bytes) /* test seam (watchdog.c): a byte-counting error */
+        r->bf *= 2;
     r->ngroups = p2pb_ngroups(k, r->nactive);
     r->per_group = (k->flags & P2PB_KF_PER_GROUP) && r->ngroups > 1;
     r->nout = r->per_group ? (size_t)r->ngroups + 1 : 1;
@@ -98,6 +100,8 @@ static enum p2pb_status measure(struct p2pb_measure *r, char *err, size_t errlen
     if (seams->size_start) /* test seam (watchdog.c); NULL in normal runs */
         seams->size_start(r->k, r->c.bytes, r->c.rank);
     p2pb_watchdog_phase(P2PB_PHASE_WARMUP);
+    if (r->round == 0)
+        p2pb_bounds_measure(r); /* the rate of one path, for the rows' bound */
     p2pb_warmup(r); /* 2. warm-up until settled (round 0: also the time per iteration) */
     if (r->round == 0) {
         p2pb_watchdog_phase(P2PB_PHASE_CALIBRATION);

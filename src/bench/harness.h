@@ -22,6 +22,8 @@
 #include "p2pbench/result.h"
 #include "p2pbench/status.h"
 
+struct p2pb_bounds;
+
 /* How many samples to draw per size. */
 enum p2pb_policy_mode {
     P2PB_POLICY_ADAPTIVE, /* until CI target met or time budget spent */
@@ -56,6 +58,9 @@ struct p2pb_policy {
                            * (--memcpy-buffer) */
     int self_all;         /* P2PB_PART_SELF kernels: 1 = every rank works,
                            * 0 = rank 0 only (--memcpy-ranks all|one) */
+    double bound_mbps;    /* --bound: the rate of one path, MB/s; 0 = from the hardware */
+    struct p2pb_bounds *bounds; /* run-level facts for the rows' bounds (the suite); NULL
+                                 * none */
 };
 
 /* Timer facts measured at start-up (all in ns). */
@@ -64,6 +69,31 @@ struct p2pb_timer_info {
     double overhead_ns;   /* median cost of one clock read */
     double resolution_ns; /* smallest observed nonzero step / clock_getres */
 };
+
+/* Sizes whose copy rate struct p2pb_bounds keeps (more are measured each time). */
+#define P2PB_BOUNDS_SIZES 256
+
+/*
+ * Run-level facts for the bound beside each row (bounds.c; docs/kernels.md,
+ * "Bounds"): where the ranks are, the link speed, and the local copy rate
+ * of each size measured so far (the same on every rank).
+ */
+struct p2pb_bounds {
+    int *host_of;                    /* [nranks] each rank's host, named by its lowest rank */
+    double link_mbps;                /* speed of the interface MPI uses, MB/s (rank 0's sysfs);
+                                      * 0 unknown */
+    size_t n;                        /* sizes measured */
+    size_t x[P2PB_BOUNDS_SIZES];     /* their sizes, bytes */
+    double rate[P2PB_BOUNDS_SIZES];  /* their copy rates, MB/s (0: none) */
+};
+
+/* Fill bd (hosts by MPI_COMM_TYPE_SHARED, the link speed). Returns 0, or
+ * -1 on every rank when out of memory on any (bd empty: no bounds).
+ * Collective. */
+int p2pb_bounds_open(struct p2pb_bounds *bd, MPI_Comm comm, int rank, int nranks);
+
+/* Free what bd holds; safe on an empty one. */
+void p2pb_bounds_close(struct p2pb_bounds *bd);
 
 /* Monotonic time in ns (CLOCK_MONOTONIC). timer.c */
 uint64_t p2pb_now_ns(void);

@@ -107,6 +107,8 @@ struct p2pb_measure {
                                * (every rank keeps the same copy) */
     double epoch_ref;         /* P2PB_KF_ONEWAY: rank 0's time of the round's first
                                * reading, ns; sample sums are taken from it */
+    double path_mbps;         /* the rate of one path for the rows' bound, MB/s; 0 none */
+    int bound_source;         /* P2PB_BOUND_* (result.h) */
 };
 
 /* The handle of harness.h: one (kernel, size, direction) across rounds. */
@@ -277,6 +279,8 @@ struct p2pb_test_seams {
     void (*check_ran)(struct p2pb_kernel_ctx *c);
     /* inside the timed region of a calibration estimate batch */
     void (*calib_batch)(const struct p2pb_kernel_ctx *c);
+    /* 1: every row counts each byte twice (a byte-counting error) */
+    int double_bytes;
 };
 const struct p2pb_test_seams *p2pb_test_seams(void);
 
@@ -304,6 +308,23 @@ static inline void p2pb_run_iters(struct p2pb_measure *r, size_t m)
         c->iter++;
     }
 }
+
+/* ---- bounds.c: the bound beside each row ---- */
+
+/*
+ * First round, after the buffers: the rate of one path for the rows'
+ * bound into r->path_mbps and r->bound_source: --bound; else, when every
+ * active rank is on one host, the fastest local copy of X bytes over the
+ * active ranks (warm buffers: an upper bound on any transfer that copies
+ * them once); when each is on its own host, the link speed (policy);
+ * else none. Collective (every rank decides alike from the policy).
+ */
+void p2pb_bounds_measure(struct p2pb_measure *r);
+
+/* Rank 0, after the rows' numbers: each ok row's bound (kernel.h
+ * bound_paths x r->path_mbps; the aggregate of per-group runs: x groups),
+ * judged against its MB/s (bound.h). */
+void p2pb_bounds_rows(const struct p2pb_measure *r, struct p2pb_result *rows);
 
 /* ---- oneway.c: the one-way kernels' clocks (P2PB_KF_ONEWAY) ---- */
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "options.h"
+#include "bound.h"
 #include "options_internal.h"
 
 #include <ctype.h>
@@ -29,6 +30,7 @@ static enum p2pb_status apply_output(struct p2pb_optparse *ps, const char *arg);
 static enum p2pb_status apply_no_results(struct p2pb_optparse *ps, const char *arg);
 static enum p2pb_status apply_label(struct p2pb_optparse *ps, const char *arg);
 static enum p2pb_status apply_tcp_if(struct p2pb_optparse *ps, const char *arg);
+static enum p2pb_status apply_bound(struct p2pb_optparse *ps, const char *arg);
 
 /* The field of an entry: its struct, its C type (from the member's type, so
  * the two cannot disagree) and its offset. */
@@ -155,6 +157,11 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
     OPT(O_TCP_IF, "tcp-if", 0, P2PB_OPT_STRING, "NAME", .def_text = "the interface MPI uses",
         .apply = apply_tcp_if,
         .help = "tcp-pingpong, tcp-uniband: network interface to use (default: {def})"),
+    OPT(O_BOUND, "bound", 0, P2PB_OPT_STRING, "RATE", .def_text = "from the hardware",
+        .apply = apply_bound,
+        .help = "the rate of one path for the bound beside each row (e.g. 100mbit, 10gbit, "
+                "12.5MB/s); default: a local copy measured in the run (ranks on one host) or the "
+                "link speed of the interface MPI uses (ranks on distinct hosts)"),
     OPT(O_SURVEY_SIZES, "survey-sizes", 0, P2PB_OPT_STRING, "LAT,BW", .def_text = "8,1M",
         .apply = p2pb_opt_survey_sizes,
         .help = "survey: latency and bandwidth message sizes (default {def}; also -s LAT,BW)"),
@@ -433,5 +440,14 @@ static enum p2pb_status apply_tcp_if(struct p2pb_optparse *ps, const char *arg)
                          "invalid value for --tcp-if: not an interface name (1 to 15 letters, "
                          "digits or -_.@:)");
     strcpy(o->tcp_if, arg);
+    return P2PB_OK;
+}
+
+/* --bound RATE: the rate of one path, MB/s (bound.h, p2pb_parse_rate). */
+static enum p2pb_status apply_bound(struct p2pb_optparse *ps, const char *arg)
+{
+    char why[160];
+    if (p2pb_parse_rate(arg, &ps->o->policy.bound_mbps, why, sizeof why) != P2PB_OK)
+        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen, "--bound: %s", why);
     return P2PB_OK;
 }

@@ -42,6 +42,7 @@ enum opt_id {
     O_MEMCPY_RANKS,
     O_PROGRESS,
     O_TCP_IF,
+    O_BOUND,
     O_SURVEY_SIZES,
     O_SURVEY_MODE,
     O_SURVEY_ORDER,

@@ -301,5 +301,7 @@ enum p2pb_status p2pb_rows_finish(struct p2pb_measure *r, struct p2pb_result *ro
             snprintf(rows[i].note, sizeof rows[i].note, "%s",
                      verdict == P2PB_EVERIFY ? "payload check failed" : p2pb_status_str(verdict));
     }
+    if (r->c.rank == 0)
+        p2pb_bounds_rows(r, rows);
     return verdict;
 }

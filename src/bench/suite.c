@@ -361,6 +361,9 @@ enum p2pb_status p2pb_suite_run(struct p2pb_run *run)
     s.rng = opt->policy.seed;
     p2pb_ticker_init(&s.tick, opt->progress, run->rank, run->t_wall0_ns);
     s.status = alloc_rows(&s);
+    struct p2pb_bounds bounds; /* the rows' bounds (bounds.c) */
+    if (p2pb_bounds_open(&bounds, run->comm, run->rank, run->nranks) == 0)
+        run->opt->policy.bounds = &bounds;
     if (s.status == P2PB_OK)
         p2pb_buffers_reserve(opt->kernels, opt->nkernels, opt->sizes, opt->nsizes, &opt->policy);
     for (size_t ki = 0; ki < opt->nkernels && s.status == P2PB_OK; ki++) {
@@ -374,6 +377,8 @@ enum p2pb_status p2pb_suite_run(struct p2pb_run *run)
         run_kernel(&s, &p);
     }
     free_rows(&s);
+    run->opt->policy.bounds = NULL;
+    p2pb_bounds_close(&bounds);
     p2pb_ticker_clear(&s.tick);
     if (s.status == P2PB_OK && s.measured == 0)
         s.status = nothing_measured(&s);

@@ -326,6 +326,7 @@ size_t p2pb_watchdog_blamed(const int **ranks)
  *   stop:R:BYTES   rank R stops itself (SIGSTOP) there, as a stopped VM would
  *   slowcal:R      rank R sleeps 20 ms inside every batch of the warm-up ramp
  *                  (time per iteration estimates: k would be far too small)
+ *   bytes2         every row counts each byte twice (its bound must flag it)
  * Used by tests/bench/faults.sh. Nothing outside this fence injects faults. */
 
 #ifdef P2PB_TEST_SEAMS
@@ -391,6 +392,8 @@ const struct p2pb_test_seams *p2pb_test_seams(void)
         seams.size_start = stall_at_size;
     } else if (sscanf(s, "slowcal:%d", &fault.rank) == 1)
         seams.calib_batch = slow_calibration;
+    else if (strcmp(s, "bytes2") == 0)
+        seams.double_bytes = 1;
     return &seams;
 #endif
 }

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * result_clock.c - the "clock" object of one-way rows (struct
- * p2pb_clock_sync, result.h; docs/output-format.md) to and from JSON.
+ * p2pb_clock_sync) and the "bound" object of rows with a bound (struct
+ * p2pb_bound; result.h, docs/output-format.md) to and from JSON.
  */
 #include <math.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
+#include "bound.h"
 #include "p2pbench/result.h"
 
 static const char *const clock_names[] = {"offset_usec", "drift_ppm", "residual_usec",
@@ -76,5 +78,42 @@ enum p2pb_status p2pb_clock_from_json(const void *obj, struct p2pb_clock_sync *c
     c->readings = (size_t)n->valuedouble;
     c->within = cJSON_IsNull(w) ? -1 : cJSON_IsTrue(w);
     c->valid = 1;
+    return P2PB_OK;
+}
+
+void p2pb_bound_to_json(const struct p2pb_bound *b, void *obj)
+{
+    if (!b->valid)
+        return;
+    cJSON *o = cJSON_AddObjectToObject(obj, "bound");
+    cJSON_AddNumberToObject(o, "mbytes_per_sec", b->mbps);
+    cJSON_AddStringToObject(o, "source", p2pb_bound_source_str(b->source));
+    cJSON_AddNumberToObject(o, "percent", isfinite(b->percent) ? b->percent : 0.0);
+    cJSON_AddBoolToObject(o, "exceeds", b->exceeds);
+}
+
+enum p2pb_status p2pb_bound_from_json(const void *obj, struct p2pb_bound *b, char *err,
+                                      size_t errlen)
+{
+    memset(b, 0, sizeof *b);
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(obj, "bound");
+    if (!o)
+        return P2PB_OK;
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "mbytes_per_sec");
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "source");
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "percent");
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, "exceeds");
+    int src = cJSON_IsString(s) ? p2pb_bound_source_parse(s->valuestring) : -1;
+    if (!cJSON_IsObject(o) || !cJSON_IsNumber(m) || !(m->valuedouble > 0) ||
+        !isfinite(m->valuedouble) || src < 0 || !cJSON_IsNumber(p) || !(p->valuedouble >= 0) ||
+        !isfinite(p->valuedouble) || !cJSON_IsBool(x))
+        return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                         "field \"bound\" must be {\"mbytes_per_sec\": > 0, \"source\": \"copy\", "
+                         "\"link\" or \"given\", \"percent\": >= 0, \"exceeds\": true or false}");
+    b->valid = 1;
+    b->mbps = m->valuedouble;
+    b->source = src;
+    b->percent = p->valuedouble;
+    b->exceeds = cJSON_IsTrue(x);
     return P2PB_OK;
 }

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bound.c - rates on the command line and the judgement of a row against
+ * its bound (bound.h).
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bound.h"
+
+/* Units of p2pb_parse_rate and their MB/s per unit. */
+static const struct {
+    const char *name;
+    double mbps;
+} rate_units[] = {
+    {"kbit", 1e3 / 8e6}, {"mbit", 1e6 / 8e6}, {"gbit", 1e9 / 8e6}, {"tbit", 1e12 / 8e6},
+    {"MB/s", 1.0},       {"GB/s", 1e3},
+};
+
+enum p2pb_status p2pb_parse_rate(const char *text, double *mbps, char *err, size_t errlen)
+{
+    char *end = NULL;
+    double v = text && (isdigit((unsigned char)text[0]) || text[0] == '.') ? strtod(text, &end) : NAN;
+    for (size_t i = 0; end && i < sizeof rate_units / sizeof rate_units[0]; i++) {
+        if (strcasecmp(end, rate_units[i].name) == 0 && isfinite(v) && v > 0 &&
+            v * rate_units[i].mbps <= 1e9) {
+            *mbps = v * rate_units[i].mbps;
+            return P2PB_OK;
+        }
+    }
+    return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                     "invalid rate '%.40s' (a positive number and a unit: kbit, mbit, gbit, tbit, "
+                     "MB/s or GB/s, e.g. 100mbit)",
+                     text ? text : "");
+}
+
+static const char *const source_names[] = {"", "copy", "link", "given"};
+
+const char *p2pb_bound_source_str(int source)
+{
+    return source > 0 && source < 4 ? source_names[source] : "";
+}
+
+int p2pb_bound_source_parse(const char *s)
+{
+    for (int i = 1; i < 4; i++)
+        if (s && strcmp(s, source_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+void p2pb_bound_judge(struct p2pb_bound *b, double bound_mbps, int source, double mbytes_per_sec)
+{
+    memset(b, 0, sizeof *b);
+    if (!(bound_mbps > 0) || !isfinite(bound_mbps))
+        return;
+    b->valid = 1;
+    b->mbps = bound_mbps;
+    b->source = source;
+    b->percent = 100.0 * mbytes_per_sec / bound_mbps;
+    b->exceeds = mbytes_per_sec > P2PB_BOUND_TOLERANCE * bound_mbps;
+}
