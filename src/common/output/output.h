@@ -15,6 +15,8 @@
 
 #include "p2pbench/result.h"
 
+struct p2pb_probe;
+
 /* State shared by a reporter's calls; zero-initialize, then set out. */
 struct p2pb_report_ctx {
     FILE *out;
@@ -40,6 +42,10 @@ struct p2pb_report_ctx {
     double mhz_min, mhz_max;       /* text: range of the rows' CPU frequency, MHz */
     int mhz_rows, mhz_source;      /* text: rows with one; its best source (P2PB_MHZ_*) */
     long eager_limit;              /* bytes; < 0 if unknown. Marked in text tables. */
+    const struct p2pb_probe *probe; /* text: the placement probe of the run (probe.h), printed
+                                     * in the header and as the floor of latency tables;
+                                     * NULL or not valid: none */
+    size_t below_floor;             /* text: rows whose median lies below their floor */
     int incomplete;                /* set before end(): the run aborted or was cut short
                                     * (imb: no "All processes entering MPI_Finalize") */
     void *priv;                    /* the reporter's own state (imb: rows of a -multi
