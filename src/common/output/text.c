@@ -40,8 +40,8 @@ static void print_probe(struct p2pb_report_ctx *ctx)
         p2pb_fmt_sig(mn, sizeof mn, q->min_ns);
         fprintf(ctx->out,
                 "# placement probe: ranks %d-%d (%s): cache-line one-way %s ns (median of %zu "
-                "batches, min %s ns)%s\n",
-                q->ranks[0], q->ranks[1], cpus, med, q->nbatches, mn,
+                "batch%s, min %s ns)%s\n",
+                q->ranks[0], q->ranks[1], cpus, med, q->nbatches, q->nbatches == 1 ? "" : "es", mn,
                 q->complete ? "" : ", cut short by its time cap");
     }
 }
