@@ -122,8 +122,8 @@ static int find_pairs(MPI_Comm comm, MPI_Comm node, int nranks, int rank, int *p
 
 /* Probe the pairs one at a time in the node's window at base (one line
  * per pair index); fill this rank's gather record g. Collective on comm. */
-static void probe_pairs(MPI_Comm comm, int rank, const int *pair, int npairs, char *base,
-                        double *g, struct p2pb_probe_pair *mine)
+static void probe_pairs(MPI_Comm comm, int rank, const int *pair, int npairs, char *base, double *g,
+                        struct p2pb_probe_pair *mine)
 {
     for (int i = 0; i < npairs; i++) {
         P2PB_MPI_CHECK(MPI_Barrier(comm));
@@ -160,8 +160,8 @@ static void assemble(struct p2pb_run *run, const int *pair, int npairs, const do
         q->migrated = ga[G_CPU0] != ga[G_CPU1] || gb[G_CPU0] != gb[G_CPU1];
         q->nbatches = (size_t)ga[G_NB];
         memcpy(q->batch_ns, ga + G_BATCH, q->nbatches * sizeof *q->batch_ns);
-        const char *h = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
-            cJSON_GetArrayItem(ranks, pair[i]), "host"));
+        const char *h = cJSON_GetStringValue(
+            cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ranks, pair[i]), "host"));
         snprintf(q->host, sizeof q->host, "%s", h ? h : "");
         p2pb_probe_pair_finish(q);
     }

@@ -54,7 +54,8 @@ static cJSON *pair_json(const struct p2pb_probe_pair *p)
     cJSON_AddItemToObject(o, "ranks", cJSON_CreateIntArray(p->ranks, 2));
     cJSON *c = cJSON_AddArrayToObject(o, "cpus");
     for (int i = 0; i < 2; i++)
-        cJSON_AddItemToArray(c, p->cpus[i] >= 0 ? cJSON_CreateNumber(p->cpus[i]) : cJSON_CreateNull());
+        cJSON_AddItemToArray(c,
+                             p->cpus[i] >= 0 ? cJSON_CreateNumber(p->cpus[i]) : cJSON_CreateNull());
     cJSON_AddBoolToObject(o, "migrated", p->migrated);
     cJSON_AddStringToObject(o, "host", p->host);
     add_num(o, "one_way_ns", p->one_way_ns);
@@ -162,8 +163,7 @@ int p2pb_probe_row_pair(const struct p2pb_result *r, int *a, int *b)
     int x, y, n = 0;
     if (r->time_scale != 0.5)
         return 0;
-    if (sscanf(r->variant, "pair %d-%d%n", &x, &y, &n) == 2 && !r->variant[n] && x >= 0 &&
-        y > x) {
+    if (sscanf(r->variant, "pair %d-%d%n", &x, &y, &n) == 2 && !r->variant[n] && x >= 0 && y > x) {
         *a = x;
         *b = y;
         return 1;

@@ -36,15 +36,15 @@
 
 /* One probed pair. Times in ns (one-way: half a round trip). */
 struct p2pb_probe_pair {
-    int ranks[2];                         /* the initiator (lower rank), its partner */
-    int cpus[2];                          /* sched_getcpu() after the probe; -1 unknown */
-    int migrated;                         /* 1 if a rank's CPU changed during the probe */
-    char host[64];                        /* host name of the pair */
-    size_t nbatches;                      /* timed batches finished within the cap */
-    double batch_ns[P2PB_PROBE_BATCHES];  /* one-way ns of each batch, in time order */
-    double one_way_ns;                    /* median of batch_ns; NAN when nbatches is 0 */
-    double min_ns;                        /* min of batch_ns; NAN when nbatches is 0 */
-    int complete;                         /* 1 when all P2PB_PROBE_BATCHES finished */
+    int ranks[2];                        /* the initiator (lower rank), its partner */
+    int cpus[2];                         /* sched_getcpu() after the probe; -1 unknown */
+    int migrated;                        /* 1 if a rank's CPU changed during the probe */
+    char host[64];                       /* host name of the pair */
+    size_t nbatches;                     /* timed batches finished within the cap */
+    double batch_ns[P2PB_PROBE_BATCHES]; /* one-way ns of each batch, in time order */
+    double one_way_ns;                   /* median of batch_ns; NAN when nbatches is 0 */
+    double min_ns;                       /* min of batch_ns; NAN when nbatches is 0 */
+    int complete;                        /* 1 when all P2PB_PROBE_BATCHES finished */
 };
 
 /* The probe of one run: valid (0: not run, --no-probe, or not in the file). */

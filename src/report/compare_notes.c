@@ -156,9 +156,9 @@ static void group_words(const struct p2pb_side *s, const double *v, const int *g
         n++;
         lo = v[f] < lo ? v[f] : lo;
         hi = v[f] > hi ? v[f] : hi;
-        double x = q ? p2pb_file_value(&s->files[f], q->kernel, q->variant, q->bytes,
-                                       P2PB_METRIC_LATENCY)
-                     : NAN;
+        double x =
+            q ? p2pb_file_value(&s->files[f], q->kernel, q->variant, q->bytes, P2PB_METRIC_LATENCY)
+              : NAN;
         if (t && isfinite(x))
             t[nt++] = x;
     }

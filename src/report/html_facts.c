@@ -4,10 +4,9 @@
  * column per side, from each side's first run record: what measured the
  * runs (p2pbench, or the program of an imported log), the launches and
  * their dates, the MPI library, the host, the placement of the ranks and
- * the placement probe of the first launch, the link profile of the testbed's shaped links and the hypervisor with the
- * signals that disagree with its verdict. A row whose values differ
- * between the sides says so. Every text from a file goes through
- * p2pb_xml_text (svg.c).
+ * the placement probe of the first launch, the link profile of the testbed's shaped links and the
+ * hypervisor with the signals that disagree with its verdict. A row whose values differ between the
+ * sides says so. Every text from a file goes through p2pb_xml_text (svg.c).
  */
 #include <cjson/cJSON.h>
 #include <stdarg.h>

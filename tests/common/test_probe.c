@@ -97,10 +97,10 @@ static struct p2pb_result row(const char *variant, double scale, int active, dou
 static struct p2pb_probe two_pairs(void)
 {
     struct p2pb_probe p = {.valid = 1, .npairs = 2, .round_trips = 300, .cap_ms = 5};
-    p.pairs[0] = (struct p2pb_probe_pair){.ranks = {0, 1}, .cpus = {0, 1}, .nbatches = 3,
-                                          .batch_ns = {45, 44, 47}, .host = "h0"};
-    p.pairs[1] = (struct p2pb_probe_pair){.ranks = {2, 3}, .cpus = {-1, -1}, .nbatches = 1,
-                                          .batch_ns = {230}, .host = "h0"};
+    p.pairs[0] = (struct p2pb_probe_pair){
+        .ranks = {0, 1}, .cpus = {0, 1}, .nbatches = 3, .batch_ns = {45, 44, 47}, .host = "h0"};
+    p.pairs[1] = (struct p2pb_probe_pair){
+        .ranks = {2, 3}, .cpus = {-1, -1}, .nbatches = 1, .batch_ns = {230}, .host = "h0"};
     p2pb_probe_pair_finish(&p.pairs[0]);
     p2pb_probe_pair_finish(&p.pairs[1]);
     return p;
@@ -184,7 +184,7 @@ static void test_text(void)
                             "230.00 ns");
     CHECK_STR_CONTAINS(buf, "# placement probe: ranks 0-1 cache-line one-way 45.00 ns (floor of "
                             "0-byte latency");
-    CHECK_STR_CONTAINS(buf, "\n           0      5f ");  /* 0.040 usec < 45 ns */
+    CHECK_STR_CONTAINS(buf, "\n           0      5f "); /* 0.040 usec < 45 ns */
     CHECK_STR_CONTAINS(buf, "\n           8       5 "); /* 0.050 usec: above */
     CHECK_STR_CONTAINS(buf, "# nf: 1 row whose median t lies below the placement probe's floor");
     CHECK(ctx.below_floor == 1);

@@ -42,14 +42,16 @@ struct p2pb_report_ctx {
     double mhz_min, mhz_max;       /* text: range of the rows' CPU frequency, MHz */
     int mhz_rows, mhz_source;      /* text: rows with one; its best source (P2PB_MHZ_*) */
     long eager_limit;              /* bytes; < 0 if unknown. Marked in text tables. */
-    const struct p2pb_probe *probe; /* text: the placement probe of the run (probe.h), printed
-                                     * in the header and as the floor of latency tables;
-                                     * NULL or not valid: none */
-    size_t below_floor;             /* text: rows whose median lies below their floor */
     int incomplete;                /* set before end(): the run aborted or was cut short
                                     * (imb: no "All processes entering MPI_Finalize") */
     void *priv;                    /* the reporter's own state (imb: rows of a -multi
                                     * table held until it is complete); end() frees it */
+
+    /* text: the placement probe of the run (probe.h), printed in the header and as
+     * the floor of latency tables (NULL or not valid: none), and the rows whose
+     * median lies below their floor */
+    const struct p2pb_probe *probe;
+    size_t below_floor;
 };
 
 struct p2pb_reporter {

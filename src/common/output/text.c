@@ -19,7 +19,8 @@ static void print_probe(struct p2pb_report_ctx *ctx)
     if (!p || !p->valid)
         return;
     if (!p->npairs)
-        fprintf(ctx->out, "# placement probe: no probed pair (ranks 0-1, 2-3, ...) shares a host\n");
+        fprintf(ctx->out,
+                "# placement probe: no probed pair (ranks 0-1, 2-3, ...) shares a host\n");
     for (size_t i = 0; i < p->npairs; i++) {
         const struct p2pb_probe_pair *q = &p->pairs[i];
         char cpus[80] = "CPUs unknown", med[32], mn[32];
