@@ -184,7 +184,7 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
     OPT(O_NO_PROBE, "no-probe", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(no_probe),
         .help = "skip the placement probe at start (the cache-line latency between the CPUs of "
                 "ranks 0-1, 2-3, ... that share a host, in the run record and under latency "
-                "tables; a few ms)"),
+                "tables; about 1 ms)"),
     OPT(O_LIST, "list", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_list),
         .help = "list kernels and exit"),
     OPT(O_INFO, "info", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_info),
