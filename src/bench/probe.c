@@ -167,6 +167,15 @@ static void assemble(struct p2pb_run *run, const int *pair, int npairs, const do
     }
 }
 
+/* Rank 0: the probe's constants, its cost since t0 (p2pb_now_ns), valid. */
+static void close_probe(struct p2pb_probe *p, uint64_t t0)
+{
+    p->valid = 1;
+    p->round_trips = P2PB_PROBE_ROUND_TRIPS;
+    p->cap_ms = P2PB_PROBE_CAP_MS;
+    p->cost_ms = (double)(p2pb_now_ns() - t0) * 1e-6;
+}
+
 void p2pb_probe_run(struct p2pb_run *run)
 {
     memset(&run->probe, 0, sizeof run->probe);
@@ -181,6 +190,12 @@ void p2pb_probe_run(struct p2pb_run *run)
         MPI_Comm_split_type(run->comm, MPI_COMM_TYPE_SHARED, run->rank, MPI_INFO_NULL, &node));
     MPI_Comm_rank(node, &node_rank);
     int npairs = find_pairs(run->comm, node, run->nranks, run->rank, pair);
+    if (npairs == 0) { /* every rank knows it (Allgather): no window, nothing to gather */
+        P2PB_MPI_CHECK(MPI_Comm_free(&node));
+        if (run->rank == 0)
+            close_probe(&run->probe, t0);
+        return;
+    }
     /* one line per possible pair, plus a stride to align the first one */
     MPI_Aint bytes = node_rank == 0 ? (P2PB_PROBE_MAX_PAIRS + 1) * LINE_STRIDE : 0;
     P2PB_MPI_CHECK(MPI_Win_allocate_shared(bytes, 1, MPI_INFO_NULL, node, &base, &win));
@@ -209,10 +224,7 @@ void p2pb_probe_run(struct p2pb_run *run)
     P2PB_MPI_CHECK(MPI_Gather(g, G_LEN, MPI_DOUBLE, all, G_LEN, MPI_DOUBLE, 0, run->comm));
     if (run->rank == 0) {
         assemble(run, pair, npairs, all);
-        run->probe.valid = 1;
-        run->probe.round_trips = P2PB_PROBE_ROUND_TRIPS;
-        run->probe.cap_ms = P2PB_PROBE_CAP_MS;
-        run->probe.cost_ms = (double)(p2pb_now_ns() - t0) * 1e-6;
+        close_probe(&run->probe, t0);
     }
     free(all);
 }
