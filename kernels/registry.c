@@ -13,6 +13,7 @@ extern const struct p2pb_kernel p2pb_kernel_pingping;
 extern const struct p2pb_kernel p2pb_kernel_sendrecv;
 extern const struct p2pb_kernel p2pb_kernel_exchange;
 extern const struct p2pb_kernel p2pb_kernel_uniband;
+extern const struct p2pb_kernel p2pb_kernel_oneway;
 extern const struct p2pb_kernel p2pb_kernel_biband;
 extern const struct p2pb_kernel p2pb_kernel_multi_pingpong;
 extern const struct p2pb_kernel p2pb_kernel_multi_uniband;
@@ -29,6 +30,7 @@ const struct p2pb_kernel *const p2pb_kernels[] = {
     &p2pb_kernel_sendrecv,
     &p2pb_kernel_exchange,
     &p2pb_kernel_uniband,
+    &p2pb_kernel_oneway,
     &p2pb_kernel_biband,
     &p2pb_kernel_multi_pingpong,
     &p2pb_kernel_multi_uniband,

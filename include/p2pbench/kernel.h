@@ -59,11 +59,18 @@ enum p2pb_rank_reduce {
  *                     --memcpy-ranks says (the noise probe).
  * P2PB_KF_NO_MPI      the timed iteration moves no MPI message (raw TCP,
  *                     noise): an MPI eager limit does not apply to its rows.
+ * P2PB_KF_ONEWAY      one-way time (with P2PB_KF_DIRECTIONS, 2 ranks): the
+ *                     harness reads the sender's clock before run_iter and
+ *                     the receiver's after it, then calls finish_iter (the
+ *                     untimed acknowledgement); a sample is the mean of the
+ *                     receiver's end minus the sender's start on rank 0's
+ *                     clock, through the clock model of src/bench/clock.h.
  */
 #define P2PB_KF_DIRECTIONS 0x1u
 #define P2PB_KF_PER_GROUP 0x2u
 #define P2PB_KF_EVERY_RANK 0x4u
 #define P2PB_KF_NO_MPI 0x8u
+#define P2PB_KF_ONEWAY 0x10u
 
 /*
  * What the bytes counted per iteration scale with (struct p2pb_bytes_rule).
@@ -175,6 +182,10 @@ struct p2pb_kernel_ctx {
  *                has patterned sbuf and cleared rbuf: a kernel that moves
  *                data between buffers of its own (priv) patterns them here
  *                (off the timed path; may not communicate)
+ *  finish_iter   optional; P2PB_KF_ONEWAY kernels: the rest of an
+ *                iteration after the timed part run_iter (the receiver's
+ *                acknowledgement); the harness calls it after every run_iter
+ *                and never times it. Returns P2PB_OK or P2PB_EMPI.
  *  noise_stats   optional; after the samples (off the timed path; may not
  *                communicate), on every active rank: this rank's detour
  *                statistics since setup (struct p2pb_noise, result.h). The
@@ -205,6 +216,7 @@ struct p2pb_kernel {
     size_t min_bytes;
     void (*prepare_check)(struct p2pb_kernel_ctx *ctx);
     void (*noise_stats)(const struct p2pb_kernel_ctx *ctx, struct p2pb_noise *out);
+    enum p2pb_status (*finish_iter)(struct p2pb_kernel_ctx *ctx);
 };
 
 /*

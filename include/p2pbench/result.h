@@ -84,6 +84,24 @@ struct p2pb_disturbance {
     int mhz_source;      /* where cpu_mhz came from: P2PB_MHZ_* */
 };
 
+/*
+ * The clocks of a one-way row (kernel.h P2PB_KF_ONEWAY; src/bench/clock.h):
+ * rank 1's clock against rank 0's as a line fitted to offset readings, and
+ * the check after each round. JSON "clock": {"offset_usec", "drift_ppm",
+ * "residual_usec", "rtt_usec", "readings", "within"}, present only when
+ * valid. within: residual_usec < rtt_usec / 2, the MPI standard's condition
+ * for MPI_WTIME_IS_GLOBAL; a row that fails it is marked, not hidden.
+ */
+struct p2pb_clock_sync {
+    int valid;            /* 1 on one-way rows */
+    double offset_usec;   /* rank 1's clock - rank 0's at the last fit, usec */
+    double drift_ppm;     /* fitted drift of rank 1's clock, parts per million */
+    double residual_usec; /* largest |reading - model| after a round, usec; < 0 unchecked */
+    double rtt_usec;      /* fastest synchronisation exchange (0 B there, 8 B back), usec */
+    size_t readings;      /* offset readings the model was fitted to */
+    int within;           /* 1 residual below half the round trip, 0 not, -1 unchecked */
+};
+
 /* Sources of p2pb_disturbance.cpu_mhz, best last (JSON "cpu_mhz_source"). */
 enum { P2PB_MHZ_NONE = 0, P2PB_MHZ_CPUFREQ = 1, P2PB_MHZ_APERF = 2 };
 
@@ -142,6 +160,7 @@ struct p2pb_result {
     double round_medians[P2PB_MAX_ROUNDS];
     struct p2pb_noise noise;             /* noise kernel only (valid = 1) */
     struct p2pb_disturbance disturbance; /* when the harness measured it */
+    struct p2pb_clock_sync clock;        /* one-way rows (valid = 1) */
     struct p2pb_shift shift;             /* level change while measured (p2pb_change_point
                                           * over the samples in time order); JSON "shift"
                                           * when tested */
@@ -294,6 +313,13 @@ enum p2pb_status p2pb_disturbance_from_json(const void *cjson_obj, struct p2pb_d
  * wall time off its CPU after involuntary context switches, or a CPU
  * migration; else 0. src/common/result_extras.c. */
 int p2pb_disturbed(const struct p2pb_disturbance *d);
+
+/* The row's "clock" object (struct p2pb_clock_sync) when c->valid, and
+ * back: a present object with a missing or wrong field is P2PB_EFORMAT with
+ * err naming it. src/common/result_clock.c. */
+void p2pb_clock_to_json(const struct p2pb_clock_sync *c, void *cjson_obj);
+enum p2pb_status p2pb_clock_from_json(const void *cjson_obj, struct p2pb_clock_sync *c, char *err,
+                                      size_t errlen);
 
 /* The row's "shift" object {"first_median_usec", "last_median_usec",
  * "rel_shift", "p", "flagged"} when s->tested, and back: a present object

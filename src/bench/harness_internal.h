@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "disturbance.h"
 #include "harness.h"
 #include "mpi_util.h"
@@ -102,6 +103,10 @@ struct p2pb_measure {
     struct p2pb_samples s;
     struct p2pb_rank_times rt;
     struct p2pb_disturb dist; /* this rank's disturbance around its samples */
+    struct p2pb_clock clk;    /* P2PB_KF_ONEWAY: rank 1's clock against rank 0's
+                               * (every rank keeps the same copy) */
+    double epoch_ref;         /* P2PB_KF_ONEWAY: rank 0's time of the round's first
+                               * reading, ns; sample sums are taken from it */
 };
 
 /* The handle of harness.h: one (kernel, size, direction) across rounds. */
@@ -293,10 +298,31 @@ static inline void p2pb_run_iters(struct p2pb_measure *r, size_t m)
         size_t set = nsets > 1 ? (size_t)(c->iter % nsets) : 0;
         c->sbuf = sbase + set * sstride;
         c->rbuf = rbase + set * rstride;
-        if (r->k->run_iter(c) != P2PB_OK)
+        if (r->k->run_iter(c) != P2PB_OK ||
+            (r->k->finish_iter && r->k->finish_iter(c) != P2PB_OK))
             p2pb_mpi_fail(r->k->name, __FILE__, __LINE__, MPI_SUCCESS);
         c->iter++;
     }
 }
+
+/* ---- oneway.c: the one-way kernels' clocks (P2PB_KF_ONEWAY) ---- */
+
+/* Before a round's samples: readings of rank 1's clock (round 0: the first
+ * ones), the model refitted; every rank gets them. Collective. */
+void p2pb_oneway_round_begin(struct p2pb_measure *r);
+
+/* After a round's samples: one more reading checks the model (residual
+ * kept in r->clk), then joins the fit. Collective. */
+void p2pb_oneway_round_end(struct p2pb_measure *r);
+
+/*
+ * m iterations with time stamps: the sender's clock read before each
+ * run_iter, the receiver's after it (then finish_iter, untimed). Returns
+ * this rank's share of the sample, ns on rank 0's clock from r->epoch_ref:
+ * the receiver + sum of its end times, the sender - sum of its start
+ * times, other ranks 0; summed over ranks it is the sum of the m one-way
+ * times.
+ */
+double p2pb_oneway_iters(struct p2pb_measure *r, size_t m);
 
 #endif /* P2PBENCH_HARNESS_INTERNAL_H */

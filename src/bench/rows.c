@@ -261,6 +261,22 @@ static void refuse_rows(const struct p2pb_measure *r, struct p2pb_result *rows)
     }
 }
 
+/* One-way rows: the clock model and its checks (struct p2pb_clock_sync). */
+static void fill_clock(const struct p2pb_measure *r, struct p2pb_result *row)
+{
+    const struct p2pb_clock *k = &r->clk;
+    if (!(r->k->flags & P2PB_KF_ONEWAY) || k->npts == 0)
+        return;
+    struct p2pb_clock_sync *c = &row->clock;
+    c->valid = 1;
+    c->offset_usec = k->m.offset / 1000.0;
+    c->drift_ppm = k->m.drift * 1e6;
+    c->residual_usec = k->resid_max >= 0 ? k->resid_max / 1000.0 : -1.0;
+    c->rtt_usec = k->rtt_min / 1000.0;
+    c->readings = k->npts;
+    c->within = p2pb_clock_within(k);
+}
+
 enum p2pb_status p2pb_rows_finish(struct p2pb_measure *r, struct p2pb_result *rows,
                                   enum p2pb_status verdict, char *err, size_t errlen)
 {
@@ -276,6 +292,7 @@ enum p2pb_status p2pb_rows_finish(struct p2pb_measure *r, struct p2pb_result *ro
                          r->c.bytes);
     struct p2pb_result *out = &rows[r->nout - 1]; /* the overall (or only) row */
     fill_numbers(r, out, r->nout - 1, &r->s.all, &r->rt);
+    fill_clock(r, out);
     if (r->per_group)
         fill_group_rows(r, rows, out);
     for (size_t i = 0; i < r->nout; i++) {

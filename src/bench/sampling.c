@@ -215,7 +215,9 @@ static void reduce_block(struct p2pb_measure *r, const double *d, size_t b, doub
         if (r->per_group)
             v[j] = gather_groups(r, d[j], scale_us);
     }
-    if (!r->per_group && r->k->rank_reduce == P2PB_REDUCE_MAX)
+    if (r->k->flags & P2PB_KF_ONEWAY) /* the ranks' shares sum to the one-way times */
+        P2PB_MPI_CHECK(MPI_Reduce(mine, v, (int)b, MPI_DOUBLE, MPI_SUM, 0, r->c.comm));
+    else if (!r->per_group && r->k->rank_reduce == P2PB_REDUCE_MAX)
         P2PB_MPI_CHECK(MPI_Reduce(mine, v, (int)b, MPI_DOUBLE, MPI_MAX, 0, r->c.comm));
     for (size_t j = 0; r->c.rank == 0 && j < b; j++)
         if (p2pb_dvec_push(&r->s.all, v[j] * scale_us) != 0)
@@ -294,10 +296,13 @@ void p2pb_sample(struct p2pb_measure *r)
     const double scale_us = r->k->time_scale / 1000.0 / (double)r->kb; /* ns/sample -> usec/iter */
     const uint64_t t_start = p2pb_now_ns();
     const double budget = round_budget(r);
-    double d[P2PB_SAMPLE_BLOCK];
+    double d[P2PB_SAMPLE_BLOCK], v[P2PB_SAMPLE_BLOCK];
     size_t drawn = 0;
     int go = r->nmax > 0;
+    const int oneway = (r->k->flags & P2PB_KF_ONEWAY) != 0;
     s->round_start = s->all.n;
+    if (oneway && go)
+        p2pb_oneway_round_begin(r);
     while (go) {
         /* up to the round's minimum first, then blocks */
         size_t left = drawn < r->nmin ? r->nmin - drawn : r->nmax - drawn;
@@ -305,17 +310,22 @@ void p2pb_sample(struct p2pb_measure *r)
         for (size_t j = 0; j < b; j++) {
             P2PB_MPI_CHECK(MPI_Barrier(r->c.comm));
             uint64_t t0 = p2pb_now_ns();
-            p2pb_run_iters(r, r->kb);
+            if (oneway)
+                v[j] = p2pb_oneway_iters(r, r->kb);
+            else
+                p2pb_run_iters(r, r->kb);
             d[j] = (double)(p2pb_now_ns() - t0);
             s->local_sum_ns += d[j];
         }
-        reduce_block(r, d, b, scale_us);
+        reduce_block(r, oneway ? v : d, b, scale_us);
         drawn += b;
         s->n += b;
         if (r->c.rank == 0)
             go = keep_sampling(r, drawn, t_start, budget);
         P2PB_MPI_CHECK(MPI_Bcast(&go, 1, MPI_INT, 0, r->c.comm));
     }
+    if (oneway && drawn)
+        p2pb_oneway_round_end(r);
     record_round(r);
 }
 

@@ -161,6 +161,13 @@ int p2pb_probe_from_json(const cJSON *run, struct p2pb_probe *p)
 int p2pb_probe_row_pair(const struct p2pb_result *r, int *a, int *b)
 {
     int x, y, n = 0;
+    /* one-way rows (clocks synchronised, t = one way): "A->B" is the pair */
+    if (r->clock.valid && sscanf(r->variant, "%d->%d%n", &x, &y, &n) == 2 && !r->variant[n] &&
+        x >= 0 && y >= 0 && x != y) {
+        *a = x < y ? x : y;
+        *b = x < y ? y : x;
+        return 1;
+    }
     if (r->time_scale != 0.5)
         return 0;
     if (sscanf(r->variant, "pair %d-%d%n", &x, &y, &n) == 2 && !r->variant[n] && x >= 0 && y > x) {

@@ -71,10 +71,11 @@ cJSON *p2pb_probe_json(const struct p2pb_probe *p);
 int p2pb_probe_from_json(const cJSON *run, struct p2pb_probe *p);
 
 /*
- * The ranks whose one-way latency row r shows: a row whose t is half a
- * round trip (time_scale 0.5) between two ranks: variant "pair A-B" (per-pair
- * rows) gives A, B; no variant and 2 active ranks gives 0, 1. Returns 1 and
- * sets *a, *b, else 0 (other kernels, aggregate rows).
+ * The ranks whose one-way latency row r shows: a row of the one-way kernel
+ * (r->clock.valid) with variant "A->B" gives min(A,B), max(A,B); a row whose
+ * t is half a round trip (time_scale 0.5) between two ranks: variant "pair
+ * A-B" (per-pair rows) gives A, B; no variant and 2 active ranks gives 0, 1.
+ * Returns 1 and sets *a, *b, else 0 (other kernels, aggregate rows).
  */
 int p2pb_probe_row_pair(const struct p2pb_result *r, int *a, int *b);
 

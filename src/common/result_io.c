@@ -428,6 +428,7 @@ void *p2pb_result_to_json(const struct p2pb_result *r)
         }
         p2pb_noise_to_json(&r->noise, o);
         p2pb_disturbance_to_json(&r->disturbance, o);
+        p2pb_clock_to_json(&r->clock, o);
         p2pb_shift_to_json(&r->shift, o);
     }
     return o;

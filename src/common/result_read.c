@@ -276,6 +276,8 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
     st = p2pb_noise_from_json(o, &r->noise, err, errlen);
     if (st == P2PB_OK)
         st = p2pb_disturbance_from_json(o, &r->disturbance, err, errlen);
+    if (st == P2PB_OK)
+        st = p2pb_clock_from_json(o, &r->clock, err, errlen);
     return st == P2PB_OK ? p2pb_shift_from_json(o, &r->shift, err, errlen) : st;
 }
 

@@ -3,8 +3,9 @@
  * test_probe.c - the placement probe's MPI-free part (src/common/probe.c) on
  * hand-made values: the grouping rule (sorted values, a new group after a gap
  * of more than P2PB_PROBE_GAP = 2x), the median and min of the batches, the
- * pair of a latency row, the floor, the JSON written and read back, and the
- * text table's floor line and f mark (src/common/output/text.c).
+ * pair of a latency row (PingPong, per-pair rows, one-way directions), the
+ * floor, the JSON written and read back, and the text table's floor line and
+ * f mark (src/common/output/text.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -119,6 +120,11 @@ static void test_rows(void)
     CHECK(!p2pb_probe_row_pair(&r, &a, &b));
     r = row("pair 2-3x", 0.5, 4, 1.0);
     CHECK(!p2pb_probe_row_pair(&r, &a, &b));
+    /* the one-way kernel's directions (t = one way on synchronised clocks) */
+    r = row("1->0", 1.0, 2, 1.0);
+    CHECK(!p2pb_probe_row_pair(&r, &a, &b)); /* a direction without clocks: Uniband's */
+    r.clock.valid = 1;
+    CHECK(p2pb_probe_row_pair(&r, &a, &b) && a == 0 && b == 1);
 
     struct p2pb_probe p = two_pairs();
     r = row("", 0.5, 2, 1.0);

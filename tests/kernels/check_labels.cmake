@@ -4,7 +4,7 @@
 #   cmake -DLAUNCH="mpiexec|-n|4|..." -DPROGRAM=p2pbench -DNP=4 -DOUT=file.jsonl -P check_labels.cmake
 string(REPLACE "|" ";" launch "${LAUNCH}")
 file(REMOVE "${OUT}")
-execute_process(COMMAND ${launch} ${PROGRAM} uniband biband multi-pingpong multi-uniband memcpy
+execute_process(COMMAND ${launch} ${PROGRAM} uniband oneway biband multi-pingpong multi-uniband memcpy
                         -s 1000,4K --samples 3 --batch 1 --warmup 1 --window 4
                         --memcpy-buffer 65536 --memcpy-ranks all -o ${OUT}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -36,6 +36,8 @@ endfunction()
 # two sizes per label
 expect(uniband "0->1" 2)
 expect(uniband "1->0" 2)
+expect(oneway "0->1" 2)
+expect(oneway "1->0" 2)
 expect(biband "" 2)
 if(NP EQUAL 2)
   expect(multi-pingpong "pair 0-1" 2)
@@ -75,4 +77,23 @@ foreach(l IN LISTS lines)
 endforeach()
 if(NOT nasym EQUAL 2)
   message(SEND_ERROR "expected 2 uniband 1->0 rows with asymmetry, found ${nasym}")
+endif()
+
+# one-way rows: each carries the clock object with its residual check
+set(nclock 0)
+foreach(l IN LISTS lines)
+  if(l MATCHES "\"type\":\"result\"" AND l MATCHES "\"kernel\":\"oneway\"")
+    string(JSON rtt ERROR_VARIABLE e GET "${l}" clock rtt_usec)
+    string(JSON nread ERROR_VARIABLE e2 GET "${l}" clock readings)
+    string(JSON within ERROR_VARIABLE e3 GET "${l}" clock within)
+    if(e OR e2 OR e3 OR NOT rtt GREATER 0 OR nread LESS 5)
+      message(SEND_ERROR "oneway row without a clock object (round trip > 0, >= 5 readings, within): ${l}")
+    endif()
+    math(EXPR nclock "${nclock} + 1")
+  elseif(l MATCHES "\"clock\":")
+    message(SEND_ERROR "a row of another kernel with a clock object: ${l}")
+  endif()
+endforeach()
+if(NOT nclock EQUAL 4)
+  message(SEND_ERROR "expected 4 oneway rows with a clock object, found ${nclock}")
 endif()

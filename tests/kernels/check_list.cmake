@@ -4,7 +4,7 @@
 # anywhere; one missing, renamed or out of order fails, and so does any exit
 # status but 0, whatever was printed).
 #   cmake -DPROGRAM=p2pbench -P check_list.cmake
-set(expected kernel pingpong pingping sendrecv exchange uniband biband multi-pingpong multi-uniband
+set(expected kernel pingpong pingping sendrecv exchange uniband oneway biband multi-pingpong multi-uniband
              memcpy tcp-pingpong tcp-uniband noise)
 execute_process(COMMAND ${PROGRAM} --list RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc STREQUAL "0")

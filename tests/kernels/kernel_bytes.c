@@ -89,7 +89,9 @@ static struct expect define(const char *kernel, int rank, int nranks, size_t x, 
 {
     struct expect e = {0, 0, 0, 0, 0};
     long long X = (long long)x, W = (long long)w;
-    int npairs = !strcmp(kernel, "uniband") || !strcmp(kernel, "biband") ? 1 : nranks / 2;
+    int npairs = !strcmp(kernel, "uniband") || !strcmp(kernel, "biband") || !strcmp(kernel, "oneway")
+                     ? 1
+                     : nranks / 2;
     int in_pair = rank < 2 * npairs;
     int lower = rank % 2 == 0;
     if (!strcmp(kernel, "memcpy")) {
@@ -111,6 +113,11 @@ static struct expect define(const char *kernel, int rank, int nranks, size_t x, 
         e.counted = (double)(2 * W * X);
     } else if (!strcmp(kernel, "multi-pingpong")) {
         e.sent = e.recv = X;
+        e.counted = (double)X;
+    } else if (!strcmp(kernel, "oneway")) { /* X one way, an empty acknowledgement back */
+        int sender = dir == 0 ? lower : !lower;
+        e.sent = sender ? X : 0;
+        e.recv = sender ? 0 : X;
         e.counted = (double)X;
     }
     return e;
@@ -197,8 +204,8 @@ static void check_one(const char *name, size_t x, size_t w, int dir)
     }
     PMPI_Barrier(MPI_COMM_WORLD);
     bytes_sent = bytes_recv = nsends = nrecvs = 0;
-    if (e.active && k->run_iter(&c) != P2PB_OK) {
-        printf("FAIL rank %d: run_iter of %s\n", rank, name);
+    if (e.active && (k->run_iter(&c) != P2PB_OK || (k->finish_iter && k->finish_iter(&c) != P2PB_OK))) {
+        printf("FAIL rank %d: run_iter or finish_iter of %s\n", rank, name);
         failures++;
     }
     long long s = bytes_sent, r = bytes_recv;
@@ -232,7 +239,7 @@ int main(int argc, char **argv)
     static const size_t xs[] = {0, 1, 1000, 65537};
     static const size_t ws[] = {1, 4, 64};
     static const char *const kernels[] = {"uniband", "multi-uniband", "biband", "multi-pingpong",
-                                          "memcpy"};
+                                          "memcpy",  "oneway"};
     int checks = 0;
     for (size_t ki = 0; ki < sizeof kernels / sizeof kernels[0]; ki++)
         for (size_t xi = 0; xi < sizeof xs / sizeof xs[0]; xi++)

@@ -37,6 +37,9 @@ struct p2pb_report_ctx {
     size_t shifted;                /* text: rows whose level changed while measured */
     size_t unbounded;              /* rows whose interval is unbounded (p2pb_stats_ci_unbounded) */
     size_t verified;               /* text: ok rows of a --check run (payloads verified) */
+    size_t clock_rows;             /* text: one-way rows (result.h, struct p2pb_clock_sync) */
+    size_t clock_failed;           /* text: of them, residual not within half the round trip */
+    double clock_resid, clock_rtt; /* text: their largest residual, smallest round trip, usec */
     struct p2pb_disturbance worst; /* text: the most disturbed of them */
     char worst_what[128];          /* text: its kernel and size */
     double mhz_min, mhz_max;       /* text: range of the rows' CPU frequency, MHz */

@@ -101,6 +101,10 @@ static void print_title(struct p2pb_report_ctx *ctx, const struct p2pb_result *r
                 "launches in two latency groups) to 93%% (Intel host) of cases "
                 "(docs/methodology.md, \"Rounds\")\n",
                 r->rounds);
+    if (r->clock.valid)
+        fprintf(o, "# t = end of the receive - start of the send, on rank 0's clock (rank 1's "
+                   "through a fitted line); a constant difference between the directions cannot "
+                   "be told from a clock offset, one that grows with the size can\n");
     double floor_usec = p2pb_probe_floor_usec(ctx->probe, r);
     int a, b;
     if (floor_usec > 0 && p2pb_probe_row_pair(r, &a, &b)) {
@@ -210,6 +214,32 @@ static void print_disturbed(const struct p2pb_report_ctx *ctx)
             ctx->worst_what, w->worst_rank, w->steal_pct, w->cpu_lost_pct, w->invol_ctxsw, mig);
 }
 
+/* Count a one-way row and keep its clock's residual and round trip. */
+static void note_clock(struct p2pb_report_ctx *ctx, const struct p2pb_clock_sync *c)
+{
+    if (!c->valid)
+        return;
+    if (!ctx->clock_rows++ || c->rtt_usec < ctx->clock_rtt)
+        ctx->clock_rtt = c->rtt_usec;
+    if (ctx->clock_rows == 1 || c->residual_usec > ctx->clock_resid)
+        ctx->clock_resid = c->residual_usec;
+    ctx->clock_failed += c->within == 0;
+}
+
+/* The note under the tables: how well the clocks of the one-way rows agreed. */
+static void print_clock(const struct p2pb_report_ctx *ctx)
+{
+    char res[32], half[32];
+    p2pb_fmt_sig(res, sizeof res, ctx->clock_resid);
+    p2pb_fmt_sig(half, sizeof half, ctx->clock_rtt / 2);
+    fprintf(ctx->out,
+            "# clock: largest residual of the fitted clock after a round %s usec over %zu one-way "
+            "row%s; pass mark half the fastest synchronisation round trip, %s usec "
+            "(MPI_WTIME_IS_GLOBAL); nc: %zu row%s above it (\"clock\" in the results file)\n",
+            ctx->clock_resid >= 0 ? res : "-", ctx->clock_rows, ctx->clock_rows == 1 ? "" : "s",
+            half, ctx->clock_failed, ctx->clock_failed == 1 ? "" : "s");
+}
+
 static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
 {
     FILE *o = ctx->out;
@@ -274,8 +304,10 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     char n[32];
     int dist = p2pb_disturbed(&r->disturbance);
     int below = r->t.median < p2pb_probe_floor_usec(ctx->probe, r); /* false when NAN */
-    snprintf(n, sizeof n, "%zu%s%s%s%s", r->samples, r->ci_target_met == 0 ? "*" : "",
-             dist ? "d" : "", r->shift.flagged ? "s" : "", below ? "f" : "");
+    snprintf(n, sizeof n, "%zu%s%s%s%s%s", r->samples, r->ci_target_met == 0 ? "*" : "",
+             dist ? "d" : "", r->shift.flagged ? "s" : "",
+             r->clock.valid && r->clock.within == 0 ? "c" : "", below ? "f" : "");
+    note_clock(ctx, &r->clock);
     ctx->shifted += r->shift.flagged != 0;
     ctx->below_floor += below != 0;
     if (r->ci_target_met == 0)
@@ -306,6 +338,8 @@ static void text_end(struct p2pb_report_ctx *ctx)
         print_disturbed(ctx);
     if (ctx->mhz_rows)
         print_mhz(ctx);
+    if (ctx->clock_rows)
+        print_clock(ctx);
     if (ctx->verified)
         fprintf(ctx->out,
                 "# --check: verified, every byte received arrived as sent, in the %zu row%s "
