@@ -57,15 +57,18 @@ if [ $fast = 1 ]; then
     summary
     exit $status
 fi
-run build_and_test ci
-run build_and_test mpich -L 'unit|mpi'
+# unit tests (no MPI launch, no timing) run two at a time; the rest one at a time
+run build_and_test ci -L unit -j"$jobs"
+run bash -c "cd '$root/build-ci' && ctest --output-on-failure -LE unit"
+run build_and_test mpich -L unit -j"$jobs"
+run bash -c "cd '$root/build-mpich' && ctest --output-on-failure -L mpi -LE unit"
 # Sanitizers: leak detection on for the unit tests; off for mpiexec-launched
 # tests, because the MPI library itself leaks at exit. Two mpi tests are left
 # to the other builds: mpi_bad_input_np3 runs np2's option errors again on one
 # more rank (the same parsing code, 33 s under ASan), and mpi_disturbed judges
 # the scheduler's doing, not p2pbench's memory (13 s).
 run env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    bash -c "$(declare -f build_and_test); root='$root' jobs=$jobs build_and_test asan -L unit"
+    bash -c "$(declare -f build_and_test); root='$root' jobs=$jobs build_and_test asan -L unit -j$jobs"
 run env ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     bash -c "cd '$root/build-asan' && ctest --output-on-failure -L mpi -E '^(mpi_bad_input_np3|mpi_disturbed)\$'"
 # The fuzz preset in full (every target: clang -Werror sees all the code, not

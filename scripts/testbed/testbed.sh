@@ -21,6 +21,8 @@
 #                          RATE on each one's eth0, a u32 filter on the
 #                          other's address; other traffic is not classified
 #                          (htb sends it unshaped)
+#   --slow-dir 'hA>hB' RATE only traffic from hA to hB: the class and filter
+#                          on hA's eth0 alone (the other direction unshaped)
 # One process at a time changes a prefix's testbed: up and run hold a lock
 # (flock on STATE_DIR/PREFIX.lock) from their check for existing namespaces
 # to their end, so a second up or run of the same prefix fails at once and
@@ -51,11 +53,11 @@ BURST=${P2PB_TESTBED_BURST:-}
 usage() {
     cat <<EOF
 Usage:
-  $PROG up N [--profile PROFILE [RATE]] [--slow-host hK RATE]... [--slow-link hA-hB RATE]...
+  $PROG up N [--profile PROFILE [RATE]] [--slow-host hK RATE]... [--slow-link hA-hB RATE]... [--slow-dir 'hA>hB' RATE]...
   $PROG down
   $PROG status
   $PROG exec HOST -- COMMAND [ARG...]
-  $PROG run N [--profile PROFILE [RATE]] [--slow-host hK RATE]... [--slow-link hA-hB RATE]...
+  $PROG run N [--profile PROFILE [RATE]] [--slow-host hK RATE]... [--slow-link hA-hB RATE]... [--slow-dir 'hA>hB' RATE]...
         [--timeout SEC] -- [MPIRUN_ARG...] PROGRAM [ARG...]
 
 Creates N hosts h1..hN (2 <= N <= $MAX_HOSTS) as network namespaces
@@ -71,6 +73,7 @@ Slow hosts and links (htb classes, u32 filters on destination addresses;
 native profile only; combinable, repeatable):
   --slow-host hK RATE     every link of hK at RATE, both directions
   --slow-link hA-hB RATE  only traffic between hA and hB at RATE
+  --slow-dir 'hA>hB' RATE only traffic from hA to hB at RATE (quote the >)
 
 Subcommands:
   up      create the testbed and leave it up (until '$PROG down')
@@ -88,7 +91,8 @@ An up or run while another up or run of the same prefix is under way fails
 at once (a lock in P2PB_TESTBED_STATE_DIR) and touches nothing.
 
 The ranks see P2PB_LINK_PROFILE=native, lan10:$LAN10_RATE or shaped:RATE,
-followed by +slow-host:hK:RATE and +slow-link:hA-hB:RATE for each slow item.
+followed by +slow-host:hK:RATE, +slow-link:hA-hB:RATE and +slow-dir:hA>hB:RATE
+for each slow item.
 
 Environment:
   P2PB_TESTBED_PREFIX     namespace name prefix (default p2pb; [a-z][a-z0-9]{0,11})
@@ -196,6 +200,7 @@ check_count() {
 
 SLOW_HOSTS=() # "K RATE" per --slow-host
 SLOW_LINKS=() # "A B RATE" per --slow-link
+SLOW_DIRS=()  # "A B RATE" per --slow-dir (from A to B only)
 
 check_rate() {
     [[ $1 =~ ^[0-9]+([.][0-9]+)?([kKmMgGtT]i?)?(bit|bps)$ ]] ||
@@ -217,15 +222,21 @@ parse_slow() {
         ((BASH_REMATCH[1] != BASH_REMATCH[2])) || usage_error "--slow-link: '$2' names one host"
         SLOW_LINKS+=("${BASH_REMATCH[1]} ${BASH_REMATCH[2]} $3")
         ;;
+    --slow-dir)
+        [[ $2 =~ ^h([0-9]+)\>h([0-9]+)$ ]] ||
+            usage_error "--slow-dir: expected 'hA>hB' (e.g. 'h1>h2', quoted), got '$2'"
+        ((BASH_REMATCH[1] != BASH_REMATCH[2])) || usage_error "--slow-dir: '$2' names one host"
+        SLOW_DIRS+=("${BASH_REMATCH[1]} ${BASH_REMATCH[2]} $3")
+        ;;
     esac
 }
 
 # check_slow N: hosts within 1..N, native profile; appends to PROFILE_LABEL.
 check_slow() {
     local n=$1 e a b r
-    ((${#SLOW_HOSTS[@]} + ${#SLOW_LINKS[@]})) || return 0
+    ((${#SLOW_HOSTS[@]} + ${#SLOW_LINKS[@]} + ${#SLOW_DIRS[@]})) || return 0
     [[ $PROFILE == native ]] ||
-        usage_error "--slow-host / --slow-link need the native profile (got $PROFILE_LABEL)"
+        usage_error "--slow-host / --slow-link / --slow-dir need the native profile (got $PROFILE_LABEL)"
     for e in "${SLOW_HOSTS[@]}"; do
         read -r a r <<<"$e"
         ((a >= 1 && a <= n)) || usage_error "--slow-host h$a: there are hosts h1..h$n"
@@ -236,6 +247,12 @@ check_slow() {
         ((a >= 1 && a <= n && b >= 1 && b <= n)) ||
             usage_error "--slow-link h$a-h$b: there are hosts h1..h$n"
         PROFILE_LABEL+="+slow-link:h$a-h$b:$r"
+    done
+    for e in "${SLOW_DIRS[@]}"; do
+        read -r a b r <<<"$e"
+        ((a >= 1 && a <= n && b >= 1 && b <= n)) ||
+            usage_error "--slow-dir h$a>h$b: there are hosts h1..h$n"
+        PROFILE_LABEL+="+slow-dir:h$a>h$b:$r"
     done
 }
 
@@ -266,6 +283,10 @@ shape_host_egress() {
         ((a == i)) && links+=("$b $r")
         ((b == i)) && links+=("$a $r")
     done
+    for e in "${SLOW_DIRS[@]}"; do
+        read -r a b r <<<"$e"
+        ((a == i)) && links+=("$b $r")
+    done
     [[ -n $host_rate ]] || ((${#links[@]})) || return 0
     htb_root "$ns" eth0 "$([[ -n $host_rate ]] && echo 10 || echo 0)"
     [[ -z $host_rate ]] || htb_class "$ns" eth0 10 "$host_rate"
@@ -281,7 +302,7 @@ shape_host_egress() {
 # bridge port of each slow host (the traffic to it).
 apply_slow() {
     local n=$1 i e a r
-    ((${#SLOW_HOSTS[@]} + ${#SLOW_LINKS[@]})) || return 0
+    ((${#SLOW_HOSTS[@]} + ${#SLOW_LINKS[@]} + ${#SLOW_DIRS[@]})) || return 0
     command -v tc >/dev/null 2>&1 || die "required command not found: tc"
     for ((i = 1; i <= n; i++)); do shape_host_egress "$i"; done
     for e in "${SLOW_HOSTS[@]}"; do
@@ -490,7 +511,7 @@ cmd_run() {
             parse_profile "$2" "${3-}"
             shift $((1 + PROFILE_ARGS_USED))
             ;;
-        --slow-host | --slow-link)
+        --slow-host | --slow-link | --slow-dir)
             parse_slow "$1" "${2-}" "${3-}"
             shift 3
             ;;
@@ -551,7 +572,7 @@ cmd_up() {
             parse_profile "$2" "${3-}"
             shift $((1 + PROFILE_ARGS_USED))
             ;;
-        --slow-host | --slow-link)
+        --slow-host | --slow-link | --slow-dir)
             parse_slow "$1" "${2-}" "${3-}"
             shift 3
             ;;

@@ -60,7 +60,16 @@ void p2pb_clock_add(struct p2pb_clock *c, const struct p2pb_clock_point *p)
     c->pts[c->npts++] = *p;
     if (c->rtt_min <= 0 || p->rtt < c->rtt_min)
         c->rtt_min = p->rtt;
-    p2pb_clock_fit(c->pts, c->npts, P2PB_CLOCK_MIN_SPAN_NS, &c->m);
+    double fastest = c->pts[0].rtt;
+    for (size_t i = 1; i < c->npts; i++)
+        if (c->pts[i].rtt < fastest)
+            fastest = c->pts[i].rtt;
+    struct p2pb_clock_point good[P2PB_CLOCK_MAX_POINTS];
+    size_t n = 0;
+    for (size_t i = 0; i < c->npts; i++)
+        if (c->pts[i].rtt <= P2PB_CLOCK_GOOD_RTT * fastest)
+            good[n++] = c->pts[i];
+    p2pb_clock_fit(good, n, P2PB_CLOCK_MIN_SPAN_NS, &c->m);
 }
 
 double p2pb_clock_check(struct p2pb_clock *c, const struct p2pb_clock_point *p)

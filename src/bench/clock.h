@@ -24,6 +24,11 @@
  * drift 0 (10 ns of reading noise over 0.1 s would be 0.1 ppm). */
 #define P2PB_CLOCK_MIN_SPAN_NS 1e8
 
+/* A reading whose round trip is above this many times the fastest kept
+ * reading's stays out of the fit (its offset is uncertain by half its
+ * round trip: a delayed exchange on a busy machine). */
+#define P2PB_CLOCK_GOOD_RTT 3.0
+
 /* One offset reading: at client time t, client clock - reference clock. */
 struct p2pb_clock_point {
     double t;      /* client's local time of the reading, ns */
@@ -69,7 +74,8 @@ double p2pb_clock_predict(const struct p2pb_clock_model *m, double t);
 /* Reset c: no readings, no checks. */
 void p2pb_clock_init(struct p2pb_clock *c);
 
-/* Keep reading p (the oldest is dropped when full) and refit. */
+/* Keep reading p (the oldest is dropped when full) and refit to the kept
+ * readings whose round trip is within P2PB_CLOCK_GOOD_RTT x the fastest. */
 void p2pb_clock_add(struct p2pb_clock *c, const struct p2pb_clock_point *p);
 
 /*

@@ -9,8 +9,11 @@
  */
 #include "harness_internal.h"
 
-/* Exchanges per reading: the fastest one is kept. */
-#define P2PB_CLOCK_EXCHANGES 16
+/* Exchanges per reading: at least MIN, then more (up to MAX) while the
+ * fastest is still slower than P2PB_CLOCK_GOOD_RTT x the fastest seen in
+ * the run (a busy machine delays whole batches). */
+#define P2PB_CLOCK_EXCHANGES_MIN 16
+#define P2PB_CLOCK_EXCHANGES_MAX 128
 
 /* Readings before a size's first round. */
 #define P2PB_CLOCK_FIRST_READINGS 4
@@ -18,26 +21,52 @@
 /* Tag of the exchanges (the kernels' tags are 100 and up). */
 enum { CLOCK_TAG = 97 };
 
+/* Rank 0: 1 while the reading needs another exchange. */
+static int more_exchanges(const struct p2pb_clock *clk, int done, double best_rtt)
+{
+    if (done < P2PB_CLOCK_EXCHANGES_MIN)
+        return 1;
+    if (done >= P2PB_CLOCK_EXCHANGES_MAX || clk->rtt_min <= 0)
+        return 0;
+    return best_rtt > P2PB_CLOCK_GOOD_RTT * clk->rtt_min;
+}
+
+/* Rank 0's side of a reading: exchanges until more_exchanges says enough;
+ * each starts with an int, 1 (answer) or 0 (the reading is over). */
+static void reference_side(const struct p2pb_measure *r, double best[3])
+{
+    const struct p2pb_kernel_ctx *c = &r->c;
+    int go = 1, done = 0;
+    best[2] = -1;
+    while (go) {
+        double t1 = (double)p2pb_now_ns(), tb = 0;
+        P2PB_MPI_CHECK(MPI_Send(&go, 1, MPI_INT, 1, CLOCK_TAG, c->comm));
+        P2PB_MPI_CHECK(MPI_Recv(&tb, 1, MPI_DOUBLE, 1, CLOCK_TAG, c->comm, MPI_STATUS_IGNORE));
+        struct p2pb_clock_point p = p2pb_clock_reading(t1, (double)p2pb_now_ns(), tb);
+        if (best[2] < 0 || p.rtt < best[2]) {
+            best[0] = p.t;
+            best[1] = p.offset;
+            best[2] = p.rtt;
+        }
+        go = more_exchanges(&r->clk, ++done, best[2]);
+    }
+    P2PB_MPI_CHECK(MPI_Send(&go, 1, MPI_INT, 1, CLOCK_TAG, c->comm));
+}
+
 /* One reading between ranks 0 and 1, on every rank. Collective. */
 static struct p2pb_clock_point reading(struct p2pb_measure *r)
 {
     const struct p2pb_kernel_ctx *c = &r->c;
     double best[3] = {0, 0, -1}; /* t, offset, rtt of the fastest exchange */
-    for (int i = 0; i < P2PB_CLOCK_EXCHANGES && c->rank <= 1; i++) {
-        double tb = 0;
-        if (c->rank == 0) {
-            double t1 = (double)p2pb_now_ns();
-            P2PB_MPI_CHECK(MPI_Send(NULL, 0, MPI_BYTE, 1, CLOCK_TAG, c->comm));
-            P2PB_MPI_CHECK(MPI_Recv(&tb, 1, MPI_DOUBLE, 1, CLOCK_TAG, c->comm, MPI_STATUS_IGNORE));
-            struct p2pb_clock_point p = p2pb_clock_reading(t1, (double)p2pb_now_ns(), tb);
-            if (best[2] < 0 || p.rtt < best[2]) {
-                best[0] = p.t;
-                best[1] = p.offset;
-                best[2] = p.rtt;
-            }
-        } else {
-            P2PB_MPI_CHECK(MPI_Recv(NULL, 0, MPI_BYTE, 0, CLOCK_TAG, c->comm, MPI_STATUS_IGNORE));
-            tb = (double)p2pb_now_ns();
+    if (c->rank == 0) {
+        reference_side(r, best);
+    } else if (c->rank == 1) {
+        for (;;) {
+            int go = 0;
+            P2PB_MPI_CHECK(MPI_Recv(&go, 1, MPI_INT, 0, CLOCK_TAG, c->comm, MPI_STATUS_IGNORE));
+            if (!go)
+                break;
+            double tb = (double)p2pb_now_ns();
             P2PB_MPI_CHECK(MPI_Send(&tb, 1, MPI_DOUBLE, 0, CLOCK_TAG, c->comm));
         }
     }

@@ -73,12 +73,21 @@ static void test_check(void)
     }
     CHECK(c.npts == 4);
     CHECK_NEAR(c.rtt_min, 500, 1e-9);
+    /* a delayed exchange (9000 ns out, 1000 back: round trip 10000, its
+     * offset 4000 ns off) is kept but stays out of the fit: above
+     * P2PB_CLOCK_GOOD_RTT x 500 */
+    struct p2pb_clock_model before = c.m;
+    struct p2pb_clock_point slow = exchange(1e12 + 3.5e8, 9000, 1000);
+    p2pb_clock_add(&c, &slow);
+    CHECK(c.npts == 5);
+    CHECK_NEAR(c.m.offset, before.offset, 1e-6);
+    CHECK_NEAR(c.m.drift, before.drift, 1e-15);
     /* a check 0.2 s later: the readings alternate 0 and +5 ns (delays 250
      * and 260 out), the line through them predicts +6 ns at 0.5 s */
     struct p2pb_clock_point q = exchange(1e12 + 5e8, 250, 250);
     double res = p2pb_clock_check(&c, &q);
     CHECK(fabs(res) < 10);
-    CHECK(c.checks == 1 && c.npts == 5);
+    CHECK(c.checks == 1 && c.npts == 6);
     CHECK(p2pb_clock_within(&c) == 1);
     /* a reading 400 ns off (the client's clock stepped): residual about 400,
      * above half the fastest round trip (250): not within */

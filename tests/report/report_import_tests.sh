@@ -61,7 +61,9 @@ import)
     eq "$(rows case13.jsonl osu_latency '')" 24 "case13 rows"
     near "$(csvval case13.jsonl osu_latency '' 4194304 t_median_usec)" 4616.67 0.001 "case13 4M"
     near "$(csvval case13.jsonl osu_latency '' 0 t_median_usec)" 0.76 0.001 "case13 0"
-    grep -q "case13.txt: warning: line 28: the log ends in a crash" import-messages.txt || fail "case13 crash warning"
+    grep -q "case13.txt: warning: line 28: the log ends in a crash .* ends the OSU Latency table (line 3) at 4194304 bytes" import-messages.txt || fail "case13 crash warning"
+    # one crash, one warning (issue 20: it gave three)
+    [ "$(grep -c 'case13.txt: warning' import-messages.txt)" = 1 ] || fail "case13: more than one warning for one crash"
     # seed PMB: two sides, usec despite the millisec label, 2^20 B
     s1=seed-pmb-sendrecv-native-vs-domU-Experiment_1.jsonl s2=seed-pmb-sendrecv-native-vs-domU-Experiment_2.jsonl
     eq "$(rows $s1 sendrecv '')" 24 "seed E1 rows"

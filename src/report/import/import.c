@@ -92,21 +92,36 @@ static const struct p2pb_imp_table *table_cut_at(const struct p2pb_imp_group *g,
     return cut;
 }
 
-/* Error lines that end a table: a warning naming the table, at most 8. */
-static void note_cut_tables(struct p2pb_imp_log *lg, struct p2pb_imp_group *g)
+/* Error lines that end a table: one warning per table (the first such
+ * line), at most 8. Returns 1 when one of them was a crash line (the crash
+ * is then named, and note_crash need not say it again). */
+static int note_cut_tables(struct p2pb_imp_log *lg, struct p2pb_imp_group *g)
 {
-    int notes = 0;
+    const struct p2pb_imp_table *noted[8];
+    int notes = 0, crash = 0;
     for (size_t i = 0; i < lg->nlines && notes < 8; i++) {
         const char *s = p2pb_imp_skip_ws(lg->lines[i]);
         const struct p2pb_imp_table *t = is_error_line(s) ? table_cut_at(g, (long)i + 1) : NULL;
-        if (!t || !t->nrows)
+        int seen = 0;
+        for (int k = 0; t && k < notes; k++)
+            seen |= noted[k] == t;
+        if (!t || !t->nrows || seen)
             continue;
+        int is_crash = is_crash_line(s), last = 1;
+        for (size_t k = 0; k < g->ntabs; k++)
+            last &= g->tabs[k].line <= (long)i + 1;
         p2pb_imp_note(lg, g,
-                      "warning: line %zu: an error in the log (\"%.60s\") ends the %s table "
-                      "(line %ld) at %zu bytes: it may be cut short",
-                      i + 1, s, t->display, t->line, t->rows[t->nrows - 1].bytes);
-        notes++;
+                      "warning: line %zu: %s (\"%.60s\"), which ends the %s table (line %ld) at %zu "
+                      "bytes: it may be cut short; rows before it are kept",
+                      i + 1,
+                      !is_crash ? "an error in the log"
+                      : last    ? "the log ends in a crash"
+                                : "the log contains a crash",
+                      s, t->display, t->line, t->rows[t->nrows - 1].bytes);
+        crash |= is_crash;
+        noted[notes++] = t;
     }
+    return crash;
 }
 
 /* The first crash marker seen outside tables, at line crash_line (1-based; 0: none). */
@@ -141,8 +156,8 @@ static enum p2pb_status scan_imb_osu(struct p2pb_imp_log *lg, struct p2pb_imp_gr
             return st;
     }
     p2pb_imp_imb_finish(&sc);
-    note_cut_tables(lg, g);
-    note_crash(lg, g, crash_line);
+    if (!note_cut_tables(lg, g))
+        note_crash(lg, g, crash_line);
     return P2PB_OK;
 }
 
