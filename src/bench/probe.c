@@ -167,6 +167,44 @@ static void assemble(struct p2pb_run *run, const int *pair, int npairs, const do
     }
 }
 
+/*
+ * The node's shared window of one line per possible pair (plus a stride to
+ * align the first one), zeroed, under MPI_Win_lock_all; returns its aligned
+ * base, or NULL on every rank when some rank could not allocate it (Open MPI
+ * without its osc sm component: --mca osc ^sm), the reason in
+ * run->probe.error on rank 0. Collective on run->comm.
+ */
+static char *open_window(struct p2pb_run *run, MPI_Comm node, MPI_Win *win)
+{
+    int node_rank, disp, ok, all_ok;
+    char *base = NULL;
+    MPI_Aint size;
+    MPI_Comm_rank(node, &node_rank);
+    MPI_Aint bytes = node_rank == 0 ? (P2PB_PROBE_MAX_PAIRS + 1) * LINE_STRIDE : 0;
+    int rc = MPI_Win_allocate_shared(bytes, 1, MPI_INFO_NULL, node, &base, win);
+    ok = rc == MPI_SUCCESS;
+    P2PB_MPI_CHECK(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, run->comm));
+    if (!all_ok) {
+        char msg[MPI_MAX_ERROR_STRING] = "failed on another rank";
+        int len = 0;
+        if (!ok)
+            MPI_Error_string(rc, msg, &len);
+        else
+            MPI_Win_free(win);
+        snprintf(run->probe.error, sizeof run->probe.error, "MPI_Win_allocate_shared: %s", msg);
+        return NULL;
+    }
+    P2PB_MPI_CHECK(MPI_Win_shared_query(*win, 0, &size, &disp, &base));
+    base += (LINE_STRIDE - (uintptr_t)base % LINE_STRIDE) % LINE_STRIDE;
+    P2PB_MPI_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, *win));
+    if (node_rank == 0)
+        memset(base, 0, P2PB_PROBE_MAX_PAIRS * LINE_STRIDE);
+    P2PB_MPI_CHECK(MPI_Win_sync(*win));
+    P2PB_MPI_CHECK(MPI_Barrier(node));
+    P2PB_MPI_CHECK(MPI_Win_sync(*win));
+    return base;
+}
+
 /* Rank 0: the probe's constants, its cost since t0 (p2pb_now_ns), valid. */
 static void close_probe(struct p2pb_probe *p, uint64_t t0)
 {
@@ -183,12 +221,9 @@ void p2pb_probe_run(struct p2pb_run *run)
         return;
     uint64_t t0 = p2pb_now_ns();
     MPI_Comm node;
-    MPI_Win win;
-    char *base = NULL;
-    int node_rank, pair[P2PB_PROBE_MAX_PAIRS];
+    int pair[P2PB_PROBE_MAX_PAIRS];
     P2PB_MPI_CHECK(
         MPI_Comm_split_type(run->comm, MPI_COMM_TYPE_SHARED, run->rank, MPI_INFO_NULL, &node));
-    MPI_Comm_rank(node, &node_rank);
     int npairs = find_pairs(run->comm, node, run->nranks, run->rank, pair);
     if (npairs == 0) { /* every rank knows it (Allgather): no window, nothing to gather */
         P2PB_MPI_CHECK(MPI_Comm_free(&node));
@@ -196,19 +231,14 @@ void p2pb_probe_run(struct p2pb_run *run)
             close_probe(&run->probe, t0);
         return;
     }
-    /* one line per possible pair, plus a stride to align the first one */
-    MPI_Aint bytes = node_rank == 0 ? (P2PB_PROBE_MAX_PAIRS + 1) * LINE_STRIDE : 0;
-    P2PB_MPI_CHECK(MPI_Win_allocate_shared(bytes, 1, MPI_INFO_NULL, node, &base, &win));
-    MPI_Aint size;
-    int disp;
-    P2PB_MPI_CHECK(MPI_Win_shared_query(win, 0, &size, &disp, &base));
-    base += (LINE_STRIDE - (uintptr_t)base % LINE_STRIDE) % LINE_STRIDE;
-    P2PB_MPI_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
-    if (node_rank == 0)
-        memset(base, 0, P2PB_PROBE_MAX_PAIRS * LINE_STRIDE);
-    P2PB_MPI_CHECK(MPI_Win_sync(win));
-    P2PB_MPI_CHECK(MPI_Barrier(node));
-    P2PB_MPI_CHECK(MPI_Win_sync(win));
+    MPI_Win win;
+    char *base = open_window(run, node, &win);
+    if (!base) { /* no shared-memory window in this MPI library (or setting): no values */
+        P2PB_MPI_CHECK(MPI_Comm_free(&node));
+        if (run->rank == 0)
+            close_probe(&run->probe, t0);
+        return;
+    }
 
     double g[G_LEN] = {[G_CPU0] = -1, [G_CPU1] = -1};
     struct p2pb_probe_pair mine;

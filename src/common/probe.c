@@ -81,6 +81,8 @@ cJSON *p2pb_probe_json(const struct p2pb_probe *p)
     cJSON_AddNumberToObject(o, "batches", P2PB_PROBE_BATCHES);
     cJSON_AddNumberToObject(o, "cap_ms", p->cap_ms);
     cJSON_AddNumberToObject(o, "cost_ms", p->cost_ms);
+    if (p->error[0])
+        cJSON_AddStringToObject(o, "error", p->error);
     cJSON *arr = cJSON_AddArrayToObject(o, "pairs");
     for (size_t i = 0; i < p->npairs && i < P2PB_PROBE_MAX_PAIRS; i++)
         cJSON_AddItemToArray(arr, pair_json(&p->pairs[i]));
@@ -148,6 +150,9 @@ int p2pb_probe_from_json(const cJSON *run, struct p2pb_probe *p)
                          : 0;
     p->cost_ms = cJSON_IsNumber(cost) ? cost->valuedouble : NAN;
     p->cap_ms = cJSON_IsNumber(cap) ? cap->valuedouble : NAN;
+    const char *err = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "error"));
+    snprintf(p->error, sizeof p->error, "%s", err ? err : "");
+    p2pb_text_sanitize(p->error);
     const cJSON *e;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(o, "pairs"))
     {

@@ -55,6 +55,7 @@ struct p2pb_probe {
     size_t round_trips; /* per batch */
     double cap_ms;      /* P2PB_PROBE_CAP_MS of the run */
     double cost_ms;     /* wall time of the whole probe on rank 0, ms */
+    char error[192];    /* why nothing was measured (no shared-memory window); "" none */
 };
 
 /* Median and min of p->batch_ns[0..nbatches-1] into one_way_ns, min_ns

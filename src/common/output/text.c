@@ -18,7 +18,9 @@ static void print_probe(struct p2pb_report_ctx *ctx)
     const struct p2pb_probe *p = ctx->probe;
     if (!p || !p->valid)
         return;
-    if (!p->npairs)
+    if (p->error[0])
+        fprintf(ctx->out, "# placement probe: not measured: %s\n", p->error);
+    else if (!p->npairs)
         fprintf(ctx->out,
                 "# placement probe: no probed pair (ranks 0-1, 2-3, ...) shares a host\n");
     for (size_t i = 0; i < p->npairs; i++) {
