@@ -196,17 +196,21 @@ static const struct p2pb_probe_pair *find_pair(const struct p2pb_probe *p, int a
     return NULL;
 }
 
+double p2pb_probe_pair_floor_ns(const struct p2pb_probe_pair *q)
+{
+    return q && q->nbatches >= P2PB_PROBE_MIN_BATCHES ? q->min_ns : NAN;
+}
+
 double p2pb_probe_floor_usec(const struct p2pb_probe *p, const struct p2pb_result *r)
 {
     int a, b;
     const struct p2pb_probe_pair *q = p2pb_probe_row_pair(r, &a, &b) ? find_pair(p, a, b) : NULL;
-    return q ? q->one_way_ns * 1e-3 : NAN;
+    return p2pb_probe_pair_floor_ns(q) * 1e-3;
 }
 
-double p2pb_probe_value01(const struct p2pb_probe *p)
+double p2pb_probe_floor01_ns(const struct p2pb_probe *p)
 {
-    const struct p2pb_probe_pair *q = find_pair(p, 0, 1);
-    return q ? q->one_way_ns : NAN;
+    return p2pb_probe_pair_floor_ns(find_pair(p, 0, 1));
 }
 
 enum p2pb_status p2pb_probe_groups(const double *v, size_t n, int *group, size_t *ngroups)

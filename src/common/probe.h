@@ -30,6 +30,10 @@
 /* Wall-clock cap of one pair on its initiator, ms (its partner gives up
  * after 3 times this): a descheduled partner ends the pair, never the run. */
 #define P2PB_PROBE_CAP_MS 5.0
+/* Fewest timed batches for a floor: a batch can only be stretched (by
+ * preemption, load), never shortened, so the floor is the fastest batch,
+ * and one of at least this many. */
+#define P2PB_PROBE_MIN_BATCHES 3
 /* Grouping rule: sorted ascending, a value more than this many times the
  * one before it starts a new group (p2pb_probe_groups). */
 #define P2PB_PROBE_GAP 2.0
@@ -80,13 +84,19 @@ int p2pb_probe_from_json(const cJSON *run, struct p2pb_probe *p);
  */
 int p2pb_probe_row_pair(const struct p2pb_result *r, int *a, int *b);
 
-/* The floor of latency row r (usec): the probe's one-way cache-line latency
- * of r's pair, or NAN when p has none for it. */
+/* The floor of pair q (ns): the fastest of its batches (min_ns) when it has
+ * at least P2PB_PROBE_MIN_BATCHES, else NAN. A message between the pair's
+ * CPUs cannot be faster than one cache line crossing. */
+double p2pb_probe_pair_floor_ns(const struct p2pb_probe_pair *q);
+
+/* The floor of latency row r (usec): p2pb_probe_pair_floor_ns of r's pair,
+ * or NAN when p has none for it. */
 double p2pb_probe_floor_usec(const struct p2pb_probe *p, const struct p2pb_result *r);
 
-/* The probe value of ranks 0 and 1 (ns), what compare groups launches by;
- * NAN when p is not valid or has no value for them. */
-double p2pb_probe_value01(const struct p2pb_probe *p);
+/* The floor of ranks 0 and 1 (ns), what compare groups launches by (load
+ * stretches the median of a launch, not its fastest batch); NAN when p is
+ * not valid or has none for them. */
+double p2pb_probe_floor01_ns(const struct p2pb_probe *p);
 
 /*
  * Group n values by gaps: sorted ascending, a value more than P2PB_PROBE_GAP

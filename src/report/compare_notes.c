@@ -182,8 +182,8 @@ static void group_words(const struct p2pb_side *s, const double *v, const int *g
     free(t);
 }
 
-/* The launches of side s grouped by the placement probe value of ranks
- * 0-1 (p2pb_probe_groups): a warning when they fall into two or more
+/* The launches of side s grouped by the placement probe's floor of ranks
+ * 0-1 (p2pb_probe_floor01_ns, p2pb_probe_groups): a warning when they fall into two or more
  * groups, the likely cause of a bimodal side (docs/report.md, "Placement
  * groups"). Launches without a value are left out. */
 static void probe_notes(struct note_sink *k, const char *tag, const struct p2pb_side *s)
@@ -194,7 +194,7 @@ static void probe_notes(struct note_sink *k, const char *tag, const struct p2pb_
     for (size_t f = 0; v && grp && f < s->nfiles; f++) {
         struct p2pb_probe p;
         p2pb_probe_from_json(s->files[f].run, &p);
-        v[f] = p2pb_probe_value01(&p);
+        v[f] = p2pb_probe_floor01_ns(&p);
         valued += isfinite(v[f]) != 0;
     }
     if (v && grp && valued >= 2 && p2pb_probe_groups(v, s->nfiles, grp, &ng) == P2PB_OK &&
@@ -205,8 +205,8 @@ static void probe_notes(struct note_sink *k, const char *tag, const struct p2pb_
             group_words(s, v, grp, (int)g, q, list, sizeof list);
         note(k, "warning: ",
              "placement on side %s (%s): its launches fall into %zu groups by the placement "
-             "probe of ranks 0-1 (cache-line one-way latency between their CPUs; a gap of more "
-             "than %gx between sorted values): %s; the likely cause of a bimodal side "
+             "probe of ranks 0-1 (cache-line one-way latency between their CPUs, fastest "
+             "batch; a gap of more than %gx between sorted values): %s; the likely cause of a bimodal side "
              "(docs/host-context.md, \"Placement probe\")",
              tag, s->name, ng, P2PB_PROBE_GAP, list);
     }

@@ -127,16 +127,22 @@ static void test_rows(void)
     CHECK(p2pb_probe_row_pair(&r, &a, &b) && a == 0 && b == 1);
 
     struct p2pb_probe p = two_pairs();
-    r = row("", 0.5, 2, 1.0);
-    CHECK_NEAR(p2pb_probe_floor_usec(&p, &r), 0.045, 1e-12);
-    r = row("pair 2-3", 0.5, 4, 1.0);
+    r = row("", 0.5, 2, 1.0); /* the floor: the fastest of 45, 44, 47 */
+    CHECK_NEAR(p2pb_probe_floor_usec(&p, &r), 0.044, 1e-12);
+    r = row("pair 2-3", 0.5, 4, 1.0); /* one batch: no floor (P2PB_PROBE_MIN_BATCHES) */
+    CHECK(isnan(p2pb_probe_floor_usec(&p, &r)));
+    p.pairs[1].nbatches = 3;
+    p.pairs[1].batch_ns[1] = 7620; /* a stretched batch does not lift the floor */
+    p.pairs[1].batch_ns[2] = 240;
+    p2pb_probe_pair_finish(&p.pairs[1]);
     CHECK_NEAR(p2pb_probe_floor_usec(&p, &r), 0.230, 1e-12);
+    CHECK_NEAR(p.pairs[1].one_way_ns, 240, 1e-12);
     r = row("pair 4-5", 0.5, 6, 1.0);
     CHECK(isnan(p2pb_probe_floor_usec(&p, &r)));
     CHECK(isnan(p2pb_probe_floor_usec(NULL, &r)));
-    CHECK_NEAR(p2pb_probe_value01(&p), 45, 1e-12);
+    CHECK_NEAR(p2pb_probe_floor01_ns(&p), 44, 1e-12);
     struct p2pb_probe off = {0};
-    CHECK(isnan(p2pb_probe_value01(&off)));
+    CHECK(isnan(p2pb_probe_floor01_ns(&off)));
 }
 
 static void test_json(void)
@@ -188,9 +194,9 @@ static void test_text(void)
                             "45.00 ns (median of 3 batches, min 44.00 ns), cut short");
     CHECK_STR_CONTAINS(buf, "# placement probe: ranks 2-3 (CPUs unknown): cache-line one-way "
                             "230.00 ns");
-    CHECK_STR_CONTAINS(buf, "# placement probe: ranks 0-1 cache-line one-way 45.00 ns (floor of "
-                            "0-byte latency");
-    CHECK_STR_CONTAINS(buf, "\n           0      5f "); /* 0.040 usec < 45 ns */
+    CHECK_STR_CONTAINS(buf, "# placement probe: ranks 0-1 cache-line one-way 44.00 ns (its "
+                            "fastest batch: floor of 0-byte latency");
+    CHECK_STR_CONTAINS(buf, "\n           0      5f "); /* 0.040 usec < 44 ns */
     CHECK_STR_CONTAINS(buf, "\n           8       5 "); /* 0.050 usec: above */
     CHECK_STR_CONTAINS(buf, "# nf: 1 row whose median t lies below the placement probe's floor");
     CHECK(ctx.below_floor == 1);

@@ -654,7 +654,8 @@ scale)
     ;;
 probe)
     # the placement probe (docs/host-context.md): hand-made run records whose
-    # probe of ranks 0-1 is 45 ns (batches 44, 45, 46) or 220 ns (200, 220, 240)
+    # probe of ranks 0-1 is 45 ns (batches 44, 45, 46) or 220 ns (200, 220, 240);
+    # the floor, which compare groups by, is the fastest batch: 44 or 200 ns
     near45='"placement_probe":{"method":"m","round_trips_per_batch":300,"batches":11,"cap_ms":5,"cost_ms":1,"pairs":[{"ranks":[0,1],"cpus":[0,1],"migrated":false,"host":"h0","one_way_ns":45,"one_way_min_ns":44,"batches_ns":[44,45,46],"complete":false}]}'
     far220='"placement_probe":{"method":"m","round_trips_per_batch":300,"batches":11,"cap_ms":5,"cost_ms":1,"pairs":[{"ranks":[0,1],"cpus":[0,2],"migrated":false,"host":"h0","one_way_ns":220,"one_way_min_ns":200,"batches_ns":[200,220,240],"complete":false}]}'
     # side bi: 3 launches near (t x 1.0), 3 far (t x 3.0): bimodal, split by the probe
@@ -665,7 +666,7 @@ probe)
     expect_status 0 "$bin" compare bi --vs one
     # group 1: 0-byte PingPong t = 1.004, 1.008, 1.012 (median 1.008, printed 1.01);
     # group 2: 3 x those (3.024, printed 3.02)
-    grep -q '^# warning: placement on side A (bi): its launches fall into 2 groups by the placement probe of ranks 0-1 (cache-line one-way latency between their CPUs; a gap of more than 2x between sorted values): 3 launches at 45.00 ns, PingPong 0 bytes median t 1.01 usec; 3 launches at 220.00 ns, PingPong 0 bytes median t 3.02 usec; the likely cause of a bimodal side' out.txt ||
+    grep -q '^# warning: placement on side A (bi): its launches fall into 2 groups by the placement probe of ranks 0-1 (cache-line one-way latency between their CPUs, fastest batch; a gap of more than 2x between sorted values): 3 launches at 44.00 ns, PingPong 0 bytes median t 1.01 usec; 3 launches at 200.00 ns, PingPong 0 bytes median t 3.02 usec; the likely cause of a bimodal side' out.txt ||
         fail "compare: no group note for side A: $(grep -i 'placement' out.txt)"
     grep -q 'placement on side B' out.txt && fail "compare: side B (one group) has a group note"
     grep -q 'placement_probe' out.txt && fail "compare: the probe listed as a context difference"
@@ -685,14 +686,15 @@ probe)
     grep -q '<th>placement probe (first launch)</th><td>ranks 0-1: 220.00 ns one-way (CPUs 0, 2)</td><td>ranks 0-1: 45.00 ns one-way (CPUs 0, 1)</td>' r.html ||
         fail "html: probe fact: $(grep -o '<th>placement probe[^/]*/th>.\{0,120\}' r.html)"
     # show: the probe line in the header, the floor under PingPong (t = half a
-    # round trip), not under Sendrecv; a floor of 2000 ns lies above the 0-byte
-    # row (1.004 usec) and below the 1024-byte row (2.032 usec): one row marked f
+    # round trip), not under Sendrecv; a floor of 2000 ns (the fastest of 2000,
+    # 7000, 2100) lies above the 0-byte row (1.004 usec) and below the 1024-byte
+    # row (2.032 usec): one row marked f
     expect_status 0 "$bin" show bi/near-01.jsonl
     grep -q '^# placement probe: ranks 0-1 (CPUs 0 and 1): cache-line one-way 45.00 ns (median of 3 batches, min 44.00 ns), cut short by its time cap$' out.txt ||
         fail "show: probe line: $(grep 'placement probe' out.txt)"
-    eq "$(grep -c '^# placement probe: ranks 0-1 cache-line one-way 45.00 ns (floor of 0-byte latency' out.txt)" 1 "show: floor lines"
+    eq "$(grep -c '^# placement probe: ranks 0-1 cache-line one-way 44.00 ns (its fastest batch: floor of 0-byte latency' out.txt)" 1 "show: floor lines"
     grep -q '^# nf:' out.txt && fail "show: a row below a floor of 45 ns"
-    sed 's/"batches_ns":\[44,45,46\]/"batches_ns":[2000]/' bi/near-01.jsonl >floor.jsonl
+    sed 's/"batches_ns":\[44,45,46\]/"batches_ns":[2000,7000,2100]/' bi/near-01.jsonl >floor.jsonl
     expect_status 0 "$bin" show floor.jsonl
     grep -q '^           0     20f ' out.txt || fail "show: the 0-byte row is not marked f: $(grep '^           0 ' out.txt)"
     grep -q '^        1024     20f' out.txt && fail "show: the 1024-byte row (above the floor) marked f"

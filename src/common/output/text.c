@@ -113,8 +113,8 @@ static void print_title(struct p2pb_report_ctx *ctx, const struct p2pb_result *r
         char fl[32];
         p2pb_fmt_sig(fl, sizeof fl, floor_usec * 1e3);
         fprintf(o,
-                "# placement probe: ranks %d-%d cache-line one-way %s ns (floor of 0-byte "
-                "latency; a median t below it is marked f)\n",
+                "# placement probe: ranks %d-%d cache-line one-way %s ns (its fastest batch: "
+                "floor of 0-byte latency; a median t below it is marked f)\n",
                 a, b, fl);
     }
     ctx->cur_asym = r->asym_ref[0] != 0;
