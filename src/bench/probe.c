@@ -102,8 +102,7 @@ enum { G_CPU0, G_CPU1, G_NB, G_BATCH, G_LEN = G_BATCH + P2PB_PROBE_BATCHES };
  * Collective on comm. */
 static int find_pairs(MPI_Comm comm, MPI_Comm node, int nranks, int rank, int *pair)
 {
-    int node_rank, id = rank, n = 0;
-    MPI_Comm_rank(node, &node_rank);
+    int id = rank, n = 0;
     /* the node's id: the comm rank of its first member */
     P2PB_MPI_CHECK(MPI_Bcast(&id, 1, MPI_INT, 0, node));
     int ids[2 * P2PB_PROBE_MAX_PAIRS];
