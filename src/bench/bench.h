@@ -5,7 +5,9 @@
  * main.c calls them in this order, on every rank:
  *   preflight.c   parse the options, check memory, --numa-node and --tcp-if,
  *                 open the results file, agree on rank 0's verdict;
- *   run_record.c  gather the host context, write the run record;
+ *   run_record.c  gather the host context;
+ *   probe.c       the placement probe (cache-line latency of rank pairs);
+ *   run_record.c  write the run record;
  *   suite.c       run kernels x directions x sizes, print and record rows;
  *   main.c        close the results file and print the closing line.
  * Every step is collective on run->comm unless it says "rank 0".
@@ -23,6 +25,7 @@
 #include "options.h"
 #include "p2pbench/result.h"
 #include "p2pbench/status.h"
+#include "probe.h"
 
 /* Length of the one-line error messages of a run (bytes, with the NUL). */
 #define P2PB_BENCH_ERRLEN 512
@@ -49,6 +52,7 @@ struct p2pb_run {
     struct p2pb_run_info ri;     /* facts the reporters print in their header */
     long eager_limit;            /* rank 0: bytes to mark in tables; -1 unknown */
     struct p2pb_survey *survey;  /* `p2pbench survey`: its state (survey.h); else NULL */
+    struct p2pb_probe probe;     /* rank 0: the placement probe (probe.c); valid 0 if not run */
     char err[P2PB_BENCH_ERRLEN]; /* message of the last failed step */
 };
 
@@ -145,6 +149,20 @@ void p2pb_run_print_info(struct p2pb_run *run);
  * record (the message printed there).
  */
 enum p2pb_status p2pb_run_record(struct p2pb_run *run);
+
+/* --- probe.c: the placement probe --- */
+
+/*
+ * Unless --no-probe or `survey`: for the pairs (0,1), (2,3), ... (at most
+ * P2PB_PROBE_MAX_PAIRS) whose ranks share a host, one at a time, the one-way
+ * latency of a cache line between their CPUs through an MPI-3 shared-memory
+ * window (src/common/probe.h has the method). Each pair is bounded by
+ * P2PB_PROBE_CAP_MS on its initiator (3 x on its partner). Rank 0 gets the
+ * result in run->probe (valid = 1; pairs may be 0). Needs run->ranks
+ * (p2pb_run_gather_context) for the host names. Collective; an MPI error
+ * aborts the job (P2PB_MPI_CHECK).
+ */
+void p2pb_probe_run(struct p2pb_run *run);
 
 /* --- suite.c: the measurements --- */
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * p2pbench: thin main. Every step is a call into preflight.c, run_record.c
- * or suite.c (bench.h): parse and check the options on every rank, agree on
- * rank 0's verdict so every rank exits with the same message and code, write
- * the run record, run the kernels over their sizes, close the results file.
+ * p2pbench: thin main. Every step is a call into preflight.c, probe.c,
+ * run_record.c or suite.c (bench.h): parse and check the options on every
+ * rank, agree on rank 0's verdict so every rank exits with the same message
+ * and code, run the placement probe, write the run record, run the kernels
+ * over their sizes, close the results file.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -214,6 +215,7 @@ int main(int argc, char **argv)
         }
         return finish(&run, 1);
     }
+    p2pb_probe_run(&run); /* before the kernels, off every timed path */
     if (p2pb_run_record(&run) != P2PB_OK) {
         if (run.rank == 0)
             close_results(&run, P2PB_EIO);

@@ -188,6 +188,10 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
         .help = "survey: most time per pair, metric and direction, warm-up included, in seconds: "
                 "a slow link's rows end there, marked capped, and its stream samples shrink to "
                 "fit (default {def})"),
+    OPT(O_NO_PROBE, "no-probe", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(no_probe),
+        .help = "skip the placement probe at start (the cache-line latency between the CPUs of "
+                "ranks 0-1, 2-3, ... that share a host, in the run record and under latency "
+                "tables; about 1 ms)"),
     OPT(O_LIST, "list", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_list),
         .help = "list kernels and exit"),
     OPT(O_INFO, "info", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_info),

@@ -41,6 +41,7 @@ struct p2pb_options {
                         * and the name is neither checked on the host nor used */
     char unused[1024]; /* options given that none of the kernels run uses, one
                         * warning line each for rank 0 to print; "" = none */
+    int no_probe;      /* --no-probe: no placement probe at start (src/bench/probe.c) */
     int do_list, do_info, do_help, do_version;
     /* The link survey (src/bench/survey.c, docs/survey.md): "survey" named
      * as the kernel. Sizes: -s LAT,BW or --survey-sizes (bytes). */

@@ -50,6 +50,7 @@ enum opt_id {
     O_SURVEY_PER,
     O_SURVEY_TIME,
     O_SURVEY_CAP,
+    O_NO_PROBE,
     O_LIST,
     O_INFO,
     O_HELP,

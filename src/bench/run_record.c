@@ -424,6 +424,9 @@ static enum p2pb_status write_run_record(struct p2pb_run *run)
     add_timer(rec, &run->ti);
     add_policy(rec, run);
     add_selection(rec, run->opt);
+    cJSON *probe = p2pb_probe_json(&run->probe); /* NULL: --no-probe, survey */
+    if (probe)
+        cJSON_AddItemToObject(rec, "placement_probe", probe);
     if (run->survey)
         p2pb_survey_describe(rec, run); /* "survey": per host or rank, mode, order, seed */
     p2pb_watchdog_results(run->rf);     /* a timeout now ends the file with an end record */

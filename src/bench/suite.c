@@ -355,6 +355,7 @@ enum p2pb_status p2pb_suite_run(struct p2pb_run *run)
     s.rctx.out = stdout;
     s.rctx.run = &run->ri;
     s.rctx.eager_limit = run->eager_limit;
+    s.rctx.probe = &run->probe;
     if (run->rank == 0)
         opt->reporter->begin(&s.rctx);
 

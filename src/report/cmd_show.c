@@ -12,6 +12,7 @@
 
 #include "args.h"
 #include "output/output.h"
+#include "probe.h"
 #include "row_index.h"
 #include "text.h"
 
@@ -310,6 +311,9 @@ static void show_tables(const struct p2pb_side *s, enum p2pb_outfmt fmt)
         ctx.run = &s->files[f].info;
         ctx.incomplete = !s->files[f].complete;
         ctx.eager_limit = marked_eager_limit(&s->files[f]); /* as the live tables */
+        struct p2pb_probe probe; /* the placement probe's lines and floors, as live */
+        p2pb_probe_from_json(s->files[f].run, &probe);
+        ctx.probe = &probe;
         if (fmt != P2PB_OUT_CSV || f == 0)
             rep->begin(&ctx);
         else if (f > 0)

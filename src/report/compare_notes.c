@@ -4,15 +4,18 @@
  * above the tables (text, markdown) or as the "warnings" array (json):
  * incomplete or aborted launch files, the launch order of a campaign and
  * its two checks (compare_order.c), the placement warnings of the run
- * records and the link profile of the testbed's shaped links.
+ * records, the groups of a side's placement probe values and the link
+ * profile of the testbed's shaped links.
  * docs/report.md, "What compare used".
  */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "output/output.h"
+#include "probe.h"
 #include "report.h"
 #include "text.h"
 
@@ -120,6 +123,95 @@ static void placement_notes(struct note_sink *k, const char *tag, const struct p
     if (more)
         note(k, "warning: ", "placement on side %s (%s): %zu more distinct warnings", tag, s->name,
              more);
+}
+
+/* The latency row of ranks 0-1 that a placement group's note quotes: the
+ * smallest size of the first kernel with one (p2pb_probe_row_pair) in the
+ * first file of s that has such a row with a number; NULL when none. */
+static const struct p2pb_result *quoted_row(const struct p2pb_side *s)
+{
+    const struct p2pb_result *best = NULL;
+    for (size_t f = 0; f < s->nfiles && !best; f++)
+        for (size_t i = 0; i < s->files[f].nrows; i++) {
+            const struct p2pb_result *r = &s->files[f].rows[i];
+            int a, b;
+            if (r->status != P2PB_ROW_OK || !p2pb_probe_row_pair(r, &a, &b) || a != 0)
+                continue;
+            if (!best || (strcmp(r->kernel, best->kernel) == 0 && r->bytes < best->bytes))
+                best = r;
+        }
+    return best;
+}
+
+/* Group g of side s: its launches, the range of their probe values v (ns)
+ * and the median of their t at row q, appended to buf. */
+static void group_words(const struct p2pb_side *s, const double *v, const int *grp, int g,
+                        const struct p2pb_result *q, char *buf, size_t len)
+{
+    double lo = INFINITY, hi = 0, *t = malloc(s->nfiles * sizeof *t);
+    size_t n = 0, nt = 0;
+    for (size_t f = 0; f < s->nfiles; f++) {
+        if (grp[f] != g)
+            continue;
+        n++;
+        lo = v[f] < lo ? v[f] : lo;
+        hi = v[f] > hi ? v[f] : hi;
+        double x =
+            q ? p2pb_file_value(&s->files[f], q->kernel, q->variant, q->bytes, P2PB_METRIC_LATENCY)
+              : NAN;
+        if (t && isfinite(x))
+            t[nt++] = x;
+    }
+    char a[32], b[32], m[32], tq[96] = "";
+    p2pb_fmt_sig(a, sizeof a, lo);
+    p2pb_fmt_sig(b, sizeof b, hi);
+    if (nt) { /* the median of the group's t: sorted by insertion, nt is small */
+        for (size_t i = 1; i < nt; i++)
+            for (size_t j = i; j > 0 && t[j] < t[j - 1]; j--) {
+                double x = t[j];
+                t[j] = t[j - 1];
+                t[j - 1] = x;
+            }
+        p2pb_fmt_sig(m, sizeof m, nt % 2 ? t[nt / 2] : 0.5 * (t[nt / 2 - 1] + t[nt / 2]));
+        snprintf(tq, sizeof tq, ", %s %zu bytes median t %s usec", q->display_name, q->bytes, m);
+    }
+    size_t used = strlen(buf);
+    if (used < len)
+        snprintf(buf + used, len - used, "%s%zu launch%s at %s%s%s ns%s", used ? "; " : "", n,
+                 n == 1 ? "" : "es", a, strcmp(a, b) ? "-" : "", strcmp(a, b) ? b : "", tq);
+    free(t);
+}
+
+/* The launches of side s grouped by the placement probe's floor of ranks
+ * 0-1 (p2pb_probe_floor01_ns, p2pb_probe_groups): a warning when they fall into two or more
+ * groups, the likely cause of a bimodal side (docs/report.md, "Placement
+ * groups"). Launches without a value are left out. */
+static void probe_notes(struct note_sink *k, const char *tag, const struct p2pb_side *s)
+{
+    double *v = malloc((s->nfiles + 1) * sizeof *v);
+    int *grp = malloc((s->nfiles + 1) * sizeof *grp);
+    size_t ng = 0, valued = 0;
+    for (size_t f = 0; v && grp && f < s->nfiles; f++) {
+        struct p2pb_probe p;
+        p2pb_probe_from_json(s->files[f].run, &p);
+        v[f] = p2pb_probe_floor01_ns(&p);
+        valued += isfinite(v[f]) != 0;
+    }
+    if (v && grp && valued >= 2 && p2pb_probe_groups(v, s->nfiles, grp, &ng) == P2PB_OK &&
+        ng >= 2) {
+        char list[768] = "";
+        const struct p2pb_result *q = quoted_row(s);
+        for (size_t g = 0; g < ng; g++)
+            group_words(s, v, grp, (int)g, q, list, sizeof list);
+        note(k, "warning: ",
+             "placement on side %s (%s): its launches fall into %zu groups by the placement "
+             "probe of ranks 0-1 (cache-line one-way latency between their CPUs, fastest "
+             "batch; a gap of more than %gx between sorted values): %s; the likely cause of a bimodal side "
+             "(docs/host-context.md, \"Placement probe\")",
+             tag, s->name, ng, P2PB_PROBE_GAP, list);
+    }
+    free(v);
+    free(grp);
 }
 
 /* The link profile of side s (P2PB_LINK_PROFILE of the testbed's shaped
@@ -232,6 +324,8 @@ static void all_notes(struct note_sink *k, const struct p2pb_cmp_print *opt,
     incomplete_notes(k, "B", b);
     placement_notes(k, "A", a);
     placement_notes(k, "B", b);
+    probe_notes(k, "A", a);
+    probe_notes(k, "B", b);
     link_notes(k, a, b);
     if (opt->order)
         order_notes(k, opt->order, a, b);

@@ -12,10 +12,18 @@
 #include "array.h"
 #include "row_index.h"
 
-/* Run-record keys that differ between any two launches by construction. */
+/* Run-record keys that differ between any two launches by construction, or
+ * are measured per launch (placement_probe: compare notes its groups). */
 static const char *const ctx_skip[] = {
-    "type",     "schema",      "label", "start_utc", "command_line", "timer.overhead_ns",
-    "campaign", "policy.seed", /* the order of sizes in the rounds, drawn per launch */
+    "type",
+    "schema",
+    "label",
+    "start_utc",
+    "command_line",
+    "timer.overhead_ns",
+    "campaign",
+    "policy.seed", /* the order of sizes in the rounds, drawn per launch */
+    "placement_probe",
     NULL,
 };
 

@@ -3,11 +3,10 @@
  * html_facts: the table of facts in the summary of the html report, one
  * column per side, from each side's first run record: what measured the
  * runs (p2pbench, or the program of an imported log), the launches and
- * their dates, the MPI library, the host, the placement of the ranks, the
- * link profile of the testbed's shaped links and the hypervisor with the
- * signals that disagree with its verdict. A row whose values differ
- * between the sides says so. Every text from a file goes through
- * p2pb_xml_text (svg.c).
+ * their dates, the MPI library, the host, the placement of the ranks and
+ * the placement probe of the first launch, the link profile of the testbed's shaped links and the
+ * hypervisor with the signals that disagree with its verdict. A row whose values differ between the
+ * sides says so. Every text from a file goes through p2pb_xml_text (svg.c).
  */
 #include <cjson/cJSON.h>
 #include <stdarg.h>
@@ -15,6 +14,8 @@
 #include <string.h>
 
 #include "html.h"
+#include "output/output.h"
+#include "probe.h"
 #include "svg.h"
 #include "version.h"
 
@@ -108,6 +109,31 @@ static void fact_link(const struct p2pb_results_data *f, char *buf, size_t len)
         snprintf(buf, len, "%s", f->info.imported ? "not recorded" : "none");
 }
 
+/* The placement probe of the launch (docs/host-context.md): the one-way
+ * cache-line latency of each probed pair; "not run" when the record has
+ * none. Groups across launches are in the notes (compare_notes.c). */
+static void fact_probe(const struct p2pb_results_data *f, char *buf, size_t len)
+{
+    struct p2pb_probe p;
+    buf[0] = '\0';
+    if (!p2pb_probe_from_json(f->run, &p)) {
+        snprintf(buf, len, "%s", f->info.imported ? "not recorded" : "not run");
+        return;
+    }
+    if (!p.npairs)
+        snprintf(buf, len, "no probed pair shares a host");
+    for (size_t i = 0; i < p.npairs; i++) {
+        const struct p2pb_probe_pair *q = &p.pairs[i];
+        char v[32] = "no value";
+        if (q->nbatches)
+            p2pb_fmt_sig(v, sizeof v, q->one_way_ns);
+        cat(buf, len, "%sranks %d-%d: %s%s", i ? "; " : "", q->ranks[0], q->ranks[1], v,
+            q->nbatches ? " ns one-way" : "");
+        if (q->cpus[0] >= 0 && q->cpus[1] >= 0)
+            cat(buf, len, " (CPUs %d, %d)", q->cpus[0], q->cpus[1]);
+    }
+}
+
 /* The hypervisor verdict, the signal it came from and what disagrees
  * with it (docs/host-context.md), and a container. */
 static void fact_hypervisor(const struct p2pb_results_data *f, char *buf, size_t len)
@@ -156,6 +182,7 @@ static const struct fact {
     {"MPI library", "mpi_library", NULL},
     {"ranks", "nranks", NULL},
     {"placement", NULL, fact_placement},
+    {"placement probe (first launch)", NULL, fact_probe},
     {"policy", "policy.mode", NULL},
     {"host of rank 0", "ranks.*.host", NULL},
     {"OS", "hosts.*.os", NULL},

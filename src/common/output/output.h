@@ -15,6 +15,8 @@
 
 #include "p2pbench/result.h"
 
+struct p2pb_probe;
+
 /* State shared by a reporter's calls; zero-initialize, then set out. */
 struct p2pb_report_ctx {
     FILE *out;
@@ -47,6 +49,12 @@ struct p2pb_report_ctx {
                                     * (imb: no "All processes entering MPI_Finalize") */
     void *priv;                    /* the reporter's own state (imb: rows of a -multi
                                     * table held until it is complete); end() frees it */
+
+    /* text: the placement probe of the run (probe.h), printed in the header and as
+     * the floor of latency tables (NULL or not valid: none), and the rows whose
+     * median lies below their floor */
+    const struct p2pb_probe *probe;
+    size_t below_floor;
 };
 
 struct p2pb_reporter {

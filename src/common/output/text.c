@@ -9,6 +9,45 @@
 #include <string.h>
 
 #include "output/output.h"
+#include "probe.h"
+
+/* The placement probe of the run in the header: one line per pair, or why
+ * there is none (docs/host-context.md, "Placement probe"). */
+static void print_probe(struct p2pb_report_ctx *ctx)
+{
+    const struct p2pb_probe *p = ctx->probe;
+    if (!p || !p->valid)
+        return;
+    if (p->error[0])
+        fprintf(ctx->out, "# placement probe: not measured: %s\n", p->error);
+    else if (!p->npairs)
+        fprintf(ctx->out,
+                "# placement probe: no probed pair (ranks 0-1, 2-3, ...) shares a host\n");
+    for (size_t i = 0; i < p->npairs; i++) {
+        const struct p2pb_probe_pair *q = &p->pairs[i];
+        char cpus[80] = "CPUs unknown", med[32], mn[32];
+        if (q->cpus[0] >= 0 && q->cpus[0] == q->cpus[1])
+            snprintf(cpus, sizeof cpus, "both on CPU %d%s: nothing crosses between CPUs",
+                     q->cpus[0], q->migrated ? " at the end" : "");
+        else if (q->cpus[0] >= 0 && q->cpus[1] >= 0)
+            snprintf(cpus, sizeof cpus, "CPUs %d and %d%s", q->cpus[0], q->cpus[1],
+                     q->migrated ? ", moved while probed" : "");
+        if (!q->nbatches) {
+            fprintf(ctx->out,
+                    "# placement probe: ranks %d-%d (%s): no batch within its %g ms cap (a "
+                    "rank descheduled?)\n",
+                    q->ranks[0], q->ranks[1], cpus, p->cap_ms);
+            continue;
+        }
+        p2pb_fmt_sig(med, sizeof med, q->one_way_ns);
+        p2pb_fmt_sig(mn, sizeof mn, q->min_ns);
+        fprintf(ctx->out,
+                "# placement probe: ranks %d-%d (%s): cache-line one-way %s ns (median of %zu "
+                "batch%s, min %s ns)%s\n",
+                q->ranks[0], q->ranks[1], cpus, med, q->nbatches, q->nbatches == 1 ? "" : "es", mn,
+                q->complete ? "" : ", cut short by its time cap");
+    }
+}
 
 static void text_begin(struct p2pb_report_ctx *ctx)
 {
@@ -34,6 +73,7 @@ static void text_begin(struct p2pb_report_ctx *ctx)
         if (p2pb_fmt_state(state, sizeof state, ri))
             fprintf(ctx->out, "# state: %s\n", state);
     }
+    print_probe(ctx);
 }
 
 static void print_title(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
@@ -67,6 +107,16 @@ static void print_title(struct p2pb_report_ctx *ctx, const struct p2pb_result *r
         fprintf(o, "# t = end of the receive - start of the send, on rank 0's clock (rank 1's "
                    "through a fitted line); a constant difference between the directions cannot "
                    "be told from a clock offset, one that grows with the size can\n");
+    double floor_usec = p2pb_probe_floor_usec(ctx->probe, r);
+    int a, b;
+    if (floor_usec > 0 && p2pb_probe_row_pair(r, &a, &b)) {
+        char fl[32];
+        p2pb_fmt_sig(fl, sizeof fl, floor_usec * 1e3);
+        fprintf(o,
+                "# placement probe: ranks %d-%d cache-line one-way %s ns (its fastest batch: "
+                "floor of 0-byte latency; a median t below it is marked f)\n",
+                a, b, fl);
+    }
     ctx->cur_asym = r->asym_ref[0] != 0;
     if (ctx->cur_asym)
         fprintf(o, "# asym = MB/s of %s / MB/s of %s at the same size\n", r->variant, r->asym_ref);
@@ -255,11 +305,13 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     ctx->verified += ctx->run && ctx->run->check;
     char n[32];
     int dist = p2pb_disturbed(&r->disturbance);
-    snprintf(n, sizeof n, "%zu%s%s%s%s", r->samples, r->ci_target_met == 0 ? "*" : "",
+    int below = r->t.median < p2pb_probe_floor_usec(ctx->probe, r); /* false when NAN */
+    snprintf(n, sizeof n, "%zu%s%s%s%s%s", r->samples, r->ci_target_met == 0 ? "*" : "",
              dist ? "d" : "", r->shift.flagged ? "s" : "",
-             r->clock.valid && r->clock.within == 0 ? "c" : "");
+             r->clock.valid && r->clock.within == 0 ? "c" : "", below ? "f" : "");
     note_clock(ctx, &r->clock);
     ctx->shifted += r->shift.flagged != 0;
+    ctx->below_floor += below != 0;
     if (r->ci_target_met == 0)
         ctx->marked++;
     if (dist)
@@ -309,6 +361,13 @@ static void text_end(struct p2pb_report_ctx *ctx)
                 "file)\n",
                 ctx->shifted, ctx->shifted == 1 ? "" : "s", 100 * P2PB_SHIFT_MIN_REL,
                 P2PB_SHIFT_ALPHA);
+    if (ctx->below_floor)
+        fprintf(ctx->out,
+                "# nf: %zu row%s whose median t lies below the placement probe's floor (the "
+                "one-way latency of a cache line between the pair's CPUs): no message can be "
+                "faster, so a measurement error (or the ranks moved to other CPUs after the "
+                "probe)\n",
+                ctx->below_floor, ctx->below_floor == 1 ? "" : "s");
     fflush(ctx->out);
 }
 

@@ -43,9 +43,9 @@ _FIELD = r'(?:"(?:[^"]|"")*"|[^,"]*)'
 #: or `# Multi-PingPong pair 0-1: 2 of 4 ranks take part, ...`.
 TEXT_TABLE = (r'^# (?P<table>[A-Za-z][^:]*): '
               r'(?:[0-9]+ ranks?;|[0-9]+ of [0-9]+ ranks take part)')
-#: text: a row: bytes, n (with its marks * d s c), k, t_median, ci95_lo, ci95_hi, p99, min,
+#: text: a row: bytes, n (with its marks * d s c f), k, t_median, ci95_lo, ci95_hi, p99, min,
 #: MB/s and, on the second direction of a directional kernel, asym.
-TEXT_ROW = (r'^ *(?P<bytes>[0-9]+) +(?P<samples>[0-9]+)(?P<marks>[*dsc]*) +(?P<batch>[0-9]+) +'
+TEXT_ROW = (r'^ *(?P<bytes>[0-9]+) +(?P<samples>[0-9]+)(?P<marks>[*dscf]*) +(?P<batch>[0-9]+) +'
             rf'(?P<t_median>{_FIXED}) +(?P<ci95_low>{_FIXED}|unbounded|-) +'
             rf'(?P<ci95_high>{_FIXED}|unbounded|-) +(?P<p99>{_FIXED}) +(?P<t_min>{_FIXED}) +'
             rf'(?P<mbytes_per_sec>{_FIXED}|-)(?: +(?P<asym>{_FIXED}|-))? *$')
