@@ -217,6 +217,8 @@ struct p2pb_run_info {
     int check;       /* 1 if payloads were verified (--check) */
     char state[12];  /* "steady", "cold" (--off-cache), "unwarmed" (--warmup 0), ""
                       * unknown (policy.state) */
+    int bounds;      /* 1: the run judged its rows against bounds (policy.bound present;
+                      * docs/kernels.md, "Bounds"), so tables carry a %bound column */
     size_t off_cache_bytes; /* cold: the cache size C spanned twice per side, bytes */
     char source[64]; /* "p2pbench" or e.g. "imb-4.1" for imports */
 };

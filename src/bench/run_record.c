@@ -297,6 +297,7 @@ static void fill_run_info(struct p2pb_run *run)
     ri->check = run->opt->policy.check;
     snprintf(ri->state, sizeof ri->state, "%s", p2pb_policy_state(&run->opt->policy));
     ri->off_cache_bytes = p2pb_off_cache_bytes(&run->opt->policy);
+    ri->bounds = 1; /* every row gets its bound where one is known (bounds.c) */
 }
 
 /* "type", "schema", version, command line, label, start time, MPI library
@@ -387,6 +388,11 @@ static void add_policy(cJSON *rec, const struct p2pb_run *run)
     cJSON_AddNumberToObject(pj, "llc_bytes", (double)p->llc_bytes);
     /* the state every size is timed in (docs/methodology.md, "Buffers") */
     cJSON_AddStringToObject(pj, "state", p2pb_policy_state(p));
+    /* where the rows' bounds come from (docs/kernels.md, "Bounds") */
+    if (p->bound_mbps > 0)
+        cJSON_AddNumberToObject(pj, "bound_mbytes_per_sec", p->bound_mbps);
+    else
+        cJSON_AddStringToObject(pj, "bound", "measured");
     if (p->off_cache)
         cJSON_AddNumberToObject(pj, "off_cache_bytes", (double)p2pb_off_cache_bytes(p));
     cJSON *wj = cJSON_AddObjectToObject(pj, "warmup_rule");

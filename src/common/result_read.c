@@ -303,6 +303,8 @@ void p2pb_run_info_from_json(const void *obj, struct p2pb_run_info *ri)
         if (strcmp(ri->state, "steady") != 0 && strcmp(ri->state, "cold") != 0 &&
             strcmp(ri->state, "unwarmed") != 0)
             ri->state[0] = '\0'; /* an older file, or a value this version does not know */
+        ri->bounds = cJSON_GetObjectItemCaseSensitive(pol, "bound") != NULL ||
+                     cJSON_GetObjectItemCaseSensitive(pol, "bound_mbytes_per_sec") != NULL;
         double c = get_num(pol, "off_cache_bytes", 0);
         ri->off_cache_bytes = c >= 1 && c <= 9007199254740992.0 ? (size_t)c : 0;
     }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bound.h"
 #include "output/output.h"
 
 /* 1 if s is a plain decimal number as a spreadsheet reads one: [+-]digits
@@ -67,12 +68,14 @@ static void csv_begin(struct p2pb_report_ctx *ctx)
           "outliers,imb_t_min_usec,imb_t_max_usec,imb_t_avg_usec,mbytes_per_sec,"
           "mbytes_per_sec_imb,asymmetry,asymmetry_vs,disturbed,steal_pct,cpu_lost_pct,"
           "invol_ctxsw,migrations,cpu_mhz,shifted,noise_detours_per_sec,noise_median_usec,"
-          "noise_p99_usec,noise_max_usec,noise_lost_pct,noise_worst_rank\n",
+          "noise_p99_usec,noise_max_usec,noise_lost_pct,noise_worst_rank,bound_mbytes_per_sec,"
+          "bound_source,bound_pct,exceeds_bound,clock_residual_usec,clock_within\n",
           ctx->out);
 }
 
 /* The columns from "disturbed" on: what disturbed the row (docs/host-context.md),
- * its level shift, and the noise kernel's detours; empty where not measured. */
+ * its level shift, the noise kernel's detours, the row's bound and a one-way
+ * row's clock check; empty where not measured. */
 static void csv_extras(FILE *o, const struct p2pb_result *r)
 {
     const struct p2pb_disturbance *d = &r->disturbance;
@@ -99,6 +102,15 @@ static void csv_extras(FILE *o, const struct p2pb_result *r)
         fprintf(o, ",%d", n->worst_rank);
     } else
         fputs(",,,,,,", o);
+    if (r->bound.valid)
+        fprintf(o, ",%.9g,%s,%.9g,%d", r->bound.mbps, p2pb_bound_source_str(r->bound.source),
+                r->bound.percent, r->bound.exceeds != 0);
+    else
+        fputs(",,,,", o);
+    if (r->clock.valid && r->clock.residual_usec >= 0)
+        fprintf(o, ",%.9g,%d", r->clock.residual_usec, r->clock.within == 1);
+    else
+        fputs(",,", o);
 }
 
 static void csv_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)

@@ -30,6 +30,8 @@ struct p2pb_report_ctx {
     char last_skip[160];           /* text: reason of the skipped rows just printed */
     int header_done;               /* text, imb: column header of the open section printed */
     int cur_asym;                  /* text: the open section has an asymmetry column */
+    int cur_bound;                 /* text: the open section has a %bound column */
+    size_t exceeds;                /* rows above 105% of their bound (struct p2pb_bound) */
     size_t rows;                   /* rows printed in total */
     size_t prev_bytes;             /* size of the previous row */
     size_t marked;                 /* rows whose CI target was not met */

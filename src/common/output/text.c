@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "output/output.h"
+#include "bound.h"
 #include "probe.h"
 
 /* The placement probe of the run in the header: one line per pair, or why
@@ -128,6 +129,7 @@ static void open_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *
     ctx->header_done = 0;
     ctx->title_done = 0;
     ctx->cur_asym = 0;
+    ctx->cur_bound = 0;
     fprintf(ctx->out, "\n");
     if (r->status != P2PB_ROW_SKIPPED)
         print_title(ctx, r);
@@ -135,9 +137,9 @@ static void open_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *
 
 static void print_header(struct p2pb_report_ctx *ctx)
 {
-    fprintf(ctx->out, "%12s %7s %7s %14s %14s %14s %12s %12s %12s%s\n", "bytes", "n", "k",
+    fprintf(ctx->out, "%12s %7s %7s %14s %14s %14s %12s %12s %12s%s%s\n", "bytes", "n", "k",
             "t_median[usec]", "ci95_lo[usec]", "ci95_hi[usec]", "p99[usec]", "min[usec]", "MB/s",
-            ctx->cur_asym ? "         asym" : "");
+            ctx->cur_asym ? "         asym" : "", ctx->cur_bound ? "     %bound" : "");
     ctx->header_done = 1;
 }
 
@@ -266,8 +268,13 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     ctx->last_skip[0] = '\0';
     if (!ctx->title_done) /* the section began with skipped sizes */
         print_title(ctx, r);
-    if (!ctx->header_done)
+    if (!ctx->header_done) {
+        /* a %bound column when the first row has a bound, or is size 0 (no
+         * bound: no bytes) of a kernel whose bytes scale with the size */
+        ctx->cur_bound = r->bound.valid || (r->bytes == 0 && r->bytes_factor > 0 &&
+                                            r->fixed_bytes <= 0 && ctx->run && ctx->run->bounds);
         print_header(ctx);
+    }
     /* the eager limit concerns messages: not kernels with fixed bytes (memcpy).
      * MPI libraries count their own header against it (Open MPI's vader:
      * 4096 bytes with the header), so the step shows at the first size that
@@ -324,6 +331,10 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
         p2pb_fmt_sig(as, sizeof as, r->asym_ref[0] ? r->asymmetry : NAN);
         fprintf(o, " %12s", as);
     }
+    if (r->bound.valid) { /* docs/kernels.md, "Bounds" */
+        fprintf(o, " %10.1f%%%s", r->bound.percent, r->bound.exceeds ? " exceeds bound" : "");
+        ctx->exceeds += r->bound.exceeds != 0;
+    }
     fputc('\n', o);
     print_noise(o, r);
 }
@@ -342,6 +353,12 @@ static void text_end(struct p2pb_report_ctx *ctx)
         print_mhz(ctx);
     if (ctx->clock_rows)
         print_clock(ctx);
+    if (ctx->exceeds)
+        fprintf(ctx->out,
+                "# exceeds bound: %zu row%s above %.0f%% of the most the hardware allows (a local "
+                "copy of the size, or the link's rate; \"bound\" in the results file): a likely "
+                "measurement error, not a result\n",
+                ctx->exceeds, ctx->exceeds == 1 ? "" : "s", 100 * P2PB_BOUND_TOLERANCE);
     if (ctx->verified)
         fprintf(ctx->out,
                 "# --check: verified, every byte received arrived as sent, in the %zu row%s "
