@@ -4,8 +4,8 @@
  * above the tables (text, markdown) or as the "warnings" array (json):
  * incomplete or aborted launch files, the launch order of a campaign and
  * its two checks (compare_order.c), the placement warnings of the run
- * records, the groups of a side's placement probe values and the link
- * profile of the testbed's shaped links.
+ * records, the groups of a side's placement probe values, rows above their
+ * bound and the link profile of the testbed's shaped links.
  * docs/report.md, "What compare used".
  */
 #include <cjson/cJSON.h>
@@ -316,6 +316,35 @@ static void position_notes(struct note_sink *k, const struct p2pb_cmp_table *t, 
          holm ? "Holm" : "Benjamini-Hochberg", list, t->pos_flagged > named ? ", ..." : "");
 }
 
+/* The rows of side s above 105% of their bound (docs/kernels.md, "Bounds"):
+ * a warning naming how many and the first, a likely measurement error. */
+static void bound_notes(struct note_sink *k, const char *tag, const struct p2pb_side *s)
+{
+    size_t n = 0;
+    const struct p2pb_result *first = NULL;
+    const char *where = "";
+    for (size_t f = 0; f < s->nfiles; f++)
+        for (size_t i = 0; i < s->files[f].nrows; i++) {
+            const struct p2pb_result *r = &s->files[f].rows[i];
+            if (!r->bound.valid || !r->bound.exceeds)
+                continue;
+            if (!n++) {
+                first = r;
+                where = s->files[f].path;
+            }
+        }
+    if (!n)
+        return;
+    char sz[16], path[160];
+    snprintf(path, sizeof path, "%s", where);
+    p2pb_text_sanitize(path);
+    note(k, "warning: ",
+         "exceeds bound on side %s (%s): %zu row%s above 105%% of the most the hardware allows, "
+         "the first %s%s%s %s at %.0f%% (%s): a likely measurement error, not a result",
+         tag, s->name, n, n == 1 ? "" : "s", first->display_name, first->variant[0] ? " " : "",
+         first->variant, p2pb_fmt_size(sz, sizeof sz, first->bytes), first->bound.percent, path);
+}
+
 static void all_notes(struct note_sink *k, const struct p2pb_cmp_print *opt,
                       const struct p2pb_side *a, const struct p2pb_side *b,
                       const struct p2pb_cmp_table *lat, const struct p2pb_cmp_table *thr)
@@ -326,6 +355,8 @@ static void all_notes(struct note_sink *k, const struct p2pb_cmp_print *opt,
     placement_notes(k, "B", b);
     probe_notes(k, "A", a);
     probe_notes(k, "B", b);
+    bound_notes(k, "A", a);
+    bound_notes(k, "B", b);
     link_notes(k, a, b);
     if (opt->order)
         order_notes(k, opt->order, a, b);

@@ -3,7 +3,7 @@
 # Tests of p2pbench-report show and compare (no MPI). Usage:
 #   report_tests.sh TEST REPORT_BIN SOURCE_DIR WORK_DIR
 # TEST: golden | synthetic | errors | campaign | campaignlock | order | verdict | marks | incomplete
-#       | scale | probe
+#       | scale | probe | bound
 # shellcheck source=SCRIPTDIR/report_lib.sh
 . "$3/tests/report/report_lib.sh"
 
@@ -700,6 +700,42 @@ probe)
     grep -q '^        1024     20f' out.txt && fail "show: the 1024-byte row (above the floor) marked f"
     grep -q '^# nf: 1 row whose median t lies below the placement probe.s floor' out.txt ||
         fail "show: nf line: $(grep '^# nf' out.txt)"
+    ;;
+bound)
+    # the bound beside each row (docs/kernels.md, "Bounds"): hand-made rows with a
+    # bound; side bad has the 1024-byte rows (PingPong, Sendrecv) of its first launch above 105%
+    gen good good good 4 1.0
+    gen bad bad bad 4 1.0
+    for f in good/*.jsonl bad/*.jsonl; do
+        python3 -c '
+import json, sys
+out = []
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r.get("type") == "result" and r.get("status") == "ok":
+        over = sys.argv[2] == "1" and r["bytes"] == 1024
+        pct = 130.0 if over else 40.0
+        r["bound"] = {"mbytes_per_sec": 1000.0, "source": "copy", "percent": pct, "exceeds": over}
+    out.append(json.dumps(r))
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+' "$f" "$(case $f in bad/bad-01.jsonl) echo 1 ;; *) echo 0 ;; esac)" || fail "cannot edit $f"
+    done
+    expect_status 0 "$bin" compare bad --vs good
+    grep -q '^# warning: exceeds bound on side A (bad): 2 rows above 105% of the most the hardware allows, the first PingPong 1K at 130% (bad/bad-01.jsonl): a likely measurement error, not a result$' out.txt ||
+        fail "compare: no exceeds-bound warning: $(grep -i 'bound' out.txt)"
+    grep -q 'exceeds bound on side B' out.txt && fail "compare: side B (no row above) warned"
+    expect_status 0 "$bin" compare good --vs bad -f json
+    grep -q 'exceeds bound on side B (bad): 2 rows' out.txt || fail "compare json: no exceeds-bound warning"
+    # show: the %bound column, the flag on the row and the note under the tables
+    expect_status 0 "$bin" show bad/bad-01.jsonl
+    grep -q '%bound$' out.txt || fail "show: no %bound column: $(grep 'MB/s' out.txt | head -1)"
+    grep -q '^        1024 .* 130.0% exceeds bound$' out.txt || fail "show: the 1024-byte row not flagged: $(grep '^        1024 ' out.txt)"
+    grep -q '^           0 .*  40.0%$' out.txt || fail "show: the 0-byte row: $(grep '^           0 ' out.txt)"
+    grep -q '^# exceeds bound: 2 rows above 105% of the most the hardware allows' out.txt ||
+        fail "show: no note under the tables"
+    # csv: the bound columns
+    expect_status 0 "$bin" show -f csv bad/bad-01.jsonl
+    grep -q ',1000,copy,130,1,,$' out.txt || fail "show csv: bound columns: $(grep ',1024,' out.txt | head -1)"
     ;;
 *)
     echo "unknown test $test" >&2; exit 2 ;;
