@@ -19,11 +19,11 @@
 /* The --format values of show, in the order of its error message. */
 static const struct p2pb_fmt_name show_formats[] = {
     {"text", P2PB_OUT_TEXT},         {"imb", P2PB_OUT_IMB},   {"csv", P2PB_OUT_CSV},
-    {"markdown", P2PB_OUT_MARKDOWN}, {"json", P2PB_OUT_JSON},
+    {"markdown", P2PB_OUT_MARKDOWN}, {"json", P2PB_OUT_JSON}, {"osu", P2PB_OUT_OSU},
 };
 
 /* Reporter names by enum p2pb_outfmt. */
-static const char *const reporter_names[] = {"text", "markdown", "csv", "json", "imb"};
+static const char *const reporter_names[] = {"text", "markdown", "csv", "json", "imb", "osu"};
 
 /* n bytes of txt to stdout with tabs more tabs after each newline: the
  * text of a cJSON_Print'ed item placed that much deeper in a document. */

@@ -25,7 +25,7 @@ struct report_cmd {
 
 static const struct report_cmd cmds[] = {
     {"show", p2pb_cmd_show, 1,
-     "RUN.jsonl... [-f text|imb|csv|markdown|json] [-m latency|throughput]",
+     "RUN.jsonl... [-f text|imb|osu|csv|markdown|json] [-m latency|throughput]",
      "print the tables of results files without rerunning; with --metric, one\n"
      "column per file side by side"},
     {"compare", p2pb_cmd_compare, 1,

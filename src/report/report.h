@@ -19,7 +19,14 @@ enum p2pb_metric {
     P2PB_METRIC_THROUGHPUT /* mbytes_per_sec of the launch, MB/s = 10^6 B/s (higher is better) */
 };
 
-enum p2pb_outfmt { P2PB_OUT_TEXT, P2PB_OUT_MARKDOWN, P2PB_OUT_CSV, P2PB_OUT_JSON, P2PB_OUT_IMB };
+enum p2pb_outfmt {
+    P2PB_OUT_TEXT,
+    P2PB_OUT_MARKDOWN,
+    P2PB_OUT_CSV,
+    P2PB_OUT_JSON,
+    P2PB_OUT_IMB,
+    P2PB_OUT_OSU
+};
 
 /* Value of metric for row r; NAN if the row has no number (status not ok). */
 double p2pb_metric_value(const struct p2pb_result *r, enum p2pb_metric metric);

@@ -733,6 +733,16 @@ open(sys.argv[1], "w").write("\n".join(out) + "\n")
     grep -q '^           0 .*  40.0%$' out.txt || fail "show: the 0-byte row: $(grep '^           0 ' out.txt)"
     grep -q '^# exceeds bound: 2 rows above 105% of the most the hardware allows' out.txt ||
         fail "show: no note under the tables"
+    # every other format says it too
+    for fmt in imb osu; do
+        expect_status 0 "$bin" show -f $fmt bad/bad-01.jsonl
+        grep -q '^# exceeds bound: 2 rows above 105%.*the first PingPong, 1024 bytes, at 130%: a likely measurement error' out.txt ||
+            fail "show -f $fmt: no exceeds-bound line"
+    done
+    expect_status 0 "$bin" show -f markdown bad/bad-01.jsonl
+    grep -q '^- exceeds bound: 2 rows above 105%' out.txt || fail "show -f markdown: no exceeds-bound line"
+    expect_status 0 "$bin" show -f osu good/good-01.jsonl
+    grep -q 'exceeds bound' out.txt && fail "show -f osu: a note without a row above its bound"
     # csv: the bound columns
     expect_status 0 "$bin" show -f csv bad/bad-01.jsonl
     grep -q ',1000,copy,130,1,,$' out.txt || fail "show csv: bound columns: $(grep ',1024,' out.txt | head -1)"

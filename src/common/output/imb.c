@@ -175,6 +175,7 @@ static void imb_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     FILE *o = ctx->out;
     struct p2pb_imb_tab t;
     const struct p2pb_run_info *ri = ctx->run;
+    p2pb_report_note_bound(ctx, r);
     p2pb_imb_describe(r, ri && ri->imported && strncmp(ri->source, "p2pbench", 8) != 0, &t);
     const char *held = p2pb_imb_held_name(ctx);
     if (held && (!t.group || strcmp(held, t.name) != 0))
@@ -201,6 +202,9 @@ static void imb_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
 static void imb_end(struct p2pb_report_ctx *ctx)
 {
     p2pb_imb_flush(ctx);
+    if (ctx->exceeds)
+        fputc('\n', ctx->out);
+    p2pb_report_print_bound(ctx, "# ");
     if (ctx->incomplete)
         fprintf(ctx->out, "\n\n# p2pbench: run incomplete (aborted or cut short): not every "
                           "size was measured\n\n");

@@ -42,6 +42,7 @@ static void md_noise_row(FILE *o, const struct p2pb_result *r, const char *n)
 static void md_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
 {
     FILE *o = ctx->out;
+    p2pb_report_note_bound(ctx, r);
     int new_section = p2pb_report_new_section(ctx, r);
     if (new_section) {
         fprintf(o, "\n### ");
@@ -102,8 +103,9 @@ static void md_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
 static void md_end(struct p2pb_report_ctx *ctx)
 {
     FILE *o = ctx->out;
-    if (ctx->marked || ctx->disturbed || ctx->shifted || ctx->unbounded)
+    if (ctx->marked || ctx->disturbed || ctx->shifted || ctx->unbounded || ctx->exceeds)
         fputc('\n', o);
+    p2pb_report_print_bound(ctx, "- ");
     if (ctx->marked)
         fprintf(o, "- n\\*: %zu row%s whose 95%% interval is wider than the CI target\n",
                 ctx->marked, ctx->marked == 1 ? "" : "s");

@@ -99,6 +99,7 @@ static void osu_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *r
 static void osu_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
 {
     FILE *o = ctx->out;
+    p2pb_report_note_bound(ctx, r);
     /* a table whose first sizes were skipped gets its header at its first measured row */
     if (p2pb_report_new_section(ctx, r) || (r->status != P2PB_ROW_SKIPPED && !ctx->header_done))
         osu_section(ctx, r);
@@ -127,6 +128,7 @@ static void osu_begin(struct p2pb_report_ctx *ctx)
 
 static void osu_end(struct p2pb_report_ctx *ctx)
 {
+    p2pb_report_print_bound(ctx, "# ");
     if (ctx->incomplete)
         fprintf(ctx->out, "# p2pbench: run incomplete (aborted or cut short): not every size "
                           "was measured\n");

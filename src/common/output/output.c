@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bound.h"
 #include "output/output.h"
 
 const struct p2pb_reporter *const p2pb_reporters[] = {
@@ -97,4 +98,26 @@ char *p2pb_fmt_state(char *buf, size_t len, const struct p2pb_run_info *ri)
     else
         return NULL;
     return buf;
+}
+
+void p2pb_report_note_bound(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
+{
+    if (r->status != P2PB_ROW_OK || !r->bound.valid || !r->bound.exceeds)
+        return;
+    if (!ctx->exceeds++)
+        snprintf(ctx->exceeds_first, sizeof ctx->exceeds_first, "%s%s%s, %zu bytes, at %.0f%%",
+                 r->display_name, r->variant[0] ? " " : "", r->variant, r->bytes,
+                 r->bound.percent);
+}
+
+void p2pb_report_print_bound(const struct p2pb_report_ctx *ctx, const char *prefix)
+{
+    if (!ctx->exceeds)
+        return;
+    fprintf(ctx->out,
+            "%sexceeds bound: %zu row%s above %.0f%% of the most the hardware allows (a local "
+            "copy of the size, or the link's rate; \"bound\" in the results file), the first "
+            "%s: a likely measurement error, not a result\n",
+            prefix, ctx->exceeds, ctx->exceeds == 1 ? "" : "s", 100 * P2PB_BOUND_TOLERANCE,
+            ctx->exceeds_first);
 }

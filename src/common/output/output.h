@@ -32,6 +32,7 @@ struct p2pb_report_ctx {
     int cur_asym;                  /* text: the open section has an asymmetry column */
     int cur_bound;                 /* text: the open section has a %bound column */
     size_t exceeds;                /* rows above 105% of their bound (struct p2pb_bound) */
+    char exceeds_first[96];        /* the first of them: kernel, variant, size */
     size_t rows;                   /* rows printed in total */
     size_t prev_bytes;             /* size of the previous row */
     size_t marked;                 /* rows whose CI target was not met */
@@ -111,6 +112,13 @@ void p2pb_md_field(FILE *o, const char *s);
  * ctx), 0 when r continues the open table.
  */
 int p2pb_report_new_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *r);
+
+/* Count r when it exceeds its bound (struct p2pb_bound); keep the first. */
+void p2pb_report_note_bound(struct p2pb_report_ctx *ctx, const struct p2pb_result *r);
+
+/* When rows exceeded their bound: one line, prefix first ("# ", "- "),
+ * saying how many, the first, and that it is a likely measurement error. */
+void p2pb_report_print_bound(const struct p2pb_report_ctx *ctx, const char *prefix);
 
 /* Message size in short form: 0, 1, ..., 512, 1K, 1.5K, 4M, 1G (powers of 1024). */
 char *p2pb_fmt_size(char *buf, size_t len, size_t bytes);

@@ -333,7 +333,7 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     }
     if (r->bound.valid) { /* docs/kernels.md, "Bounds" */
         fprintf(o, " %10.1f%%%s", r->bound.percent, r->bound.exceeds ? " exceeds bound" : "");
-        ctx->exceeds += r->bound.exceeds != 0;
+        p2pb_report_note_bound(ctx, r);
     }
     fputc('\n', o);
     print_noise(o, r);
@@ -353,12 +353,7 @@ static void text_end(struct p2pb_report_ctx *ctx)
         print_mhz(ctx);
     if (ctx->clock_rows)
         print_clock(ctx);
-    if (ctx->exceeds)
-        fprintf(ctx->out,
-                "# exceeds bound: %zu row%s above %.0f%% of the most the hardware allows (a local "
-                "copy of the size, or the link's rate; \"bound\" in the results file): a likely "
-                "measurement error, not a result\n",
-                ctx->exceeds, ctx->exceeds == 1 ? "" : "s", 100 * P2PB_BOUND_TOLERANCE);
+    p2pb_report_print_bound(ctx, "# ");
     if (ctx->verified)
         fprintf(ctx->out,
                 "# --check: verified, every byte received arrived as sent, in the %zu row%s "
