@@ -280,7 +280,7 @@ void p2pb_html_facts_table(FILE *o, const struct html_doc *d)
     fputs("</tr>\n", o);
     for (size_t i = 0; i < sizeof facts / sizeof facts[0]; i++) {
         char v[2][512];
-        for (size_t s = 0; s < d->nsides; s++) {
+        for (size_t s = 0; s < d->nsides && s < 2; s++) { /* at most two sides */
             const struct p2pb_results_data *f = d->sides[s].nfiles ? &d->sides[s].files[0] : NULL;
             v[s][0] = '\0';
             if (f && facts[i].word)
