@@ -112,7 +112,7 @@ contract_tests() {
     for attempt in 1 2; do
         rc=0
         tb shaped 90 2 --profile shaped "$SHAPED_RATE" -- \
-            "$BIN" pingpong --sizes 64K,1M --samples 9 --label shaped -o "$f_shaped" || rc=$?
+            "$BIN" pingpong --sizes 64K,1M --samples 30 --label shaped -o "$f_shaped" || rc=$?
         shaped='' v=''
         if [[ $rc -eq 0 ]]; then
             shaped=$(q "$f_shaped" mbps-best pingpong "$MIB") || shaped=''
