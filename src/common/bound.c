@@ -37,6 +37,17 @@ enum p2pb_status p2pb_parse_rate(const char *text, double *mbps, char *err, size
                      text ? text : "");
 }
 
+double p2pb_ib_rate_mbps(const char *text)
+{
+    char *end = NULL;
+    double v = text && isdigit((unsigned char)text[0]) ? strtod(text, &end) : NAN;
+    if (!end || !isfinite(v) || !(v > 0) || v > 1e5)
+        return 0;
+    while (*end == ' ')
+        end++;
+    return strncmp(end, "Gb/sec", 6) == 0 ? v * 1e9 / 8e6 : 0;
+}
+
 static const char *const source_names[] = {"", "copy", "link", "given"};
 
 const char *p2pb_bound_source_str(int source)

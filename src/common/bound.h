@@ -23,6 +23,13 @@
 enum p2pb_status p2pb_parse_rate(const char *text, double *mbytes_per_sec, char *err,
                                  size_t errlen);
 
+/*
+ * The rate of an InfiniBand port as sysfs gives it (ports/N/rate, e.g.
+ * "100 Gb/sec (4X EDR)", "56 Gb/sec (4X FDR)", "2.5 Gb/sec (1X SDR)") in
+ * MB/s (10^6 B/s): 100 Gb/s = 12500 MB/s. 0 when the text is not a rate.
+ */
+double p2pb_ib_rate_mbps(const char *text);
+
 /* "copy", "link", "given" for P2PB_BOUND_COPY, _LINK, _GIVEN; "" else. */
 const char *p2pb_bound_source_str(int source);
 

@@ -33,6 +33,17 @@ static void test_rates(void)
     }
 }
 
+static void test_ib(void)
+{
+    CHECK_NEAR(p2pb_ib_rate_mbps("100 Gb/sec (4X EDR)\n"), 12500, 1e-9);
+    CHECK_NEAR(p2pb_ib_rate_mbps("56 Gb/sec (4X FDR)"), 7000, 1e-9);
+    CHECK_NEAR(p2pb_ib_rate_mbps("2.5 Gb/sec (1X SDR)"), 312.5, 1e-9);
+    CHECK(p2pb_ib_rate_mbps("") == 0);
+    CHECK(p2pb_ib_rate_mbps("fast") == 0);
+    CHECK(p2pb_ib_rate_mbps("100 Mb/sec") == 0);
+    CHECK(p2pb_ib_rate_mbps(NULL) == 0);
+}
+
 static void test_judge(void)
 {
     struct p2pb_bound b;
@@ -83,6 +94,7 @@ static void test_json(void)
 int main(void)
 {
     test_rates();
+    test_ib();
     test_judge();
     test_json();
     return CHECK_DONE();
