@@ -335,7 +335,7 @@ static void bound_notes(struct note_sink *k, const char *tag, const struct p2pb_
         }
     if (!n)
         return;
-    char sz[16], path[160];
+    char sz[16], path[sizeof s->files[0].path];
     snprintf(path, sizeof path, "%s", where);
     p2pb_text_sanitize(path);
     note(k, "warning: ",

@@ -44,11 +44,13 @@ _FIELD = r'(?:"(?:[^"]|"")*"|[^,"]*)'
 TEXT_TABLE = (r'^# (?P<table>[A-Za-z][^:]*): '
               r'(?:[0-9]+ ranks?;|[0-9]+ of [0-9]+ ranks take part)')
 #: text: a row: bytes, n (with its marks * d s c f), k, t_median, ci95_lo, ci95_hi, p99, min,
-#: MB/s and, on the second direction of a directional kernel, asym.
+#: MB/s, on the second direction of a directional kernel asym, and where the row has a
+#: bound its %bound (with "exceeds bound" above 105%).
 TEXT_ROW = (r'^ *(?P<bytes>[0-9]+) +(?P<samples>[0-9]+)(?P<marks>[*dscf]*) +(?P<batch>[0-9]+) +'
             rf'(?P<t_median>{_FIXED}) +(?P<ci95_low>{_FIXED}|unbounded|-) +'
             rf'(?P<ci95_high>{_FIXED}|unbounded|-) +(?P<p99>{_FIXED}) +(?P<t_min>{_FIXED}) +'
-            rf'(?P<mbytes_per_sec>{_FIXED}|-)(?: +(?P<asym>{_FIXED}|-))? *$')
+            rf'(?P<mbytes_per_sec>{_FIXED}|-)(?: +(?P<asym>{_FIXED}|-))?'
+            rf'(?: +(?P<bound_pct>{_FIXED})%(?: exceeds bound)?)? *$')
 #: csv: a row with status ok (rows that are not ok carry no numbers); its columns in
 #: the order of docs/output-format.md, "CSV".
 CSV_ROW = (rf'^p2pbench/[0-9]+,(?P<label>{_FIELD}),(?P<kernel>{_FIELD}),'
