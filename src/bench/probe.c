@@ -190,7 +190,7 @@ static char *open_window(struct p2pb_run *run, MPI_Comm node, MPI_Win *win)
             MPI_Error_string(rc, msg, &len);
         else
             MPI_Win_free(win);
-        snprintf(run->probe.error, sizeof run->probe.error, "MPI_Win_allocate_shared: %s", msg);
+        snprintf(run->probe.error, sizeof run->probe.error, "MPI_Win_allocate_shared: %.150s", msg);
         return NULL;
     }
     P2PB_MPI_CHECK(MPI_Win_shared_query(*win, 0, &size, &disp, &base));
