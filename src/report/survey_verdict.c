@@ -109,8 +109,21 @@ static void judge_nodes(const struct fit *f, const struct p2pb_outlier_rule *r, 
             v->slow_node[i] |= bw ? P2PB_SLOW_BANDWIDTH : P2PB_SLOW_LATENCY;
 }
 
+/* The pair's own value y (log) is off the typical pair mu by at least the
+ * rule's fraction on the bad side: latency above mu (1 + min_off),
+ * bandwidth below mu (1 - min_off). */
+static int off_typical(double y, double mu, const struct p2pb_outlier_rule *r, int bw)
+{
+    if (!isfinite(y))
+        return 0;
+    return bw ? y - mu < log(1 - fmin(r->min_off, 0.99)) : y - mu > log(1 + r->min_off);
+}
+
 /* Slow links of one metric: residuals of pairs of healthy nodes beyond the
- * bounds of all such residuals. */
+ * bounds of all such residuals, whose own value is also off the typical
+ * pair (off_typical): a link only slower than its two nodes' other links is
+ * not named, since node effects fitted on noisy values (a CPU-starved run)
+ * make such residuals from noise alone (docs/survey.md, "Verdicts"). */
 static void judge_links(const struct fit *f, const struct p2pb_outlier_rule *r, int bw,
                         struct p2pb_survey_verdict *v)
 {
@@ -125,7 +138,8 @@ static void judge_links(const struct fit *f, const struct p2pb_outlier_rule *r, 
     for (size_t i = 0; i < n; i++)
         for (size_t j = i + 1; j < n; j++) {
             double x = f->y[i * n + j] - f->mu - f->a[i] - f->a[j];
-            if (v->slow_node[i] || v->slow_node[j] || !bad(x, above, below, bw))
+            if (v->slow_node[i] || v->slow_node[j] || !bad(x, above, below, bw) ||
+                !off_typical(f->y[i * n + j], f->mu, r, bw))
                 continue;
             unsigned char why = bw ? P2PB_SLOW_BANDWIDTH : P2PB_SLOW_LATENCY;
             v->slow_link[i * n + j] |= why;

@@ -136,6 +136,31 @@ sys.exit(0 if eval(sys.argv[1], {"__builtins__": {}}, env) else 1)
 ' "$expr" "$@" 2>/dev/null
 }
 
+# ---- outside load ----
+# The kernel's own measure of CPU contention (PSI, Documentation/accounting/
+# psi.rst): "some total=" in /proc/pressure/cpu is the time, in usec, that
+# at least one runnable task waited for a CPU. A test whose claim needs a
+# quiet machine judges what it can on a busy one and says why.
+
+# cpu_pressure_mark: remember the PSI total and the time (CPU_PSI0, CPU_T0).
+cpu_pressure_mark() {
+    CPU_PSI0=$(awk '/^some/ { for (i = 1; i <= NF; i++) if ($i ~ /^total=/) print substr($i, 7) }' \
+        /proc/pressure/cpu 2>/dev/null || true)
+    CPU_T0=$(date +%s.%N)
+}
+
+# cpu_pressure_pct: the share (percent, integer) of the wall time since
+# cpu_pressure_mark in which a task waited for a CPU; empty without PSI.
+cpu_pressure_pct() {
+    local now t
+    now=$(awk '/^some/ { for (i = 1; i <= NF; i++) if ($i ~ /^total=/) print substr($i, 7) }' \
+        /proc/pressure/cpu 2>/dev/null || true)
+    t=$(date +%s.%N)
+    [ -n "${CPU_PSI0:-}" ] && [ -n "$now" ] || return 0
+    awk -v a="$CPU_PSI0" -v b="$now" -v t0="$CPU_T0" -v t1="$t" \
+        'BEGIN { w = (t1 - t0) * 1e6; printf "%d\n", (w > 0 ? 100 * (b - a) / w : 0) }'
+}
+
 summary() {
     printf '%d passed, %d failed\n' "$PASSED" "$FAILED"
     [ "$FAILED" -eq 0 ]

@@ -16,7 +16,13 @@
 #       (0.873 .. 0.927).
 # A failed check of (b) or (c) gets one second campaign (load on a 2-CPU
 # machine slows the ranks of some launches; a wrong rate, formula or verdict
-# rule fails both). The A/A property (no `changed` without an effect) is
+# rule fails both). When the second fails too on a busy machine (the
+# kernel's CPU pressure, /proc/pressure/cpu, at least BUSY_PSI% over the
+# campaign: beside two spinning processes the ranks lost ~68% of their CPU
+# and compare said `inconclusive; disturbed A 8/8, B 8/8`, which is right),
+# the 10% effect is not judged and what must hold under any load is:
+# never `changed (better)`, the disturbance named in every row that is not
+# `changed (worse)`, no launch above the line rate. The A/A property (no `changed` without an effect) is
 # tested by report_gate (an A/A pair through scripts/gate.sh) and measured
 # by the A/A campaigns of docs/performance.md; an A/A twin here (4 + 4
 # launches, a minute) was dropped to keep the suite short.
@@ -64,6 +70,10 @@ readonly LARGEST=4194304
 readonly N_EFFECT=8
 readonly SAMPLES=9 # per launch and size: 2 in most of the 5 rounds
 readonly LAUNCH_TIMEOUT=60 CAMPAIGN_TIMEOUT=240
+# CPU pressure (percent of the campaign's time some task waited for a CPU)
+# from which the effect is not judged: quiet, with the two ranks polling on
+# 2 CPUs, it stays far below; beside two spinning processes it reads 90-100.
+readonly BUSY_PSI=50
 
 [[ $# -eq 3 ]] || {
     echo "Usage: $0 P2PBENCH_BIN P2PBENCH_REPORT_BIN OUTDIR" >&2
@@ -202,17 +212,53 @@ effect_checks() {
     return "$ok"
 }
 
+# busy_checks: on a busy machine (CPU pressure), what must hold whatever the
+# load: no row `changed (better)` (the wrong direction), every row that is not
+# `changed (worse)` names its disturbed launches, and no launch above the
+# line rate (the shaper caps every launch).
+busy_checks() {
+    local b verdict best
+    for b in $BYTES; do
+        IFS='|' read -r verdict < <(row "$OUTDIR/effect.csv" throughput "$b" verdict) || true
+        if [[ ${verdict:-} == 'changed (better)' ]]; then
+            RES+=("FAIL c: throughput $b B: 'changed (better)', the wrong direction, on a busy machine")
+        elif [[ ${verdict:-} == 'changed (worse)' ]] || grep -q "^ *$b .*disturbed A [0-9]" "$OUTDIR/effect.txt"; then
+            RES+=("PASS c: throughput $b B: '${verdict:-}', never the wrong direction; disturbance named")
+        else
+            RES+=("FAIL c: throughput $b B: '${verdict:-}' without naming the disturbed launches")
+        fi
+    done
+    local label line
+    while read -r label line; do
+        best=$(best_rate "$label")
+        if [[ -n $best ]] && float_test 'm <= 1.03 * r' "m=$best" "r=$line"; then
+            RES+=("PASS b: $label: fastest launch at 4 MiB $best MB/s, not above the line rate $line")
+        else
+            RES+=("FAIL b: $label: fastest launch at 4 MiB '$best' MB/s above the line rate $line")
+        fi
+    done <<<"r400mbit $LINE_A
+r360mbit $LINE_B"
+}
+
 RES=()
 for attempt in 1 2; do
     RES=()
+    cpu_pressure_mark
     if ! campaign effect "$N_EFFECT" r400mbit "$RATE_A" r360mbit "$RATE_B"; then
         RES+=("FAIL a: campaign of $N_EFFECT + $N_EFFECT launches did not finish (see $OUTDIR/effect.log)")
         break
     fi
     RES+=("PASS a: campaign of $N_EFFECT + $N_EFFECT launches finished")
     effect_checks && break
-    say "effect: attempt $attempt: a check failed; launch values ($(loadavg)):"
+    psi=$(cpu_pressure_pct)
+    say "effect: attempt $attempt: a check failed; CPU pressure ${psi:-unknown}%; launch values ($(loadavg)):"
     launch_values effect
+    if ((attempt == 2)) && [[ -n $psi ]] && ((psi >= BUSY_PSI)); then
+        say "effect: a busy machine (a task waited for a CPU ${psi}% of the time, /proc/pressure/cpu):" \
+            "the 10% effect is not judged; what holds under any load is"
+        RES=("PASS a: campaign of $N_EFFECT + $N_EFFECT launches finished")
+        busy_checks
+    fi
 done
 for line in "${RES[@]}"; do
     case $line in

