@@ -149,6 +149,16 @@ static enum p2pb_status set_heatmap(struct p2pb_args *a, const char *v, char *er
     return P2PB_OK;
 }
 
+static enum p2pb_status set_fail_on_outside(struct p2pb_args *a, const char *v, char *err,
+                                            size_t errlen)
+{
+    (void)v;
+    (void)err;
+    (void)errlen;
+    a->fail_on_outside = 1;
+    return P2PB_OK;
+}
+
 static enum p2pb_status set_fail_on_slow(struct p2pb_args *a, const char *v, char *err,
                                          size_t errlen)
 {
@@ -225,7 +235,7 @@ static enum p2pb_status set_version(struct p2pb_args *a, const char *v, char *er
 
 #define CMD_SC (P2PB_CMD_SHOW | P2PB_CMD_COMPARE | P2PB_CMD_SURVEY)
 #define CMD_CP (P2PB_CMD_COMPARE | P2PB_CMD_PLOT | P2PB_CMD_HTML)
-#define CMD_IP (P2PB_CMD_IMPORT | P2PB_CMD_PLOT | P2PB_CMD_HTML)
+#define CMD_IP (P2PB_CMD_IMPORT | P2PB_CMD_PLOT | P2PB_CMD_HTML | P2PB_CMD_BASELINE)
 #define CMD_CH (P2PB_CMD_COMPARE | P2PB_CMD_HTML)
 
 /*
@@ -240,7 +250,7 @@ static const struct opt opts[] = {
      "show: latency (t_median, usec) or throughput (MB/s); survey: judge only that"},
     {"vs", 0, NULL, CMD_CP, set_vs, "compare/plot/html: the files after it form side B"},
     {"threshold", 't', "PCT", P2PB_CMD_ALL, set_threshold,
-     "compare/html: equivalence margin d in percent (default 5)"},
+     "compare/html: equivalence margin d in percent (default 5); baseline: least envelope"},
     {"holm", 0, NULL, CMD_CH, set_holm,
      "compare/html: Holm adjustment instead of Benjamini-Hochberg"},
     {"fail-on-regression", 0, NULL, P2PB_CMD_COMPARE, set_fail,
@@ -248,7 +258,7 @@ static const struct opt opts[] = {
     {"allow-incomplete", 0, NULL, P2PB_CMD_COMPARE, set_allow_incomplete,
      "compare: the gate passes incomplete files (still flagged)"},
     {"output", 'o', "PATH", CMD_IP, set_output,
-     "import: output directory; plot: image file; html: the page (.html)"},
+     "import: output directory; plot: image; html: the page; baseline build: the file"},
     {"force", 0, NULL, P2PB_CMD_IMPORT, set_force,
      "import: replace results files that exist (default: refuse)"},
     {"kernel", 'k', "NAME", P2PB_CMD_PLOT, set_kernel,
@@ -263,6 +273,8 @@ static const struct opt opts[] = {
      "survey: latency and bandwidth heatmaps (.png or .svg) via gnuplot"},
     {"fail-on-slow", 0, NULL, P2PB_CMD_SURVEY, set_fail_on_slow,
      "survey: exit 1 when a slow node or slow link is found"},
+    {"fail-on-outside", 0, NULL, P2PB_CMD_BASELINE, set_fail_on_outside,
+     "baseline check: exit 1 when a run is outside its class's baseline"},
     {"mad-k", 0, "K", P2PB_CMD_SURVEY | P2PB_CMD_HTML, set_mad_k,
      "survey, html: slow = more than K scaled MADs off the median (default 3)"},
     {"min-off", 0, "FRAC", P2PB_CMD_SURVEY | P2PB_CMD_HTML, set_min_off,
@@ -347,8 +359,8 @@ static enum p2pb_status add_path(struct p2pb_args *a, const char *path, char *er
         size_t l = strlen(e->d_name);
         if (l > 6 && strcmp(e->d_name + l - 6, ".jsonl") == 0) {
             char full[4096];
-            int w = snprintf(full, sizeof full, "%.*s%s%s", dl, path, path[dl - 1] == '/' ? "" : "/",
-                             e->d_name);
+            int w = snprintf(full, sizeof full, "%.*s%s%s", dl, path,
+                             path[dl - 1] == '/' ? "" : "/", e->d_name);
             if (w < 0 || (size_t)w >= sizeof full) {
                 closedir(d);
                 return p2pb_fail(P2PB_EUSAGE, err, errlen, "%s: a file name in it is too long",

@@ -37,7 +37,8 @@ enum p2pb_cmd_bit {
     P2PB_CMD_PLOT = 1u << 3,
     P2PB_CMD_HTML = 1u << 4,
     P2PB_CMD_SURVEY = 1u << 5,
-    P2PB_CMD_ALL = (1u << 6) - 1
+    P2PB_CMD_BASELINE = 1u << 6,
+    P2PB_CMD_ALL = (1u << 7) - 1
 };
 
 /* What the command line asks for besides the command itself. */
@@ -64,6 +65,8 @@ struct p2pb_args {
     size_t max_file_bytes;  /* --max-file-size MIB in bytes (default 256 MiB) */
     const char *heatmap;    /* survey --heatmap FILE, NULL when not given */
     int fail_on_slow;       /* survey --fail-on-slow */
+    int fail_on_outside;    /* baseline check --fail-on-outside */
+    const char *verb;       /* baseline: "build" or "check" (main.c), else NULL */
     double mad_k;           /* survey --mad-k: scaled MADs of the rule (outlier.h) */
     double min_off;         /* survey --min-off: least fraction off the median */
     double gnuplot_timeout; /* plot, survey --gnuplot-timeout: seconds gnuplot may take */
@@ -142,5 +145,6 @@ enum p2pb_status p2pb_cmd_plot(struct p2pb_args *a, char *err, size_t errlen);
 enum p2pb_status p2pb_cmd_html(struct p2pb_args *a, char *err, size_t errlen);
 /* survey: slow nodes and links of a `p2pbench survey` file (cmd_survey.c). */
 enum p2pb_status p2pb_cmd_survey(struct p2pb_args *a, char *err, size_t errlen);
+enum p2pb_status p2pb_cmd_baseline(struct p2pb_args *a, char *err, size_t errlen);
 
 #endif /* P2PBENCH_REPORT_ARGS_H */

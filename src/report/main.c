@@ -14,20 +14,26 @@
 
 /* One command: its name, what runs it, whether a directory argument stands
  * for its *.jsonl files, and its lines of the usage text (the synopsis after
- * the name, then the description; lines separated by '\n'). */
+ * the name, then the description; lines separated by '\n'); verbs: NULL, or
+ * the words one of which must follow the name ("baseline build"), taken
+ * before the options so that no verb is read as a directory. */
 struct report_cmd {
     const char *name;
     enum p2pb_status (*run)(struct p2pb_args *a, char *err, size_t errlen);
     int expand_dirs;
     const char *synopsis;
     const char *help;
+    const char *const *verbs;
 };
+
+static const char *const baseline_verbs[] = {"build", "check", NULL};
 
 static const struct report_cmd cmds[] = {
     {"show", p2pb_cmd_show, 1,
      "RUN.jsonl... [-f text|imb|osu|csv|markdown|json] [-m latency|throughput]",
      "print the tables of results files without rerunning; with --metric, one\n"
-     "column per file side by side"},
+     "column per file side by side",
+     NULL},
     {"compare", p2pb_cmd_compare, 1,
      "A... --vs B... [-f text|markdown|csv|json] [-t PCT] [--holm]\n"
      "[--fail-on-regression [--allow-incomplete]]",
@@ -35,25 +41,36 @@ static const struct report_cmd cmds[] = {
      "stands for its *.jsonl files): medians, Hodges-Lehmann ratio B/A with 95% CI,\n"
      "Mann-Whitney p (the gate), Welch's p on log values adjusted over the\n"
      "rows, verdict per row (an inconclusive one with the launches it needs),\n"
-     "host-context differences"},
+     "host-context differences",
+     NULL},
     {"import", p2pb_cmd_import, 0, "LOG... [-o DIR] [--force]",
-     "convert IMB/PMB/OSU text logs into results files in DIR (default .)"},
+     "convert IMB/PMB/OSU text logs into results files in DIR (default .)", NULL},
     {"plot", p2pb_cmd_plot, 1,
      "RUN... [--vs RUN...] -o FILE.png|FILE.svg [-k KERNEL] [--gnuplot PATH]\n"
      "[--gnuplot-timeout SEC]",
      "latency and throughput against size (log-log) via gnuplot; one line per\n"
-     "label (or per side with --vs) and variant, the CI or launch range as a band"},
+     "label (or per side with --vs) and variant, the CI or launch range as a band",
+     NULL},
     {"html", p2pb_cmd_html, 1,
      "RUN... [--vs RUN...] -o FILE.html [-t PCT] [--holm] [--title TEXT]\n"
      "[--mad-k K] [--min-off FRAC]",
      "one self-contained page (inline SVG and CSS, no script): run summary, host\n"
      "context, per kernel latency and throughput charts and, with --vs, compare's\n"
-     "table with verdicts and the confounders; survey files: heatmaps and verdicts"},
+     "table with verdicts and the confounders; survey files: heatmaps and verdicts",
+     NULL},
     {"survey", p2pb_cmd_survey, 0,
      "FILE [-f text|json|csv] [-m latency|throughput] [--heatmap FILE.png|.svg]\n"
      "[--fail-on-slow] [--mad-k K] [--min-off FRAC]",
      "a 'p2pbench survey' file: latency and bandwidth matrices by host, the\n"
-     "slowest pairs, slow nodes and slow links (docs/survey.md)"},
+     "slowest pairs, slow nodes and slow links (docs/survey.md)",
+     NULL},
+    {"baseline", p2pb_cmd_baseline, 1,
+     "build RUN... -o BASE.json | check BASE.json RUN... [-t PCT] [--fail-on-outside]",
+     "build: an envelope per host class (CPU model, hypervisor, MPI library, link\n"
+     "profile, host count), row and metric from many launches; check: each new\n"
+     "launch's rows ok, outside (slower|faster) or without a baseline for its class,\n"
+     "and the hosts the outside launches share (docs/report.md, \"Baselines\")",
+     baseline_verbs},
 };
 
 enum { NCMDS = sizeof cmds / sizeof cmds[0] };
@@ -144,7 +161,21 @@ static enum p2pb_status run_command(const struct report_cmd *c, int argc, char *
                                     size_t errlen)
 {
     struct p2pb_args a;
+    const char *verb = NULL;
+    if (c->verbs && argc > 1 && argv[1][0] != '-') {
+        for (size_t i = 0; c->verbs[i]; i++)
+            if (strcmp(argv[1], c->verbs[i]) == 0)
+                verb = c->verbs[i];
+        if (!verb)
+            return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                             "%s: unknown '%s' (build or check)" P2PB_TRY_HELP, c->name, argv[1]);
+        argc--, argv++; /* the verb stands for the command's name */
+    } else if (c->verbs && (argc < 2 || (strcmp(argv[1], "-h") && strcmp(argv[1], "--help")))) {
+        return p2pb_fail(P2PB_EUSAGE, err, errlen, "%s needs build or check" P2PB_TRY_HELP,
+                         c->name);
+    }
     p2pb_args_init(&a, c->expand_dirs);
+    a.verb = verb;
     enum p2pb_status st = p2pb_args_parse(argc, argv, &a, err, errlen);
     if (st == P2PB_OK && a.action == P2PB_ARGS_HELP)
         print_usage(stdout);

@@ -141,7 +141,7 @@ int main(void)
      * h1's and h4's other links: not named, it is no slower than the typical
      * pair. The same matrix with h2-h6 at 1 MB/s names that link. */
     static const double starved[N][N] = {
-        {NAN, 32.9, 32.9, 11.1, 32.9, 16.5}, {32.9, NAN, 9.4, 9.4, 16.2, 33.0},
+        {NAN, 32.9, 32.9, 11.1, 32.9, 16.5},  {32.9, NAN, 9.4, 9.4, 16.2, 33.0},
         {32.9, 16.5, NAN, 493.9, 16.1, 16.5}, {11.0, 11.0, 507.8, NAN, 13.1, 16.4},
         {32.8, 9.4, 10.9, 10.9, NAN, 13.2},   {16.4, 11.0, 16.5, 32.9, 11.0, NAN}};
     const struct p2pb_outlier_rule half = {P2PB_OUTLIER_K, 0.5};
