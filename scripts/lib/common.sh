@@ -44,3 +44,17 @@ allow_mpi_as_root() {
         export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
     fi
 }
+
+# baseline_check BIN BASE FILE: the node-acceptance step of a batch job
+# (docs/report.md, "Baselines"): p2pbench-report beside BIN (else on PATH)
+# checks the results FILE against the baseline BASE; returns its status
+# (1 when the run is outside its class's baseline, --fail-on-outside).
+baseline_check() {
+    _report=$(dirname "$1")/p2pbench-report
+    [ -x "$_report" ] || _report=$(command -v p2pbench-report) || {
+        log "error: p2pbench-report not found beside $1 or on PATH"
+        return 1
+    }
+    log "node acceptance: $_report baseline check $2 $3 --fail-on-outside"
+    "$_report" baseline check "$2" "$3" --fail-on-outside
+}

@@ -207,6 +207,22 @@ batch_bin() {
         else
             fail "$kind with p2pbench on PATH (exit $rc): $(cat err.txt)"
         fi
+        # node acceptance: --baseline needs the tree's common.sh, then
+        # names the check it will run after the job
+        rc=0
+        batch_run "$kind" "$OUTDIR/tree" P2PB_BASELINE=base.json || rc=$?
+        if ((rc == 1)) && one_line_error err.txt "--baseline needs the p2pbench tree (set P2PB_HOME)"; then
+            pass "$kind: --baseline without the tree says to set P2PB_HOME"
+        else
+            fail "$kind: --baseline without the tree (exit $rc): $(cat err.txt)"
+        fi
+        rc=0
+        batch_run "$kind" "$OUTDIR/tree" P2PB_BASELINE=base.json P2PB_HOME="$SCRIPTS/.." || rc=$?
+        if ((rc == 0)) && grep -qE "then: p2pbench-report baseline check $OUTDIR/tree/base.json .*/slurm-0.jsonl --fail-on-outside|then: p2pbench-report baseline check $OUTDIR/tree/base.json .*/pbs-0.jsonl --fail-on-outside" err.txt; then
+            pass "$kind --baseline: the node-acceptance check is named"
+        else
+            fail "$kind --baseline (exit $rc): $(cat err.txt)"
+        fi
     done
 }
 
