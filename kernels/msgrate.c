@@ -40,7 +40,7 @@ enum { TAG_DATA = 121, TAG_SYNC = 122 };
  * the cache pass (NULL when off). */
 struct msgrate_state {
     struct p2pb_window_state win;
-    unsigned char *pollute;
+    unsigned char *cachebuf;
 };
 
 static void msgrate_teardown(struct p2pb_kernel_ctx *c)
@@ -49,7 +49,7 @@ static void msgrate_teardown(struct p2pb_kernel_ctx *c)
     if (m) {
         free(m->win.req);
         free(m->win.st);
-        free(m->pollute);
+        free(m->cachebuf);
         free(m);
     }
     c->priv = NULL;
@@ -64,16 +64,16 @@ static enum p2pb_status msgrate_setup(struct p2pb_kernel_ctx *c)
         return P2PB_ENOMEM;
     m->win.req = calloc(n, sizeof *m->win.req);
     m->win.st = calloc(n, sizeof *m->win.st);
-    if (c->pollute_bytes) {
+    if (c->pollute) {
         void *p = NULL;
-        if (posix_memalign(&p, 4096, c->pollute_bytes) == 0) {
-            m->pollute = p;
-            (void)c->membind(p, c->pollute_bytes); /* --numa-node, before first touch */
-            for (size_t i = 0; i < c->pollute_bytes; i += LINE)
-                m->pollute[i] = 0;
+        if (posix_memalign(&p, 4096, c->pollute) == 0) {
+            m->cachebuf = p;
+            (void)c->membind(p, c->pollute); /* --numa-node, before first touch */
+            for (size_t i = 0; i < c->pollute; i += LINE)
+                m->cachebuf[i] = 0;
         }
     }
-    if (!m->win.req || !m->win.st || (c->pollute_bytes && !m->pollute)) {
+    if (!m->win.req || !m->win.st || (c->pollute && !m->cachebuf)) {
         msgrate_teardown(c);
         return P2PB_ENOMEM;
     }
@@ -94,14 +94,14 @@ static enum p2pb_status post_receives(struct p2pb_kernel_ctx *c, MPI_Request *re
 static enum p2pb_status msgrate_between(struct p2pb_kernel_ctx *c)
 {
     struct msgrate_state *m = c->priv;
-    if (m->pollute) {
-        volatile unsigned char *p = m->pollute;
-        for (size_t i = 0; i < c->pollute_bytes; i += LINE)
+    if (m->cachebuf) {
+        volatile unsigned char *p = m->cachebuf;
+        for (size_t i = 0; i < c->pollute; i += LINE)
             p[i] = (unsigned char)(p[i] + 1);
     }
     if (c->prepost && post_receives(c, m->win.req) != P2PB_OK)
         return P2PB_EMPI;
-    if (c->prepost || m->pollute)
+    if (c->prepost || m->cachebuf)
         P2PB_KCALL(MPI_Sendrecv(NULL, 0, MPI_BYTE, c->peer, TAG_SYNC, NULL, 0, MPI_BYTE, c->peer,
                                 TAG_SYNC, c->comm, MPI_STATUS_IGNORE));
     return P2PB_OK;

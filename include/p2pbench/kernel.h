@@ -158,8 +158,8 @@ struct p2pb_kernel_ctx {
     void *priv;          /* kernel-private state */
     int prepost;         /* msgrate: 1 = post the receives before the partner
                           * sends (--msgrate-prepost on, default), 0 = off */
-    size_t pollute_bytes; /* msgrate: bytes of a buffer touched between
-                           * iterations, untimed (--cache-pollute; 0 = off) */
+    size_t pollute;      /* msgrate: bytes of a buffer touched between
+                          * iterations, untimed (--cache-pollute; 0 = off) */
     /* Binds [addr, addr + bytes) to the run's buffer NUMA node (--numa-node)
      * as the harness does for sbuf / rbuf; a kernel that allocates buffers of
      * its own calls it before first touch. Returns 0, or -1 with errno set

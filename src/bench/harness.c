@@ -81,7 +81,7 @@ static void start_run(struct p2pb_measure *r, MPI_Comm comm, const struct p2pb_k
     c->direction = (k->flags & P2PB_KF_DIRECTIONS) ? (direction != 0) : 0;
     c->copy_bytes = pol->copy_bytes;
     c->prepost = pol->msgrate_prepost;
-    c->pollute_bytes = pol->cache_pollute;
+    c->pollute = pol->cache_pollute;
     r->nactive = assign_roles(k, pol, c);
     r->bf = p2pb_kernel_bytes_factor(k, bytes, c->window, c->copy_bytes);
     r->mf = p2pb_kernel_msgs(k, c->window);

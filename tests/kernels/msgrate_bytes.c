@@ -84,8 +84,7 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype st, int dest, int st
 
 /* ---- the definition ---- */
 
-static struct counts expect_between(int active, int prepost, int pollute, long long w,
-                                    long long x)
+static struct counts expect_between(int active, int prepost, int pollute, long long w, long long x)
 {
     struct counts e = {0, 0, 0, 0, 0, 0, 0};
     if (!active)
@@ -114,8 +113,8 @@ static struct counts expect_iter(int active, int prepost, long long w, long long
 
 static int failures;
 
-static void compare(const char *what, const struct counts *got, const struct counts *want,
-                    size_t x, size_t w, int prepost, size_t pollute, int rank)
+static void compare(const char *what, const struct counts *got, const struct counts *want, size_t x,
+                    size_t w, int prepost, size_t pollute, int rank)
 {
     if (memcmp(got, want, sizeof *got) == 0)
         return;
@@ -136,8 +135,7 @@ static int no_membind(void *addr, size_t bytes)
 }
 
 /* The untimed step and one iteration, each counted apart. */
-static void check_one(const struct p2pb_kernel *k, size_t x, size_t w, int prepost,
-                      size_t pollute)
+static void check_one(const struct p2pb_kernel *k, size_t x, size_t w, int prepost, size_t pollute)
 {
     int rank, nranks;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -154,7 +152,7 @@ static void check_one(const struct p2pb_kernel *k, size_t x, size_t w, int prepo
     c.window = w;
     c.group = c.active ? rank / 2 : -1;
     c.prepost = prepost;
-    c.pollute_bytes = pollute;
+    c.pollute = pollute;
     c.membind = no_membind;
     char err[256];
     if (p2pb_make_msg_type(x, &c.dtype, &c.count, err, sizeof err) != P2PB_OK) {
@@ -174,8 +172,8 @@ static void check_one(const struct p2pb_kernel *k, size_t x, size_t w, int prepo
     memset(&cnt, 0, sizeof cnt);
     if (c.active && k->between_iter(&c) != P2PB_OK)
         failures++;
-    struct counts between = cnt, want = expect_between(c.active, prepost, pollute > 0,
-                                                       (long long)w, (long long)x);
+    struct counts between = cnt,
+                  want = expect_between(c.active, prepost, pollute > 0, (long long)w, (long long)x);
     compare("untimed step", &between, &want, x, w, prepost, pollute, rank);
     memset(&cnt, 0, sizeof cnt);
     if (c.active && k->run_iter(&c) != P2PB_OK)

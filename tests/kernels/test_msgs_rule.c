@@ -15,13 +15,13 @@
 
 static int failures, checks;
 
-#define CHECK(c)                                                               \
-    do {                                                                       \
-        checks++;                                                              \
-        if (!(c)) {                                                            \
-            printf("%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);       \
-            failures++;                                                        \
-        }                                                                      \
+#define CHECK(c)                                                         \
+    do {                                                                 \
+        checks++;                                                        \
+        if (!(c)) {                                                      \
+            printf("%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); \
+            failures++;                                                  \
+        }                                                                \
     } while (0)
 #define CHECK_NEAR(a, b, tol) CHECK(fabs((double)(a) - (double)(b)) <= (tol))
 
@@ -31,8 +31,11 @@ static double defined_msgs(const char *name, size_t w)
     static const struct {
         const char *name;
         double per_window, fixed;
-    } def[] = {{"uniband", 1, 0},       {"multi-uniband", 1, 0},  {"biband", 2, 0},
-               {"msgrate", 2, 0},       {"multi-pingpong", 0, 1}};
+    } def[] = {{"uniband", 1, 0},
+               {"multi-uniband", 1, 0},
+               {"biband", 2, 0},
+               {"msgrate", 2, 0},
+               {"multi-pingpong", 0, 1}};
     for (size_t i = 0; i < sizeof def / sizeof def[0]; i++)
         if (strcmp(def[i].name, name) == 0)
             return def[i].per_window * (double)w + def[i].fixed;
@@ -75,7 +78,7 @@ int main(void)
                 size_t x = xs[xi];
                 double bytes = p2pb_kernel_bytes(k, x, ws[wi], 16u << 20);
                 CHECK(bytes == m * (double)x); /* bytes counted = messages x X */
-                double t = 3.7; /* usec */
+                double t = 3.7;                /* usec */
                 double bf = p2pb_kernel_bytes_factor(k, x, ws[wi], 16u << 20);
                 double mbs = p2pb_mbytes_per_sec(bf, x, t);
                 CHECK_NEAR(p2pb_msgs_per_sec(m, t) * (double)x / 1e6, mbs, 1e-12 * mbs);

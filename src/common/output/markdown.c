@@ -62,8 +62,9 @@ static void md_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
                        "|------:|--:|----------:|---------------------:|-----------:|-----------:"
                        "|--------------:|\n");
         else
-            fprintf(o, "| bytes | n | t median [usec] | 95%% CI [usec] | p99 [usec] | MB/s |%s\n"
-                       "|------:|--:|----------------:|:-------------:|-----------:|-----:|%s\n",
+            fprintf(o,
+                    "| bytes | n | t median [usec] | 95%% CI [usec] | p99 [usec] | MB/s |%s\n"
+                    "|------:|--:|----------------:|:-------------:|-----------:|-----:|%s\n",
                     r->msgs_factor > 0 ? " msgs/s |" : "", r->msgs_factor > 0 ? "-------:|" : "");
         ctx->cur_msgs = r->msgs_factor > 0; /* kernels with a msgs rule (kernel.h) */
     }
