@@ -96,7 +96,8 @@ static void print_title(struct p2pb_report_ctx *ctx, const struct p2pb_result *r
     else if (r->fixed_bytes > 0)
         fprintf(o, "; MB/s = %.0f bytes / t, whatever the size\n", r->fixed_bytes);
     else if (r->msgs_factor > 0)
-        fprintf(o, "; MB/s = %g x bytes / t, msgs/s = %g / t\n", r->bytes_factor, r->msgs_factor);
+        fprintf(o, "; MB/s = %g x bytes / t, msgs/s = %g x 10^6 / t\n", r->bytes_factor,
+                r->msgs_factor);
     else
         fprintf(o, "; MB/s = %g x bytes / t\n", r->bytes_factor);
     if (r->rounds >= 2) /* docs/methodology.md, "Rounds" */
