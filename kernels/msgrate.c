@@ -24,8 +24,8 @@
  * t = one iteration (max over the pair); messages counted 2 W (both ways,
  * the handshake not counted); msgs/s = 2 W / t x 10^6; bytes counted 2 W X,
  * MB/s = 2 W X / t. Aggregate: t = max over pairs, msgs/s and MB/s the sums
- * of the pairs'. Default sizes 0, 1, 2, 4, ..., 1024 bytes (SMB's default
- * message is 8 bytes).
+ * of the pairs'. Default sizes 0, 1, 2, 4, ..., 1024 bytes (message rates
+ * are usually quoted at 8 bytes).
  */
 #include <stdlib.h>
 
@@ -125,7 +125,7 @@ static enum p2pb_status msgrate_verify(const struct p2pb_kernel_ctx *c, size_t *
     return p2pb_window_check_regions(c, bad); /* both ranks receive W messages */
 }
 
-/* 0 and powers of 2 up to 1 KiB: small messages (SMB's default is 8 B). */
+/* 0 and powers of 2 up to 1 KiB: small messages. */
 static const size_t msgrate_sizes[] = {0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
 
 const struct p2pb_kernel p2pb_kernel_msgrate = {

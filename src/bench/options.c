@@ -201,7 +201,7 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
         .help = "show this help and exit"),
     OPT(O_VERSION, "version", 'V', P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_version),
         .help = "show version and exit"),
-    /* on: SMB's pre-posted test, the figure of merit of its published description */
+    /* on: SMB's pre-posted pattern, the figure of merit of LANL's ATS-5 description of SMB */
     OPT(O_MSGRATE_PREPOST, "msgrate-prepost", 0, P2PB_OPT_ENUM, "on|off", .def_text = "on",
         .def = 1, POLICY_FIELD(msgrate_prepost), .choices = on_off_names,
         .help = "msgrate: post each iteration's receives and handshake with the partner before "
