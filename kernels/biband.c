@@ -49,4 +49,5 @@ const struct p2pb_kernel p2pb_kernel_biband = {
     .verify = biband_verify,
     .teardown = p2pb_window_teardown,
     .bound_paths = 2,
+    .msgs = {2, P2PB_MSGS_WINDOW},
 };

@@ -51,3 +51,10 @@ int p2pb_kernel_fixed_bytes(const struct p2pb_kernel *k)
 {
     return k->bytes.unit == P2PB_BYTES_COPY_BUFFER;
 }
+
+double p2pb_kernel_msgs(const struct p2pb_kernel *k, size_t window)
+{
+    if (k->msgs.unit == P2PB_MSGS_WINDOW)
+        return k->msgs.count * (double)window;
+    return k->msgs.count;
+}

@@ -19,4 +19,5 @@ const struct p2pb_kernel p2pb_kernel_multi_pingpong = {
     .participation = P2PB_PART_PAIRS,
     P2PB_PINGPONG_FIELDS,
     .flags = P2PB_KF_PER_GROUP,
+    .msgs = {1, P2PB_MSGS_ONE}, /* one message per half round trip: msgs/s = 1 / t */
 };

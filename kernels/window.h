@@ -61,11 +61,13 @@ enum p2pb_status p2pb_window_check_regions(const struct p2pb_kernel_ctx *c, size
 enum p2pb_status p2pb_window_uni_verify(const struct p2pb_kernel_ctx *ctx, size_t *bad);
 
 /* The descriptor fields of the one-way windowed stream, shared by uniband
- * and multi-uniband: t = one iteration (max over the pair), MB/s = W X / t. */
+ * and multi-uniband: t = one iteration (max over the pair), MB/s = W X / t,
+ * msgs/s = W / t. */
 #define P2PB_WINDOW_UNI_FIELDS                                                            \
     .time_scale = 1.0, .bytes = {1, P2PB_BYTES_WINDOW_X}, .rank_reduce = P2PB_REDUCE_MAX, \
     .imb_layout = P2PB_IMB_T, .sbuf_regions = 1, .rbuf_regions = P2PB_WINDOW_REGIONS,     \
     .setup = p2pb_window_setup, .run_iter = p2pb_window_uni_iter,                         \
-    .verify = p2pb_window_uni_verify, .teardown = p2pb_window_teardown
+    .verify = p2pb_window_uni_verify, .teardown = p2pb_window_teardown,                   \
+    .msgs = {1, P2PB_MSGS_WINDOW}
 
 #endif /* P2PBENCH_KERNELS_WINDOW_H */

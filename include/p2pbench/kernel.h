@@ -96,6 +96,29 @@ struct p2pb_bytes_rule {
 };
 
 /*
+ * What the messages counted per iteration scale with (struct p2pb_msgs_rule;
+ * W = ctx->window).
+ */
+enum p2pb_msgs_unit {
+    P2PB_MSGS_ONE,   /* count messages                     */
+    P2PB_MSGS_WINDOW /* count * W: windows of W messages   */
+};
+
+/*
+ * Messages counted per iteration for the message rate, next to the bytes
+ * rule: `.msgs = {2, P2PB_MSGS_WINDOW}` is 2 W (Biband). msgs/s = messages /
+ * t(usec) x 10^6. A kernel sets it only when every counted message carries
+ * X bytes (bytes counted = messages x X), so msgs/s x X / 10^6 = MB/s by
+ * definition; count 0 (the default) = no message rate (no msgs/s column).
+ * The acknowledgements and handshakes of a kernel are not counted, as in
+ * its bytes rule.
+ */
+struct p2pb_msgs_rule {
+    double count;
+    enum p2pb_msgs_unit unit;
+};
+
+/*
  * sbuf_regions / rbuf_regions value meaning "one region per message of the
  * window": the buffer holds W = ctx->window regions of X bytes.
  */
@@ -133,6 +156,10 @@ struct p2pb_kernel_ctx {
     unsigned char *rbuf; /* receive buffer, rbuf_regions * bytes (page aligned) */
     uint64_t iter;       /* iteration index, used by --check patterns */
     void *priv;          /* kernel-private state */
+    int prepost;         /* msgrate: 1 = post the receives before the partner
+                          * sends (--msgrate-prepost on, default), 0 = off */
+    size_t pollute;      /* msgrate: bytes of a buffer touched between
+                          * iterations, untimed (--cache-pollute; 0 = off) */
     /* Binds [addr, addr + bytes) to the run's buffer NUMA node (--numa-node)
      * as the harness does for sbuf / rbuf; a kernel that allocates buffers of
      * its own calls it before first touch. Returns 0, or -1 with errno set
@@ -188,6 +215,18 @@ struct p2pb_kernel_ctx {
  *                that rate (docs/kernels.md, "Bounds"). PingPong, PingPing,
  *                Uniband, One-way 1; Sendrecv, Exchange, Biband 2 (each rank
  *                receives at once); 0: no bound (memcpy, TCP, noise)
+ *  msgs          messages counted per iteration (struct p2pb_msgs_rule;
+ *                msgs/s = messages / t): {1, P2PB_MSGS_WINDOW} Uniband,
+ *                Multi-Uniband; {2, P2PB_MSGS_WINDOW} Biband, Msgrate;
+ *                {1, P2PB_MSGS_ONE} Multi-PingPong; zero: none
+ *  between_iter  optional; called before every run_iter (so between any
+ *                two iterations, and before the first of a timed batch),
+ *                never timed: the harness reads the clock around it and
+ *                takes its duration out of the sample (one clock read per
+ *                iteration stays in it). May communicate with the partner
+ *                (a handshake); may not allocate. Not with P2PB_KF_ONEWAY.
+ *                Returns P2PB_OK or P2PB_EMPI. (msgrate: cache pollution,
+ *                pre-posted receives)
  *  finish_iter   optional; P2PB_KF_ONEWAY kernels: the rest of an
  *                iteration after the timed part run_iter (the receiver's
  *                acknowledgement); the harness calls it after every run_iter
@@ -224,6 +263,8 @@ struct p2pb_kernel {
     void (*noise_stats)(const struct p2pb_kernel_ctx *ctx, struct p2pb_noise *out);
     enum p2pb_status (*finish_iter)(struct p2pb_kernel_ctx *ctx);
     double bound_paths;
+    struct p2pb_msgs_rule msgs;
+    enum p2pb_status (*between_iter)(struct p2pb_kernel_ctx *ctx);
 };
 
 /*
@@ -248,6 +289,13 @@ double p2pb_kernel_bytes_factor(const struct p2pb_kernel *k, size_t x, size_t wi
  * struct p2pb_result.fixed_bytes. Else 0.
  */
 int p2pb_kernel_fixed_bytes(const struct p2pb_kernel *k);
+
+/*
+ * Messages counted per iteration of kernel k (its k->msgs rule) with a
+ * window of `window` messages: count or count * window; 0 when the kernel
+ * counts none. kernels/contract.c.
+ */
+double p2pb_kernel_msgs(const struct p2pb_kernel *k, size_t window);
 
 /* The table of kernels (kernels/registry.c), in default run order. */
 extern const struct p2pb_kernel *const p2pb_kernels[];

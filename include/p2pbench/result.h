@@ -184,6 +184,14 @@ struct p2pb_result {
     struct p2pb_shift shift;             /* level change while measured (p2pb_change_point
                                           * over the samples in time order); JSON "shift"
                                           * when tested */
+    /* Message rate (kernels with a msgs rule, kernel.h): messages counted
+     * per iteration (aggregate rows: summed over the groups, as
+     * bytes_factor) and msgs/s = msgs_factor / t.median x 10^6 (aggregate:
+     * the sum of the groups' msgs/s), so msgs_per_sec x X / 10^6 =
+     * mbytes_per_sec. 0 for kernels that count no messages. JSON
+     * "msgs_per_iter" and "msgs_per_sec", present only when msgs_factor > 0. */
+    double msgs_factor;
+    double msgs_per_sec;
 };
 
 /* Total timed iterations of a row: samples * iterations_per_sample. */
@@ -195,6 +203,14 @@ size_t p2pb_result_repetitions(const struct p2pb_result *r);
  * docs/kernels.md (X / t for PingPong, 2X / t Sendrecv, 4X / t Exchange).
  */
 double p2pb_mbytes_per_sec(double bytes_factor, size_t bytes, double t_usec);
+
+/*
+ * Message rate in messages per second for msgs messages in t_usec:
+ * msgs / t_usec x 10^6 (defined at X = 0 too). Returns 0 when t_usec <= 0
+ * or msgs <= 0. With msgs = bytes_factor (kernel.h, struct p2pb_msgs_rule):
+ * p2pb_msgs_per_sec x X / 10^6 = p2pb_mbytes_per_sec.
+ */
+double p2pb_msgs_per_sec(double msgs, double t_usec);
 
 /* Per-rank placement, as recorded in the run record. */
 struct p2pb_rank_info {

@@ -36,7 +36,7 @@ static int run_and_verify(struct p2pb_measure *r)
     struct p2pb_kernel_ctx *c = &r->c;
     const struct p2pb_test_seams *seams = p2pb_test_seams();
     size_t bad_off = 0;
-    if (r->k->run_iter(c) != P2PB_OK ||
+    if ((r->k->between_iter && r->k->between_iter(c) != P2PB_OK) || r->k->run_iter(c) != P2PB_OK ||
         (r->k->finish_iter && r->k->finish_iter(c) != P2PB_OK))
         p2pb_mpi_fail(r->k->name, __FILE__, __LINE__, MPI_SUCCESS);
     if (seams->check_ran) /* test seam (watchdog.c); NULL in normal runs */

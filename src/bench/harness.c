@@ -80,8 +80,11 @@ static void start_run(struct p2pb_measure *r, MPI_Comm comm, const struct p2pb_k
     c->window = pol->window;
     c->direction = (k->flags & P2PB_KF_DIRECTIONS) ? (direction != 0) : 0;
     c->copy_bytes = pol->copy_bytes;
+    c->prepost = pol->msgrate_prepost;
+    c->pollute = pol->cache_pollute;
     r->nactive = assign_roles(k, pol, c);
     r->bf = p2pb_kernel_bytes_factor(k, bytes, c->window, c->copy_bytes);
+    r->mf = p2pb_kernel_msgs(k, c->window);
     if (p2pb_test_seams()->double_bytes) /* test seam (watchdog.c): a byte-counting error */
         r->bf *= 2;
     r->ngroups = p2pb_ngroups(k, r->nactive);

@@ -59,6 +59,9 @@ struct p2pb_policy {
     int self_all;         /* P2PB_PART_SELF kernels: 1 = every rank works,
                            * 0 = rank 0 only (--memcpy-ranks all|one) */
     double bound_mbps;    /* --bound: the rate of one path, MB/s; 0 = from the hardware */
+    int msgrate_prepost;  /* msgrate: 1 = receives pre-posted (--msgrate-prepost on|off) */
+    size_t cache_pollute; /* msgrate: bytes touched between iterations, untimed
+                           * (--cache-pollute); 0 = off */
     struct p2pb_bounds *bounds; /* run-level facts for the rows' bounds (the suite); NULL
                                  * none */
 };

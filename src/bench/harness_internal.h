@@ -85,6 +85,7 @@ struct p2pb_measure {
     int per_group; /* 1: one row per group plus the aggregate row */
     size_t nout;   /* result rows: 1, or ngroups + 1 */
     double bf;     /* bytes counted per iteration / X (kernel.h) */
+    double mf;     /* messages counted per iteration (kernel.h msgs); 0 none */
     struct p2pb_buffers buf;
     size_t warm;              /* warm-up plus calibration iterations */
     double warm_ns;           /* time of the warm-up batches, all rounds, ns
@@ -288,25 +289,37 @@ const struct p2pb_test_seams *p2pb_test_seams(void);
 
 /*
  * m iterations of the kernel on an active rank (none elsewhere), cycling
- * through the buffer sets by iteration index. A kernel's failure has been
- * reported by the kernel; the job is aborted. Inline: this is the timed path.
+ * through the buffer sets by iteration index, each after the kernel's
+ * between_iter (kernel.h) when it has one. Returns the ns spent in
+ * between_iter, which the caller takes out of its timed duration (0
+ * without the hook). A kernel's failure has been reported by the kernel;
+ * the job is aborted. Inline: this is the timed path.
  */
-static inline void p2pb_run_iters(struct p2pb_measure *r, size_t m)
+static inline uint64_t p2pb_run_iters(struct p2pb_measure *r, size_t m)
 {
     struct p2pb_kernel_ctx *c = &r->c;
+    uint64_t untimed = 0;
     if (!c->active)
-        return;
+        return 0;
     unsigned char *const sbase = r->buf.sbase, *const rbase = r->buf.rbase;
     const size_t nsets = r->buf.nsets, sstride = r->buf.sstride, rstride = r->buf.rstride;
+    enum p2pb_status (*const between)(struct p2pb_kernel_ctx *) = r->k->between_iter;
     for (size_t i = 0; i < m; i++) {
         size_t set = nsets > 1 ? (size_t)(c->iter % nsets) : 0;
         c->sbuf = sbase + set * sstride;
         c->rbuf = rbase + set * rstride;
+        if (between) { /* untimed: its duration comes out of the sample */
+            uint64_t b0 = p2pb_now_ns();
+            if (between(c) != P2PB_OK)
+                p2pb_mpi_fail(r->k->name, __FILE__, __LINE__, MPI_SUCCESS);
+            untimed += p2pb_now_ns() - b0;
+        }
         if (r->k->run_iter(c) != P2PB_OK ||
             (r->k->finish_iter && r->k->finish_iter(c) != P2PB_OK))
             p2pb_mpi_fail(r->k->name, __FILE__, __LINE__, MPI_SUCCESS);
         c->iter++;
     }
+    return untimed;
 }
 
 /* ---- bounds.c: the bound beside each row ---- */

@@ -64,6 +64,7 @@ static const char *const progress_names[] = {"auto", "always", "never", NULL};
 static const char *const survey_mode_names[] = {"alone", "contention", "auto", NULL};
 static const char *const survey_order_names[] = {"schedule", "random", NULL};
 static const char *const survey_per_names[] = {"auto", "host", "rank", NULL};
+static const char *const on_off_names[] = {"off", "on", NULL};
 
 const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
     OPT(O_KERNELS, "kernels", 'k', P2PB_OPT_STRING, "LIST", .apply = apply_kernels, .many = 1,
@@ -200,6 +201,17 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
         .help = "show this help and exit"),
     OPT(O_VERSION, "version", 'V', P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_version),
         .help = "show version and exit"),
+    /* on: SMB's pre-posted pattern, the figure of merit of LANL's ATS-5 description of SMB */
+    OPT(O_MSGRATE_PREPOST, "msgrate-prepost", 0, P2PB_OPT_ENUM, "on|off", .def_text = "on",
+        .def = 1, POLICY_FIELD(msgrate_prepost), .choices = on_off_names,
+        .help = "msgrate: post each iteration's receives and handshake with the partner before "
+                "it sends, untimed (on, default), or post them after this rank's sends, timed "
+                "(off)"),
+    OPT(O_CACHE_POLLUTE, "cache-pollute", 0, P2PB_OPT_SIZE, "BYTES", .min = 0,
+        .max = (double)((size_t)1 << 40), .def_text = "0", .def = 0, POLICY_FIELD(cache_pollute),
+        .help = "msgrate: before each iteration, untimed, touch every cache line of a buffer "
+                "of BYTES (larger than the last-level cache) and handshake with the partner "
+                "(default {def}: off)"),
 };
 
 const struct p2pb_optdef *p2pb_option_table(size_t *n)

@@ -55,6 +55,8 @@ enum opt_id {
     O_INFO,
     O_HELP,
     O_VERSION,
+    O_MSGRATE_PREPOST,
+    O_CACHE_POLLUTE,
     O_COUNT
 };
 

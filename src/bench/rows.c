@@ -83,6 +83,7 @@ static void fill_row(struct p2pb_result *out, const struct p2pb_measure *r, cons
     out->active_ranks = r->nactive;
     out->imb_layout = (int)k->imb_layout;
     out->bytes_factor = r->bf; /* of this run (window, copy buffer), also for a failed row */
+    out->msgs_factor = r->mf;
     out->time_scale = k->time_scale;
     out->asymmetry = NAN;
 }
@@ -204,6 +205,7 @@ static void fill_numbers(const struct p2pb_measure *r, struct p2pb_result *row, 
     row->t_avg_usec = rt->avg;
     row->mbytes_per_sec = p2pb_mbytes_per_sec(r->bf, r->c.bytes, row->t.median);
     row->mbytes_per_sec_imb = p2pb_mbytes_per_sec(r->bf, r->c.bytes, rt->max);
+    row->msgs_per_sec = p2pb_msgs_per_sec(r->mf, row->t.median); /* x X / 10^6 = MB/s */
     row->ci_target_met = ci_met(r->pol, &row->t);
 }
 
@@ -233,8 +235,9 @@ static void fill_group_rows(const struct p2pb_measure *r, struct p2pb_result *ro
                             struct p2pb_result *out)
 {
     if (r->c.rank == 0) {
-        out->mbytes_per_sec = out->mbytes_per_sec_imb = 0.0;
+        out->mbytes_per_sec = out->mbytes_per_sec_imb = out->msgs_per_sec = 0.0;
         out->bytes_factor = r->bf * r->ngroups;
+        out->msgs_factor = r->mf * r->ngroups;
         out->fixed_bytes *= r->ngroups;
     }
     for (int g = 0; g < r->ngroups; g++) {
@@ -247,6 +250,7 @@ static void fill_group_rows(const struct p2pb_measure *r, struct p2pb_result *ro
             continue;
         out->mbytes_per_sec += gr->mbytes_per_sec;
         out->mbytes_per_sec_imb += gr->mbytes_per_sec_imb;
+        out->msgs_per_sec += gr->msgs_per_sec;
     }
 }
 

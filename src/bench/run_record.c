@@ -402,6 +402,8 @@ static void add_policy(cJSON *rec, const struct p2pb_run *run)
     cJSON_AddNumberToObject(pj, "window", (double)p->window);
     cJSON_AddNumberToObject(pj, "memcpy_buffer", (double)p->copy_bytes);
     cJSON_AddStringToObject(pj, "memcpy_ranks", p->self_all ? "all" : "one");
+    cJSON_AddStringToObject(pj, "msgrate_prepost", p->msgrate_prepost ? "on" : "off");
+    cJSON_AddNumberToObject(pj, "cache_pollute", (double)p->cache_pollute);
     cJSON_AddStringToObject(pj, "sync", "MPI_Barrier before each sample");
     cJSON_AddStringToObject(pj, "rank_reduce", "max over active ranks (PingPong: rank 0)");
 }

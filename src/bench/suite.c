@@ -133,6 +133,7 @@ static void skip_row(struct p2pb_result *r, const struct p2pb_kernel *k, size_t 
     r->active_ranks = 0;
     r->imb_layout = (int)k->imb_layout;
     r->bytes_factor = p2pb_kernel_bytes_factor(k, bytes, pol->window, pol->copy_bytes);
+    r->msgs_factor = p2pb_kernel_msgs(k, pol->window);
     r->time_scale = k->time_scale;
     r->status = P2PB_ROW_SKIPPED;
     snprintf(r->note, sizeof r->note, "%s", note);

@@ -48,6 +48,13 @@ double p2pb_mbytes_per_sec(double bytes_factor, size_t bytes, double t_usec)
     return bytes_factor * (double)bytes / t_usec;
 }
 
+double p2pb_msgs_per_sec(double msgs, double t_usec)
+{
+    if (!(t_usec > 0.0) || !(msgs > 0.0))
+        return 0.0;
+    return msgs / t_usec * 1e6; /* messages per usec -> per second */
+}
+
 struct p2pb_results_file {
     int fd;
     int regular;     /* a regular file: can be cut back after a failed write */
@@ -373,6 +380,8 @@ void *p2pb_result_to_json(const struct p2pb_result *r)
     cJSON_AddNumberToObject(o, "active_ranks", r->active_ranks);
     cJSON_AddStringToObject(o, "imb_layout", r->imb_layout ? "tminmaxavg" : "t");
     cJSON_AddNumberToObject(o, "bytes_factor", r->bytes_factor);
+    if (r->msgs_factor > 0)
+        cJSON_AddNumberToObject(o, "msgs_per_iter", r->msgs_factor);
     if (r->time_scale > 0)
         cJSON_AddNumberToObject(o, "time_scale", r->time_scale);
     cJSON_AddStringToObject(o, "status", p2pb_row_status_str(r->status));
@@ -410,6 +419,8 @@ void *p2pb_result_to_json(const struct p2pb_result *r)
         add_num(o, "t_avg_usec", r->t_avg_usec);
         add_num(o, "mbytes_per_sec", r->mbytes_per_sec);
         add_num(o, "mbytes_per_sec_imb", r->mbytes_per_sec_imb);
+        if (r->msgs_factor > 0)
+            add_num(o, "msgs_per_sec", r->msgs_per_sec);
         cJSON_AddNumberToObject(o, "outliers", (double)r->t.outliers);
         if (r->ci_target_met >= 0)
             cJSON_AddBoolToObject(o, "ci_target_met", r->ci_target_met);

@@ -206,6 +206,10 @@ static enum p2pb_status get_rates(const cJSON *o, struct p2pb_result *r, char *e
         st = get_real(o, "", "time_scale", 1.0, &r->time_scale, err, errlen);
     if (st == P2PB_OK)
         st = get_real(o, "", "fixed_bytes", 0.0, &r->fixed_bytes, err, errlen);
+    if (st == P2PB_OK)
+        st = get_real(o, "", "msgs_per_iter", 0.0, &r->msgs_factor, err, errlen);
+    if (st == P2PB_OK)
+        st = get_real(o, "", "msgs_per_sec", 0.0, &r->msgs_per_sec, err, errlen);
     if (st != P2PB_OK)
         return st;
     if (isnan(r->mbytes_per_sec_imb))
@@ -213,9 +217,9 @@ static enum p2pb_status get_rates(const cJSON *o, struct p2pb_result *r, char *e
     if (r->warmup_sec < 0)
         return p2pb_fail(P2PB_EFORMAT, err, errlen, "field \"warmup_sec\" is negative");
     if (r->status == P2PB_ROW_OK) {
-        const double v[] = {r->t.min, r->t.median, r->t.max, r->mbytes_per_sec};
+        const double v[] = {r->t.min, r->t.median, r->t.max, r->mbytes_per_sec, r->msgs_per_sec};
         static const char *const nm[] = {"t_usec.min", "t_usec.median", "t_usec.max",
-                                         "mbytes_per_sec"};
+                                         "mbytes_per_sec", "msgs_per_sec"};
         for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
             if (v[i] < 0) {
                 return p2pb_fail(P2PB_EFORMAT, err, errlen, "field \"%s\" is negative (%g)", nm[i],

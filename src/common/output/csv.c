@@ -69,7 +69,7 @@ static void csv_begin(struct p2pb_report_ctx *ctx)
           "mbytes_per_sec_imb,asymmetry,asymmetry_vs,disturbed,steal_pct,cpu_lost_pct,"
           "invol_ctxsw,migrations,cpu_mhz,shifted,noise_detours_per_sec,noise_median_usec,"
           "noise_p99_usec,noise_max_usec,noise_lost_pct,noise_worst_rank,bound_mbytes_per_sec,"
-          "bound_source,bound_pct,exceeds_bound,clock_residual_usec,clock_within\n",
+          "bound_source,bound_pct,exceeds_bound,clock_residual_usec,clock_within,msgs_per_sec\n",
           ctx->out);
 }
 
@@ -111,6 +111,8 @@ static void csv_extras(FILE *o, const struct p2pb_result *r)
         fprintf(o, ",%.9g,%d", r->clock.residual_usec, r->clock.within == 1);
     else
         fputs(",,", o);
+    /* kernels with a msgs rule (kernel.h), ok rows: msgs/s x X / 10^6 = MB/s */
+    csv_num(o, r->msgs_factor > 0 && r->status == P2PB_ROW_OK ? r->msgs_per_sec : NAN);
 }
 
 static void csv_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)

@@ -73,7 +73,7 @@ static int window_kernel(const char *k)
 static int per_group_kernel(const char *k)
 {
     return strcmp(k, "multi-pingpong") == 0 || strcmp(k, "multi-uniband") == 0 ||
-           strcmp(k, "memcpy") == 0;
+           strcmp(k, "memcpy") == 0 || strcmp(k, "msgrate") == 0;
 }
 
 /* Append "_winW" to name (len bytes) when a window kernel's W is not IMB's. */

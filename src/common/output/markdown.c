@@ -62,8 +62,11 @@ static void md_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
                        "|------:|--:|----------:|---------------------:|-----------:|-----------:"
                        "|--------------:|\n");
         else
-            fprintf(o, "| bytes | n | t median [usec] | 95%% CI [usec] | p99 [usec] | MB/s |\n"
-                       "|------:|--:|----------------:|:-------------:|-----------:|-----:|\n");
+            fprintf(o,
+                    "| bytes | n | t median [usec] | 95%% CI [usec] | p99 [usec] | MB/s |%s\n"
+                    "|------:|--:|----------------:|:-------------:|-----------:|-----:|%s\n",
+                    r->msgs_factor > 0 ? " msgs/s |" : "", r->msgs_factor > 0 ? "-------:|" : "");
+        ctx->cur_msgs = r->msgs_factor > 0; /* kernels with a msgs rule (kernel.h) */
     }
     if (r->status == P2PB_ROW_SKIPPED)
         return;
@@ -71,7 +74,7 @@ static void md_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
         fprintf(o, "| %zu | | %s%s", r->bytes, p2pb_row_status_str(r->status),
                 r->note[0] ? ": " : "");
         p2pb_md_field(o, r->note);
-        fprintf(o, " | | | |\n");
+        fprintf(o, " | | | |%s\n", ctx->cur_msgs ? " |" : "");
         return;
     }
     char n[32];
@@ -93,11 +96,17 @@ static void md_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     p2pb_fmt_sig(bw, sizeof bw, r->mbytes_per_sec);
     if (p2pb_stats_ci_unbounded(&r->t)) {
         ctx->unbounded++;
-        fprintf(o, "| %zu | %s | %s | unbounded | %s | %s |\n", r->bytes, n, med, p99, bw);
+        fprintf(o, "| %zu | %s | %s | unbounded | %s | %s |", r->bytes, n, med, p99, bw);
     } else if (r->t.ci_valid)
-        fprintf(o, "| %zu | %s | %s | %s .. %s | %s | %s |\n", r->bytes, n, med, lo, hi, p99, bw);
+        fprintf(o, "| %zu | %s | %s | %s .. %s | %s | %s |", r->bytes, n, med, lo, hi, p99, bw);
     else
-        fprintf(o, "| %zu | %s | %s | - | %s | %s |\n", r->bytes, n, med, p99, bw);
+        fprintf(o, "| %zu | %s | %s | - | %s | %s |", r->bytes, n, med, p99, bw);
+    if (ctx->cur_msgs) { /* msgs/s x X / 10^6 = MB/s */
+        char ms[32];
+        p2pb_fmt_sig(ms, sizeof ms, r->msgs_per_sec);
+        fprintf(o, " %s |", ms);
+    }
+    fputc('\n', o);
 }
 
 static void md_end(struct p2pb_report_ctx *ctx)

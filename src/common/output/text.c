@@ -91,9 +91,13 @@ static void print_title(struct p2pb_report_ctx *ctx, const struct p2pb_result *r
     else if (r->time_scale != 1.0)
         fprintf(o, "; t = %g x iteration time", r->time_scale);
     if (strncmp(r->variant, "aggregate", 9) == 0)
-        fprintf(o, "; t = max over groups, MB/s = sum of the groups' MB/s\n");
+        fprintf(o, "; t = max over groups, MB/s = sum of the groups' MB/s%s\n",
+                r->msgs_factor > 0 ? ", msgs/s = sum of the groups' msgs/s" : "");
     else if (r->fixed_bytes > 0)
         fprintf(o, "; MB/s = %.0f bytes / t, whatever the size\n", r->fixed_bytes);
+    else if (r->msgs_factor > 0)
+        fprintf(o, "; MB/s = %g x bytes / t, msgs/s = %g x 10^6 / t\n", r->bytes_factor,
+                r->msgs_factor);
     else
         fprintf(o, "; MB/s = %g x bytes / t\n", r->bytes_factor);
     if (r->rounds >= 2) /* docs/methodology.md, "Rounds" */
@@ -130,6 +134,7 @@ static void open_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *
     ctx->title_done = 0;
     ctx->cur_asym = 0;
     ctx->cur_bound = 0;
+    ctx->cur_msgs = 0;
     fprintf(ctx->out, "\n");
     if (r->status != P2PB_ROW_SKIPPED)
         print_title(ctx, r);
@@ -137,9 +142,10 @@ static void open_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *
 
 static void print_header(struct p2pb_report_ctx *ctx)
 {
-    fprintf(ctx->out, "%12s %7s %7s %14s %14s %14s %12s %12s %12s%s%s\n", "bytes", "n", "k",
+    fprintf(ctx->out, "%12s %7s %7s %14s %14s %14s %12s %12s %12s%s%s%s\n", "bytes", "n", "k",
             "t_median[usec]", "ci95_lo[usec]", "ci95_hi[usec]", "p99[usec]", "min[usec]", "MB/s",
-            ctx->cur_asym ? "         asym" : "", ctx->cur_bound ? "     %bound" : "");
+            ctx->cur_msgs ? "       msgs/s" : "", ctx->cur_asym ? "         asym" : "",
+            ctx->cur_bound ? "     %bound" : "");
     ctx->header_done = 1;
 }
 
@@ -273,6 +279,7 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
          * bound: no bytes) of a kernel whose bytes scale with the size */
         ctx->cur_bound = r->bound.valid || (r->bytes == 0 && r->bytes_factor > 0 &&
                                             r->fixed_bytes <= 0 && ctx->run && ctx->run->bounds);
+        ctx->cur_msgs = r->msgs_factor > 0; /* kernels with a msgs rule (kernel.h) */
         print_header(ctx);
     }
     /* the eager limit concerns messages: not kernels with fixed bytes (memcpy).
@@ -326,6 +333,11 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     note_mhz(ctx, &r->disturbance);
     fprintf(o, "%12zu %7s %7zu %14s %14s %14s %12s %12s %12s", r->bytes, n,
             r->iterations_per_sample, med, lo, hi, p99, mn, bw);
+    if (ctx->cur_msgs) { /* msgs/s x X / 10^6 = MB/s */
+        char ms[32];
+        p2pb_fmt_sig(ms, sizeof ms, r->msgs_per_sec);
+        fprintf(o, " %12s", ms);
+    }
     if (ctx->cur_asym) {
         char as[32];
         p2pb_fmt_sig(as, sizeof as, r->asym_ref[0] ? r->asymmetry : NAN);
