@@ -77,7 +77,7 @@ parse_error 2 "--sizes and --msglog exclude each other" -s 0 -m 3
 timeout 120 "$P2PB_MPIEXEC" $P2PB_NPFLAG "$np" $P2PB_PREFLAGS "$bin" pingpong --window 8 -s 8 \
     --samples 3 --no-results >/dev/null 2>"$outdir/unused.err"
 rc=$?
-n=$(grep -cF "p2pbench: warning: --window has no effect on what runs (it is read by: uniband, biband, multi-uniband, tcp-uniband, survey)" "$outdir/unused.err")
+n=$(grep -c "^p2pbench: warning: --window has no effect on what runs (it is read by: uniband, biband, .*survey)$" "$outdir/unused.err")
 [ "$rc" = 0 ] && [ "$n" = 1 ] && pass || fail "pingpong --window 8: exit $rc, warning seen $n times (want 0, once)"
 rm -f "$outdir/fifo" && mkfifo "$outdir/fifo"
 expect_error 1 "cannot write results file '$outdir/fifo': a FIFO with no reader" -s 0 -o "$outdir/fifo"
