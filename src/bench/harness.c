@@ -80,6 +80,8 @@ static void start_run(struct p2pb_measure *r, MPI_Comm comm, const struct p2pb_k
     c->window = pol->window;
     c->direction = (k->flags & P2PB_KF_DIRECTIONS) ? (direction != 0) : 0;
     c->copy_bytes = pol->copy_bytes;
+    c->rma_sync = pol->rma_sync;
+    c->rma_window = pol->rma_window;
     r->nactive = assign_roles(k, pol, c);
     r->bf = p2pb_kernel_bytes_factor(k, bytes, c->window, c->copy_bytes);
     if (p2pb_test_seams()->double_bytes) /* test seam (watchdog.c): a byte-counting error */
