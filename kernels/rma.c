@@ -41,6 +41,21 @@ enum { TAG_PAIR = 131, TAG_ADDR = 132 };
 const char *const p2pb_rma_sync_names[] = {"flush", "lock", "fence", "pscw", NULL};
 const char *const p2pb_rma_window_names[] = {"create", "allocate", "dynamic", NULL};
 
+const char *p2pb_rma_refusal(int sync, int window)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    if (window != P2PB_RMA_DYNAMIC || (sync != P2PB_RMA_FLUSH && sync != P2PB_RMA_LOCK))
+        return NULL;
+    if (MPI_Get_library_version(v, &len) != MPI_SUCCESS)
+        return NULL;
+    const char *o = strstr(v, "Open MPI v");
+    if (o && o[10] >= '1' && o[10] <= '4' && o[11] == '.')
+        return "Open MPI 4 fails passive-target puts and gets on dynamic windows "
+               "(MPI_ERR_RMA_RANGE); use --rma-sync fence or pscw, or another --rma-window";
+    return NULL;
+}
+
 /* Byte the harness clears receive buffers to (src/bench/check.c). */
 #define RMA_CHECK_FILL 0x5a
 

@@ -97,6 +97,16 @@ extern const char *const p2pb_rma_sync_names[];
 extern const char *const p2pb_rma_window_names[];
 
 /*
+ * Why this MPI library cannot run the one-sided kernels with synchronisation
+ * `sync` (enum p2pb_rma_sync) and window `window` (enum p2pb_rma_window), or
+ * NULL when it can. Reads MPI_Get_library_version (allowed before MPI_Init;
+ * no communication). Open MPI 4.x: passive target (flush, lock) on dynamic
+ * windows fails (MPI_ERR_RMA_RANGE from osc/rdma once windows were made and
+ * freed at the same addresses; osc/ucx cannot map the shared segment).
+ */
+const char *p2pb_rma_refusal(int sync, int window);
+
+/*
  * What the bytes counted per iteration scale with (struct p2pb_bytes_rule).
  * X = message size (ctx->bytes), W = window (ctx->window), B = memcpy copy
  * buffer (ctx->copy_bytes); all in bytes except W (messages).

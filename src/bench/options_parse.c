@@ -338,6 +338,24 @@ static int kernel_uses(const struct p2pb_kernel *k, size_t id)
     }
 }
 
+/* A one-sided kernel to run with a --rma-sync / --rma-window pair the MPI
+ * library cannot run (p2pb_rma_refusal): P2PB_EUSAGE naming both. */
+static enum p2pb_status check_rma(const struct p2pb_optparse *ps)
+{
+    const struct p2pb_options *o = ps->o;
+    for (size_t k = 0; k < o->nkernels; k++) {
+        const char *why = (o->kernels[k]->flags & P2PB_KF_RMA)
+                              ? p2pb_rma_refusal(o->policy.rma_sync, o->policy.rma_window)
+                              : NULL;
+        if (why)
+            return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
+                             "--rma-sync %s with --rma-window %s refused: %s",
+                             p2pb_rma_sync_names[o->policy.rma_sync],
+                             p2pb_rma_window_names[o->policy.rma_window], why);
+    }
+    return P2PB_OK;
+}
+
 /* Options given that nothing run will read: one warning line each in
  * o->unused (lines joined by '\n') naming the option and the kernels that
  * read it (the survey reads --window and the --survey-* options, and no
@@ -400,7 +418,7 @@ static enum p2pb_status finish(struct p2pb_optparse *ps, int argc, char **argv)
         if (p2pb_kernel_is_default(p2pb_kernels[i]) && o->nkernels < P2PB_MAX_KERNELS)
             o->kernels[o->nkernels++] = p2pb_kernels[i];
     find_unused(ps);
-    return P2PB_OK;
+    return check_rma(ps);
 }
 
 enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *o, char *err,
