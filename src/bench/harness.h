@@ -61,8 +61,8 @@ struct p2pb_policy {
     double bound_mbps;    /* --bound: the rate of one path, MB/s; 0 = from the hardware */
     struct p2pb_bounds *bounds; /* run-level facts for the rows' bounds (the suite); NULL
                                  * none */
-    int rma_sync;         /* RMA kernels: enum p2pb_rma_sync (--rma-sync) */
-    int rma_window;       /* RMA kernels: enum p2pb_rma_window (--rma-window) */
+    int rma_sync;               /* RMA kernels: enum p2pb_rma_sync (--rma-sync) */
+    int rma_window;             /* RMA kernels: enum p2pb_rma_window (--rma-window) */
 };
 
 /* Timer facts measured at start-up (all in ns). */

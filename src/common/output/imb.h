@@ -29,9 +29,9 @@ struct p2pb_imb_tab {
     int group_size;       /* ranks per group: 2 (pairs) or 1 (memcpy on every rank) */
     double msgs_per_iter; /* COLS_RATE: messages per iteration (W, or 2 W for Biband) */
     /* IMB-EXT tables (imb_ext.c), else NULL / 0: */
-    const char *mode;  /* "AGGREGATE" or "NON-AGGREGATE": the "#    MODE:" line */
-    double transfers;  /* transfers per origin per iteration: t[usec] = t_max / this */
-    double rate_div;   /* origins per iteration: Mbytes/sec = this row's / rate_div */
+    const char *mode; /* "AGGREGATE" or "NON-AGGREGATE": the "#    MODE:" line */
+    double transfers; /* transfers per origin per iteration: t[usec] = t_max / this */
+    double rate_div;  /* origins per iteration: Mbytes/sec = this row's / rate_div */
 };
 
 /* The table of row r (docs/kernels.md, "IMB layout"). foreign: r was imported
