@@ -10,7 +10,8 @@ set -u
 run="$1"; np="$2"; prog="$3"; out="$4"; over="${5:-}"
 # shellcheck disable=SC2086
 "$run" "$np" 2 $over "$prog" put_latency get_latency put_bw get_bw put_bibw get_bibw -f imb \
-    -s 0,1000 --window 4 --samples 3 --batch 1 --warmup 1 --rma-sync pscw -o "$out.jsonl" \
+    -s 0,1000 --window 4 --samples 3 --rounds 1 --batch 1 --warmup 1 --no-probe --rma-sync pscw \
+    -o "$out.jsonl" \
     >"$out.txt" 2>"$out.err" || { echo "FAIL: run exited $?"; cat "$out.err"; exit 1; }
 python3 - "$out.txt" "$out.jsonl" <<'PY' || exit 1
 import json, sys
