@@ -3,8 +3,9 @@
  * Byte accounting of the one-sided kernels (kernels/rma.c) through the MPI
  * profiling interface: this program defines MPI_Put, MPI_Get, MPI_Rput and
  * MPI_Rget (each counts the origin's bytes, count x type size, then calls
- * PMPI_*), runs exactly one run_iter of each kernel for every --rma-sync and
- * --rma-window value at a few sizes and windows, and compares every rank's
+ * PMPI_*), runs exactly one run_iter of each kernel at a few sizes and
+ * windows under the defaults (flush, create) and for every --rma-sync and
+ * --rma-window pair the library runs at X = 1000, W = 5, and compares every rank's
  * bytes put and got with the definitions written out below, independently
  * of the kernels' code (docs/kernels.md, "One-sided kernels").
  *
