@@ -22,6 +22,12 @@ extern const struct p2pb_kernel p2pb_kernel_tcp_pingpong;
 extern const struct p2pb_kernel p2pb_kernel_tcp_uniband;
 extern const struct p2pb_kernel p2pb_kernel_noise;
 extern const struct p2pb_kernel p2pb_kernel_msgrate;
+extern const struct p2pb_kernel p2pb_kernel_put_latency;
+extern const struct p2pb_kernel p2pb_kernel_get_latency;
+extern const struct p2pb_kernel p2pb_kernel_put_bw;
+extern const struct p2pb_kernel p2pb_kernel_get_bw;
+extern const struct p2pb_kernel p2pb_kernel_put_bibw;
+extern const struct p2pb_kernel p2pb_kernel_get_bibw;
 
 /* One kernel per line. */
 /* clang-format off */
@@ -40,6 +46,12 @@ const struct p2pb_kernel *const p2pb_kernels[] = {
     &p2pb_kernel_tcp_uniband,
     &p2pb_kernel_noise,
     &p2pb_kernel_msgrate,
+    &p2pb_kernel_put_latency,
+    &p2pb_kernel_get_latency,
+    &p2pb_kernel_put_bw,
+    &p2pb_kernel_get_bw,
+    &p2pb_kernel_put_bibw,
+    &p2pb_kernel_get_bibw,
 };
 /* clang-format on */
 const size_t p2pb_nkernels = sizeof p2pb_kernels / sizeof p2pb_kernels[0];

@@ -71,6 +71,40 @@ enum p2pb_rank_reduce {
 #define P2PB_KF_EVERY_RANK 0x4u
 #define P2PB_KF_NO_MPI 0x8u
 #define P2PB_KF_ONEWAY 0x10u
+/* P2PB_KF_RMA         one-sided (MPI RMA) kernel: reads ctx->rma_sync and
+ *                     ctx->rma_window (--rma-sync, --rma-window; kernels/rma.c) */
+#define P2PB_KF_RMA 0x100u
+
+/* --rma-sync: how an RMA kernel completes its puts / gets (kernels/rma.c). */
+enum p2pb_rma_sync {
+    P2PB_RMA_FLUSH, /* MPI_Win_lock once per size, MPI_Win_flush per iteration */
+    P2PB_RMA_LOCK,  /* MPI_Win_lock / MPI_Win_unlock per iteration */
+    P2PB_RMA_FENCE, /* MPI_Win_fence per iteration (both ranks) */
+    P2PB_RMA_PSCW   /* MPI_Win_post / start / complete / wait per iteration */
+};
+
+/* --rma-window: how an RMA kernel makes its window (kernels/rma.c). */
+enum p2pb_rma_window {
+    P2PB_RMA_CREATE,   /* MPI_Win_create on the harness's buffer */
+    P2PB_RMA_ALLOCATE, /* MPI_Win_allocate: memory of MPI's */
+    P2PB_RMA_DYNAMIC   /* MPI_Win_create_dynamic + MPI_Win_attach of the harness's
+                        * buffer, its address sent to the peer */
+};
+
+/* Names of enum p2pb_rma_sync / p2pb_rma_window values, by value, NULL-
+ * terminated: the choices of --rma-sync / --rma-window (kernels/rma.c). */
+extern const char *const p2pb_rma_sync_names[];
+extern const char *const p2pb_rma_window_names[];
+
+/*
+ * Why this MPI library cannot run the one-sided kernels with synchronisation
+ * `sync` (enum p2pb_rma_sync) and window `window` (enum p2pb_rma_window), or
+ * NULL when it can. Reads MPI_Get_library_version (allowed before MPI_Init;
+ * no communication). Open MPI 4.x: passive target (flush, lock) on dynamic
+ * windows fails (MPI_ERR_RMA_RANGE from osc/rdma once windows were made and
+ * freed at the same addresses; osc/ucx cannot map the shared segment).
+ */
+const char *p2pb_rma_refusal(int sync, int window);
 
 /*
  * What the bytes counted per iteration scale with (struct p2pb_bytes_rule).
@@ -165,6 +199,8 @@ struct p2pb_kernel_ctx {
      * its own calls it before first touch. Returns 0, or -1 with errno set
      * (the run record shows where buffers really are). Never NULL. */
     int (*membind)(void *addr, size_t bytes);
+    int rma_sync;   /* P2PB_KF_RMA kernels: enum p2pb_rma_sync (--rma-sync) */
+    int rma_window; /* P2PB_KF_RMA kernels: enum p2pb_rma_window (--rma-window) */
 };
 
 /*

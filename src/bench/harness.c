@@ -82,6 +82,8 @@ static void start_run(struct p2pb_measure *r, MPI_Comm comm, const struct p2pb_k
     c->copy_bytes = pol->copy_bytes;
     c->prepost = pol->msgrate_prepost;
     c->pollute = pol->cache_pollute;
+    c->rma_sync = pol->rma_sync;
+    c->rma_window = pol->rma_window;
     r->nactive = assign_roles(k, pol, c);
     r->bf = p2pb_kernel_bytes_factor(k, bytes, c->window, c->copy_bytes);
     r->mf = p2pb_kernel_msgs(k, c->window);

@@ -64,6 +64,8 @@ struct p2pb_policy {
                            * (--cache-pollute); 0 = off */
     struct p2pb_bounds *bounds; /* run-level facts for the rows' bounds (the suite); NULL
                                  * none */
+    int rma_sync;               /* RMA kernels: enum p2pb_rma_sync (--rma-sync) */
+    int rma_window;             /* RMA kernels: enum p2pb_rma_window (--rma-window) */
 };
 
 /* Timer facts measured at start-up (all in ns). */

@@ -189,6 +189,18 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
         .help = "survey: most time per pair, metric and direction, warm-up included, in seconds: "
                 "a slow link's rows end there, marked capped, and its stream samples shrink to "
                 "fit (default {def})"),
+    /* IMB-RMA's definitions (passive target: lock once, MPI_Win_flush; MPI_Win_create);
+     * docs/kernels.md, "One-sided kernels" */
+    OPT(O_RMA_SYNC, "rma-sync", 0, P2PB_OPT_ENUM, "flush|lock|fence|pscw", .def_text = "flush",
+        .def = P2PB_RMA_FLUSH, POLICY_FIELD(rma_sync), .choices = p2pb_rma_sync_names,
+        .help = "one-sided kernels: complete puts / gets with MPI_Win_flush in a lock held per "
+                "size (default {def}), lock / unlock per iteration, MPI_Win_fence, or "
+                "post-start-complete-wait"),
+    OPT(O_RMA_WINDOW, "rma-window", 0, P2PB_OPT_ENUM, "create|allocate|dynamic",
+        .def_text = "create", .def = P2PB_RMA_CREATE, POLICY_FIELD(rma_window),
+        .choices = p2pb_rma_window_names,
+        .help = "one-sided kernels: the window by MPI_Win_create on the message buffer (default "
+                "{def}), MPI_Win_allocate, or MPI_Win_create_dynamic + MPI_Win_attach"),
     OPT(O_NO_PROBE, "no-probe", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(no_probe),
         .help = "skip the placement probe at start (the cache-line latency between the CPUs of "
                 "ranks 0-1, 2-3, ... that share a host, in the run record and under latency "

@@ -50,6 +50,8 @@ enum opt_id {
     O_SURVEY_PER,
     O_SURVEY_TIME,
     O_SURVEY_CAP,
+    O_RMA_SYNC,
+    O_RMA_WINDOW,
     O_NO_PROBE,
     O_LIST,
     O_INFO,

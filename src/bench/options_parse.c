@@ -62,11 +62,11 @@ static enum p2pb_status parse_size_min(const struct p2pb_optdef *d, const char *
     if (st != P2PB_OK)
         return p2pb_fail(st, err, errlen, "--%s: %s", d->name, why);
     if (*v < (size_t)d->min)
-        return p2pb_fail(P2PB_ERANGE, err, errlen, "--%s %zu: must be at least %zu byte%s",
-                         d->name, *v, (size_t)d->min, d->min == 1 ? "" : "s");
+        return p2pb_fail(P2PB_ERANGE, err, errlen, "--%s %zu: must be at least %zu byte%s", d->name,
+                         *v, (size_t)d->min, d->min == 1 ? "" : "s");
     if (d->max > 0 && (double)*v > d->max)
-        return p2pb_fail(P2PB_ERANGE, err, errlen, "--%s %zu: must be at most %.0f bytes",
-                         d->name, *v, d->max);
+        return p2pb_fail(P2PB_ERANGE, err, errlen, "--%s %zu: must be at most %.0f bytes", d->name,
+                         *v, d->max);
     return st;
 }
 
@@ -334,8 +334,28 @@ static int kernel_uses(const struct p2pb_kernel *k, size_t id)
     case O_MEMCPY_RANKS: return strcmp(k->name, "memcpy") == 0;
     case O_MSGRATE_PREPOST:
     case O_CACHE_POLLUTE: return strcmp(k->name, "msgrate") == 0;
+    case O_RMA_SYNC:
+    case O_RMA_WINDOW: return (k->flags & P2PB_KF_RMA) != 0;
     default: return 1;
     }
+}
+
+/* A one-sided kernel to run with a --rma-sync / --rma-window pair the MPI
+ * library cannot run (p2pb_rma_refusal): P2PB_EUSAGE naming both. */
+static enum p2pb_status check_rma(const struct p2pb_optparse *ps)
+{
+    const struct p2pb_options *o = ps->o;
+    for (size_t k = 0; k < o->nkernels; k++) {
+        const char *why = (o->kernels[k]->flags & P2PB_KF_RMA)
+                              ? p2pb_rma_refusal(o->policy.rma_sync, o->policy.rma_window)
+                              : NULL;
+        if (why)
+            return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
+                             "--rma-sync %s with --rma-window %s refused: %s",
+                             p2pb_rma_sync_names[o->policy.rma_sync],
+                             p2pb_rma_window_names[o->policy.rma_window], why);
+    }
+    return P2PB_OK;
 }
 
 /* Options given that nothing run will read: one warning line each in
@@ -344,10 +364,10 @@ static int kernel_uses(const struct p2pb_kernel *k, size_t id)
  * kernel option else). */
 static void find_unused(const struct p2pb_optparse *ps)
 {
-    static const size_t some[] = {O_WINDOW,       O_TCP_IF,      O_MEMCPY_BUFFER, O_MEMCPY_RANKS,
-                                  O_SURVEY_SIZES, O_SURVEY_MODE, O_SURVEY_ORDER,  O_SURVEY_SEED,
-                                  O_SURVEY_PER,   O_SURVEY_TIME, O_SURVEY_CAP,
-                                  O_MSGRATE_PREPOST, O_CACHE_POLLUTE};
+    static const size_t some[] = {
+        O_WINDOW,      O_TCP_IF,          O_MEMCPY_BUFFER, O_MEMCPY_RANKS, O_SURVEY_SIZES,
+        O_SURVEY_MODE, O_SURVEY_ORDER,    O_SURVEY_SEED,   O_SURVEY_PER,   O_SURVEY_TIME,
+        O_SURVEY_CAP,  O_MSGRATE_PREPOST, O_CACHE_POLLUTE, O_RMA_SYNC,     O_RMA_WINDOW};
     const struct p2pb_options *o = ps->o;
     size_t len = 0;
     for (size_t i = 0; i < sizeof some / sizeof some[0]; i++) {
@@ -400,7 +420,7 @@ static enum p2pb_status finish(struct p2pb_optparse *ps, int argc, char **argv)
         if (p2pb_kernel_is_default(p2pb_kernels[i]) && o->nkernels < P2PB_MAX_KERNELS)
             o->kernels[o->nkernels++] = p2pb_kernels[i];
     find_unused(ps);
-    return P2PB_OK;
+    return check_rma(ps);
 }
 
 enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *o, char *err,

@@ -95,6 +95,9 @@ void p2pb_rows_label(const struct p2pb_measure *r, struct p2pb_result *rows)
         /* the only row of a one-group kernel is labelled as that group */
         row_label(label, sizeof label, r->k, r->per_group ? (int)i : 0,
                   r->per_group ? r->ngroups : 1, r->c.direction);
+        if (r->k->flags & P2PB_KF_RMA) /* one-sided: the synchronisation and window */
+            snprintf(label, sizeof label, "sync=%s win=%s", p2pb_rma_sync_names[r->c.rma_sync],
+                     p2pb_rma_window_names[r->c.rma_window]);
         fill_row(&rows[i], r, label);
     }
 }

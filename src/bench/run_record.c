@@ -406,6 +406,9 @@ static void add_policy(cJSON *rec, const struct p2pb_run *run)
     cJSON_AddNumberToObject(pj, "cache_pollute", (double)p->cache_pollute);
     cJSON_AddStringToObject(pj, "sync", "MPI_Barrier before each sample");
     cJSON_AddStringToObject(pj, "rank_reduce", "max over active ranks (PingPong: rank 0)");
+    /* the one-sided kernels' synchronisation and window (--rma-sync, --rma-window) */
+    cJSON_AddStringToObject(pj, "rma_sync", p2pb_rma_sync_names[p->rma_sync]);
+    cJSON_AddStringToObject(pj, "rma_window", p2pb_rma_window_names[p->rma_window]);
 }
 
 /* "kernels" (names) and "sizes" (bytes) as given on the command line. */

@@ -56,6 +56,9 @@ void p2pb_imb_values(FILE *o, const struct p2pb_imb_tab *t, const struct p2pb_re
         /* IMB: messages of one iteration / t_max; MB/s = Msg/sec x X / 10^6 */
         double msgs = r->t_max_usec > 0 ? t->msgs_per_iter * 1e6 / r->t_max_usec : 0;
         fprintf(o, "%13zu%13zu%13.2f%13.0f\n", r->bytes, reps, r->mbytes_per_sec_imb, msgs);
+    } else if (t->mode) { /* IMB-EXT: per transfer of one origin (imb_ext.c) */
+        fprintf(o, "%13zu%13zu%13.2f%13.2f\n", r->bytes, reps, r->t_max_usec / t->transfers,
+                r->mbytes_per_sec_imb / t->rate_div);
     } else {
         fprintf(o, "%13zu%13zu%13.2f%13.2f\n", r->bytes, reps, r->t_max_usec,
                 r->mbytes_per_sec_imb);
@@ -93,6 +96,8 @@ static void window_suffix(const struct p2pb_result *r, int agg, char *name, size
 
 void p2pb_imb_describe(const struct p2pb_result *r, int foreign, struct p2pb_imb_tab *t)
 {
+    if (p2pb_imb_ext_describe(r, t))
+        return;
     memset(t, 0, sizeof *t);
     const char *v = r->variant;
     int a = -1, b = -1, n = 0;
@@ -163,6 +168,8 @@ static void imb_section(struct p2pb_report_ctx *ctx, const struct p2pb_imb_tab *
         fprintf(o, "# ( %d additional process%s waiting in MPI_Barrier)\n", waiting,
                 waiting == 1 ? "" : "es");
     p2pb_imb_rule(o, ncols);
+    if (t->mode)
+        fprintf(o, "#\n#    MODE: %s\n#\n", t->mode);
     if (skipped)
         fprintf(o, "# skipped: %s\n", r->note);
     else

@@ -28,12 +28,21 @@ struct p2pb_imb_tab {
     int group;            /* 1: a -multi 1 table, one row per group and size */
     int group_size;       /* ranks per group: 2 (pairs) or 1 (memcpy on every rank) */
     double msgs_per_iter; /* COLS_RATE: messages per iteration (W, or 2 W for Biband) */
+    /* IMB-EXT tables (imb_ext.c), else NULL / 0: */
+    const char *mode; /* "AGGREGATE" or "NON-AGGREGATE": the "#    MODE:" line */
+    double transfers; /* transfers per origin per iteration: t[usec] = t_max / this */
+    double rate_div;  /* origins per iteration: Mbytes/sec = this row's / rate_div */
 };
 
 /* The table of row r (docs/kernels.md, "IMB layout"). foreign: r was imported
  * from another tool's log (IMB's Uniband imports as one message per
  * iteration: no window suffix; "np N" rows say N in "#processes"). */
 void p2pb_imb_describe(const struct p2pb_result *r, int foreign, struct p2pb_imb_tab *t);
+
+/* imb_ext.c: 1 and t filled when row r is of a one-sided kernel with an
+ * IMB-EXT table (Unidir_Put, Unidir_Get, Bidir_Put, Bidir_Get, with their
+ * mode); else 0 and t untouched. */
+int p2pb_imb_ext_describe(const struct p2pb_result *r, struct p2pb_imb_tab *t);
 
 /* A rule as wide as ncols 13-character columns ("#---...", 13 ncols characters). */
 void p2pb_imb_rule(FILE *o, int ncols);
