@@ -199,9 +199,10 @@ static void imb_section(struct p2pb_imp_scan *sc, const char *m, size_t i)
      * variant (still "Noise rank 0") */
     snprintf(sc->section_variant, sizeof sc->section_variant, "%.31s", p2pb_imp_skip_ws(name + l));
     p2pb_imp_rtrim(sc->section_variant);
-    sc->nprocs = sc->waiting = sc->multi = 0;
+    sc->nprocs = sc->waiting = sc->multi = sc->rma_mode = 0;
     sc->osu.open = 0;
-    if (!p2pb_imp_imb_kind(sc->bench, sc->own))
+    /* a one-sided name is decided at its table, by the MODE line (rma.c) */
+    if (!p2pb_imp_imb_kind(sc->bench, sc->own) && (sc->own || !p2pb_imp_imb_rma_name(sc->bench)))
         p2pb_imp_skip(sc, sc->bench);
 }
 
@@ -270,6 +271,9 @@ void p2pb_imp_imb_comment(struct p2pb_imp_scan *sc, size_t i, const char *s)
     if ((m = strstr(s, "Benchmarking ")) != NULL)
         imb_section(sc, m, i);
     imb_process_counts(sc, s);
+    int mode = sc->bench ? p2pb_imp_rma_mode(s) : P2PB_IMP_MODE_NONE;
+    if (mode != P2PB_IMP_MODE_NONE)
+        sc->rma_mode = mode;
     if (sc->own)
         p2pb_imp_own_comment(sc, s, i + 1);
 }
@@ -429,6 +433,8 @@ static size_t imb_foreign_end(const struct p2pb_imp_log *lg, const struct p2pb_i
  * "Benchmarking" a kind named on a line since the previous table. */
 static const struct p2pb_imp_kind *imb_table_kind(const struct p2pb_imp_scan *sc, size_t i)
 {
+    if (sc->bench && !sc->own && p2pb_imp_imb_rma_name(sc->bench))
+        return p2pb_imp_imb_rma_kind(sc->bench, sc->rma_mode); /* never PingPong's */
     const struct p2pb_imp_kind *ki = sc->bench ? p2pb_imp_imb_kind(sc->bench, sc->own) : NULL;
     if (!sc->bench) {
         for (size_t j = i; j-- > sc->last_end && !ki;)
@@ -440,9 +446,13 @@ static const struct p2pb_imp_kind *imb_table_kind(const struct p2pb_imp_scan *sc
 /* A collective (or unknown) benchmark's table at line i: its rows are skipped with a note. */
 static void imb_skip_table(struct p2pb_imp_scan *sc, const struct p2pb_imp_kind *ki, size_t i)
 {
-    if (!ki && !sc->bench)
+    if (!ki && !sc->bench) {
         p2pb_imp_note(sc->lg, sc->g, "line %zu: table of an unnamed benchmark skipped", i + 1);
-    else if (ki)
+    } else if (!ki && !sc->own && p2pb_imp_imb_rma_name(sc->bench)) {
+        char name[96]; /* a one-sided MODE without a kernel: "Bidir_Put NON-AGGREGATE" */
+        snprintf(name, sizeof name, "%.63s %s", sc->bench, p2pb_imp_rma_mode_name(sc->rma_mode));
+        p2pb_imp_skip(sc, name);
+    } else if (ki)
         p2pb_imp_note(sc->lg, sc->g, "line %zu: %s table without t and Mbytes/sec columns skipped",
                       i + 1, ki->display);
     sc->bench = NULL;
@@ -535,6 +545,9 @@ static enum p2pb_status imb_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
         }
         struct p2pb_imp_row tmp;
         p2pb_imp_row_init(&tmp, t->variant);
+        if (!sc->own && sc->bench && p2pb_imp_imb_rma_name(sc->bench))
+            snprintf(tmp.note, sizeof tmp.note, "IMB %.40s, MODE %s", sc->bench,
+                     p2pb_imp_rma_mode_name(sc->rma_mode));
         if (!imb_row(d, c, &tmp, partial)) {
             if (!*partial && imb_bad_row(d, c, why, sizeof why)) {
                 if (imb_reject(sc, t, c, *j, why))
@@ -621,8 +634,8 @@ void p2pb_imp_imb_finish(struct p2pb_imp_scan *sc)
     p2pb_imp_skips_text(&sc->skips, names, sizeof names);
     p2pb_imp_note(sc->lg, sc->g,
                   "note: %zu table%s of other benchmarks skipped (imported: IMB PingPong, "
-                  "PingPing, Sendrecv, Exchange, Uniband, Biband; OSU two-sided "
-                  "point-to-point): %.400s",
+                  "PingPing, Sendrecv, Exchange, Uniband, Biband, Unidir_Put/Get, Bidir_Put/Get "
+                  "AGGREGATE; OSU point-to-point, put and get): %.400s",
                   n, n == 1 ? "" : "s", names);
     size_t used = strlen(sc->lg->nothing);
     snprintf(sc->lg->nothing + used, sizeof sc->lg->nothing - used,

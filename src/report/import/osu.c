@@ -87,6 +87,8 @@ static void osu_open_section(struct p2pb_imp_scan *sc, const char *model, const 
         snprintf(o->device, sizeof o->device, "%.15s", model + 4);
     if (strncmp(model, "MPI", 3) == 0 && (model[3] == '\0' || model[3] == '-'))
         o->k = p2pb_imp_osu_kind_named(words);
+    else if (strncmp(model, "MPI_", 4) == 0) /* one-sided: "MPI_Put Latency" (rma.c) */
+        o->k = p2pb_imp_rma_kind_named(model, words);
     o->rate = o->k && o->k->is_rate;
     if (!o->k)
         snprintf(o->name, sizeof o->name, "OSU %.12s %.24s (%.20s)", model, words,
@@ -161,7 +163,9 @@ static int int_after(const char *s, const char *key)
 static int osu_rate_program(const char *prog)
 {
     return strcmp(prog, "osu_bw") == 0 || strcmp(prog, "osu_bibw") == 0 ||
-           strcmp(prog, "osu_mbw_mr") == 0;
+           strcmp(prog, "osu_mbw_mr") == 0 || strcmp(prog, "osu_put_bw") == 0 ||
+           strcmp(prog, "osu_get_bw") == 0 || strcmp(prog, "osu_put_bibw") == 0 ||
+           strcmp(prog, "osu_get_bibw") == 0;
 }
 
 /*
@@ -237,6 +241,8 @@ void p2pb_imp_osu_comment(struct p2pb_imp_scan *sc, const char *s)
     if (strstr(s, "Number of Receiver threads:"))
         o->recv_threads = int_after(s, "threads:");
     if (!o->open)
+        return;
+    if (p2pb_imp_rma_line(s, o->rma_window, o->rma_sync, sizeof o->rma_window))
         return;
     osu_buffers(o, s);
     if (strstr(s, "pairs:"))
@@ -344,6 +350,7 @@ static struct p2pb_imp_table *osu_table_open(struct p2pb_imp_scan *sc, size_t i)
     }
     t->line = (long)i + 1;
     osu_group_facts(sc);
+    p2pb_imp_rma_policy(sc->g, o->rma_window, o->rma_sync);
     if (o->own) {
         /* the kernel's own ranks, variant and bytes per iteration */
         snprintf(t->variant, sizeof t->variant, "%s", o->own_variant);
@@ -372,6 +379,10 @@ static void osu_row_note(const struct p2pb_imp_osu_section *o, char *n, size_t l
                  o->device[0] ? o->device : "none (host build)");
     if (o->window)
         snprintf(n + strlen(n), len - strlen(n), "%swindow %d", n[0] ? ", " : "", o->window);
+    if (o->rma_window[0] || o->rma_sync[0]) /* one-sided: OSU's -w and -s */
+        snprintf(n + strlen(n), len - strlen(n), "%srma window %s, sync %s", n[0] ? ", " : "",
+                 o->rma_window[0] ? o->rma_window : "not logged",
+                 o->rma_sync[0] ? o->rma_sync : "not logged");
 }
 
 /* Row r from its tokens tok[0..n) under columns c; 0 when a value is not a number. */

@@ -427,6 +427,10 @@ cJSON *p2pb_imp_run_record(const struct p2pb_imp_log *lg, const struct p2pb_imp_
     cJSON_AddItemToObject(run, "import_header", cJSON_Duplicate(g->header, 1));
     cJSON *pol = cJSON_AddObjectToObject(run, "policy");
     cJSON_AddStringToObject(pol, "mode", "imported");
+    if (g->rma_window[0]) /* one-sided OSU: "# Window creation: ..." (rma.c) */
+        cJSON_AddStringToObject(pol, "rma_window", g->rma_window);
+    if (g->rma_sync[0])
+        cJSON_AddStringToObject(pol, "rma_sync", g->rma_sync);
     cJSON_AddItemToObject(run, "import_notes", cJSON_Duplicate(g->notes, 1));
     return run;
 }
