@@ -191,7 +191,10 @@ static void imb_section(struct p2pb_imp_scan *sc, const char *m, size_t i)
     const char *name = m + strlen("Benchmarking ");
     size_t l = strcspn(name, " \t\r");
     snprintf(sc->benchbuf, sizeof sc->benchbuf, "%.*s", (int)(l < 63 ? l : 63), name);
-    if (sc->own) /* "Uniband_reverse": kind Uniband, the suffixes noted */
+    /* IMB-EXT / IMB-RMA (also in p2pbench's own -f imb): no suffixes */
+    sc->rma = p2pb_imp_imb_rma_name(sc->benchbuf);
+    sc->own_tab.bad[0] = '\0';
+    if (sc->own && !sc->rma) /* "Uniband_reverse": kind Uniband, the suffixes noted */
         p2pb_imp_own_section(sc, name, l, sc->benchbuf, sizeof sc->benchbuf, i + 1);
     sc->bench = sc->benchbuf;
     /* p2pbench's own output before 0.2 named the part after the kernel:
@@ -202,7 +205,7 @@ static void imb_section(struct p2pb_imp_scan *sc, const char *m, size_t i)
     sc->nprocs = sc->waiting = sc->multi = sc->rma_mode = 0;
     sc->osu.open = 0;
     /* a one-sided name is decided at its table, by the MODE line (rma.c) */
-    if (!p2pb_imp_imb_kind(sc->bench, sc->own) && (sc->own || !p2pb_imp_imb_rma_name(sc->bench)))
+    if (!sc->rma && !p2pb_imp_imb_kind(sc->bench, sc->own))
         p2pb_imp_skip(sc, sc->bench);
 }
 
@@ -433,7 +436,7 @@ static size_t imb_foreign_end(const struct p2pb_imp_log *lg, const struct p2pb_i
  * "Benchmarking" a kind named on a line since the previous table. */
 static const struct p2pb_imp_kind *imb_table_kind(const struct p2pb_imp_scan *sc, size_t i)
 {
-    if (sc->bench && !sc->own && p2pb_imp_imb_rma_name(sc->bench))
+    if (sc->bench && sc->rma)
         return p2pb_imp_imb_rma_kind(sc->bench, sc->rma_mode); /* never PingPong's */
     const struct p2pb_imp_kind *ki = sc->bench ? p2pb_imp_imb_kind(sc->bench, sc->own) : NULL;
     if (!sc->bench) {
@@ -448,7 +451,7 @@ static void imb_skip_table(struct p2pb_imp_scan *sc, const struct p2pb_imp_kind 
 {
     if (!ki && !sc->bench) {
         p2pb_imp_note(sc->lg, sc->g, "line %zu: table of an unnamed benchmark skipped", i + 1);
-    } else if (!ki && !sc->own && p2pb_imp_imb_rma_name(sc->bench)) {
+    } else if (!ki && sc->rma) {
         char name[96]; /* a one-sided MODE without a kernel: "Bidir_Put NON-AGGREGATE" */
         snprintf(name, sizeof name, "%.63s %s", sc->bench, p2pb_imp_rma_mode_name(sc->rma_mode));
         p2pb_imp_skip(sc, name);
@@ -484,7 +487,8 @@ static struct p2pb_imp_table *imb_table_open(struct p2pb_imp_scan *sc,
     int has_group = c->col[0] == C_GROUP;
     int window = strcmp(ki->kernel, "uniband") == 0 || strcmp(ki->kernel, "biband") == 0 ||
                  strcmp(ki->kernel, "multi-uniband") == 0;
-    if (sc->own) {
+    t->logged_bf = sc->rma ? p2pb_imp_rma_logged_bf(ki) : 0;
+    if (sc->own && !sc->rma) {
         p2pb_imp_own_table(sc, t, has_group,
                            imb_has(c, C_MSGS) && !imb_has(c, C_T) && !imb_has(c, C_TMAX));
     } else if ((sc->multi || (sc->bench && strncasecmp(sc->bench, "Multi-", 6) == 0)) &&
@@ -545,9 +549,10 @@ static enum p2pb_status imb_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
         }
         struct p2pb_imp_row tmp;
         p2pb_imp_row_init(&tmp, t->variant);
-        if (!sc->own && sc->bench && p2pb_imp_imb_rma_name(sc->bench))
-            snprintf(tmp.note, sizeof tmp.note, "IMB %.40s, MODE %s", sc->bench,
-                     p2pb_imp_rma_mode_name(sc->rma_mode));
+        if (sc->rma)
+            snprintf(tmp.note, sizeof tmp.note, "IMB %.24s, MODE %s%s", sc->bench,
+                     p2pb_imp_rma_mode_name(sc->rma_mode),
+                     t->logged_bf > 0 ? "; logged MB/s (one direction) x 2" : "");
         if (!imb_row(d, c, &tmp, partial)) {
             if (!*partial && imb_bad_row(d, c, why, sizeof why)) {
                 if (imb_reject(sc, t, c, *j, why))
@@ -563,7 +568,7 @@ static enum p2pb_status imb_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
             *j = k - 1;
             continue;
         }
-        if (sc->own && !p2pb_imp_own_row(sc, t, &tmp, why, sizeof why)) {
+        if (sc->own && !sc->rma && !p2pb_imp_own_row(sc, t, &tmp, why, sizeof why)) {
             if (imb_reject(sc, t, c, *j, why))
                 continue;
             break;
@@ -592,7 +597,7 @@ static void imb_table_close(struct p2pb_imp_scan *sc, struct p2pb_imp_table *t, 
         t->active = 2;
     sc->last_end = j;
     sc->bench = NULL;
-    sc->nprocs = sc->waiting = sc->multi = 0;
+    sc->nprocs = sc->waiting = sc->multi = sc->rma = 0;
 }
 
 enum p2pb_status p2pb_imp_imb_table(struct p2pb_imp_scan *sc, size_t *i, char *err, size_t errlen)

@@ -109,13 +109,18 @@ const struct p2pb_imp_kind *p2pb_imp_rma_native(const char *name, int by_display
 /* The mode of an IMB line s ("#    MODE: NON-AGGREGATE"); P2PB_IMP_MODE_NONE
  * when s is not a MODE line. */
 int p2pb_imp_rma_mode(const char *s);
+/* Bytes per X that the logged rate of a table of IMB kind k counts, when
+ * not k's bytes_factor (IMB Bidir_*: X / t, one direction, where p2pbench
+ * and OSU count both, 2 X / t); 0 otherwise. */
+double p2pb_imp_rma_logged_bf(const struct p2pb_imp_kind *k);
 /* "AGGREGATE", "NON-AGGREGATE", "no MODE line". */
 const char *p2pb_imp_rma_mode_name(int mode);
 /*
  * OSU line s "# Window creation: MPI_Win_allocate" sets window (len bytes) to
  * create, allocate or dynamic; "# Synchronization: MPI_Win_flush" sets sync
- * to flush, flush_local, lock, lock_all, pscw or fence; "other" for another
- * call. Returns 1 when s is one of the two lines, else 0.
+ * to flush, flush_local, lock, lock_all, pscw or fence (OSU's -w and -s; the
+ * words of p2pbench's --rma-window and --rma-sync where they exist); "" for
+ * a call not known. Returns 1 when s is one of the two lines, else 0.
  */
 int p2pb_imp_rma_line(const char *s, char *window, char *sync, size_t len);
 struct p2pb_imp_group;
@@ -173,6 +178,9 @@ struct p2pb_imp_table {
     int rate_is_sum;     /* the rate column is a sum over pairs or ranks (p2pbench's
                           * _aggregate tables), not bytes_factor x X / t: kept as logged */
     double fixed_bytes;  /* memcpy: bytes per iteration whatever X; 0 otherwise */
+    double logged_bf;    /* bytes per X the logged rate counts when not bytes_factor
+                          * (IMB Bidir_*: 1, one direction, stored as 2): the rate
+                          * is stored x bytes_factor / logged_bf; 0 otherwise */
     struct p2pb_imp_row *rows;
     size_t nrows, cap;
 };
@@ -352,6 +360,7 @@ struct p2pb_imp_scan {
     int nprocs;                  /* IMB "#processes = N" of the section (0: none) */
     int waiting;                 /* IMB "additional processes waiting" */
     int multi;                   /* IMB -multi: number of groups (0: not -multi) */
+    int rma;                     /* the section is an IMB one-sided benchmark (rma.c) */
     int rma_mode;                /* IMB one-sided "MODE:" of the section (enum p2pb_imp_rma_mode) */
     long maxbytes;               /* IMB "Maximum message length in bytes"; -1: none */
     size_t last_end;             /* index of the line after the previous table */

@@ -91,7 +91,7 @@ static void osu_open_section(struct p2pb_imp_scan *sc, const char *model, const 
         o->k = p2pb_imp_rma_kind_named(model, words);
     o->rate = o->k && o->k->is_rate;
     if (!o->k)
-        snprintf(o->name, sizeof o->name, "OSU %.12s %.24s (%.20s)", model, words,
+        snprintf(o->name, sizeof o->name, "OSU %.24s %.24s (%.20s)", model, words,
                  osu_skip_reason(model, words));
     snprintf(sc->benchbuf, sizeof sc->benchbuf, "osu");
     sc->bench = sc->benchbuf;
@@ -313,6 +313,11 @@ static void osu_variant(const struct p2pb_imp_osu_section *o, char *v, size_t le
                  o->send_threads, o->recv_threads);
     if (o->buffers[0] && strcmp(o->buffers, "H H") != 0)
         snprintf(b + strlen(b), sizeof b - strlen(b), "%s%s", b[0] ? " " : "", o->buffers);
+    /* one-sided: OSU's -s and -w as p2pbench's rows name them ("sync=flush win=allocate") */
+    if (o->rma_sync[0])
+        snprintf(b + strlen(b), sizeof b - strlen(b), "%ssync=%s", b[0] ? " " : "", o->rma_sync);
+    if (o->rma_window[0])
+        snprintf(b + strlen(b), sizeof b - strlen(b), "%swin=%s", b[0] ? " " : "", o->rma_window);
     snprintf(v, len, "%.31s", b);
 }
 
@@ -379,10 +384,6 @@ static void osu_row_note(const struct p2pb_imp_osu_section *o, char *n, size_t l
                  o->device[0] ? o->device : "none (host build)");
     if (o->window)
         snprintf(n + strlen(n), len - strlen(n), "%swindow %d", n[0] ? ", " : "", o->window);
-    if (o->rma_window[0] || o->rma_sync[0]) /* one-sided: OSU's -w and -s */
-        snprintf(n + strlen(n), len - strlen(n), "%srma window %s, sync %s", n[0] ? ", " : "",
-                 o->rma_window[0] ? o->rma_window : "not logged",
-                 o->rma_sync[0] ? o->rma_sync : "not logged");
 }
 
 /* Row r from its tokens tok[0..n) under columns c; 0 when a value is not a number. */

@@ -9,8 +9,10 @@
  * NON-AGGREGATE synchronises after each transfer (a latency); AGGREGATE
  * issues the transfers of a sample and synchronises once (a bandwidth). IMB
  * defines the throughput of these two-process benchmarks as X / t, one
- * direction, also for Bidir_*: their bytes_factor is 1. OSU's bi-directional
- * bandwidth counts both directions (2 X per exchange, as osu_bibw): 2.
+ * direction, also for Bidir_*. p2pbench's put_bibw and get_bibw and OSU's
+ * osu_put_bibw count both directions (2 X per exchange, as osu_bibw): an IMB
+ * Bidir_* rate is stored x 2 (bytes_factor 2, logged_bf 1), its t as logged,
+ * so that compare sets it beside theirs.
  *
  * Tables of other one-sided benchmarks (IMB Window, Accumulate, Bidir_*
  * NON-AGGREGATE, One_put_all, ...; OSU accumulate, fetch-and-op,
@@ -26,13 +28,13 @@
 
 /* clang-format off */
 /* native 2: a p2pbench kernel of issue 23 (kinds.c, struct p2pb_imp_kind) */
-static const struct p2pb_imp_kind rma_put_latency = {"", "put_latency", "Put_Latency", 1, 2, 0};
-static const struct p2pb_imp_kind rma_get_latency = {"", "get_latency", "Get_Latency", 1, 2, 0};
-static const struct p2pb_imp_kind rma_put_bw      = {"", "put_bw",      "Put_BW",      1, 2, 1};
-static const struct p2pb_imp_kind rma_get_bw      = {"", "get_bw",      "Get_BW",      1, 2, 1};
-/* IMB Bidir_*: MB/s = X / t (one direction) */
-static const struct p2pb_imp_kind rma_put_bibw_x  = {"", "put_bibw",    "Put_BiBW",    1, 2, 0};
-static const struct p2pb_imp_kind rma_get_bibw_x  = {"", "get_bibw",    "Get_BiBW",    1, 2, 0};
+static const struct p2pb_imp_kind rma_put_latency = {"", "put_latency", "Put-Latency", 1, 2, 0};
+static const struct p2pb_imp_kind rma_get_latency = {"", "get_latency", "Get-Latency", 1, 2, 0};
+static const struct p2pb_imp_kind rma_put_bw      = {"", "put_bw",      "Put-BW",      1, 2, 1};
+static const struct p2pb_imp_kind rma_get_bw      = {"", "get_bw",      "Get-BW",      1, 2, 1};
+/* IMB Bidir_*: both directions, 2 X / t (IMB logs X / t: logged_bf 1) */
+static const struct p2pb_imp_kind rma_put_bibw_x  = {"", "put_bibw",    "Put-BiBW",    2, 2, 0};
+static const struct p2pb_imp_kind rma_get_bibw_x  = {"", "get_bibw",    "Get-BiBW",    2, 2, 0};
 
 /* IMB-EXT and IMB-RMA: section name (ignoring case) and MODE -> kind. */
 static const struct {
@@ -52,13 +54,13 @@ static const struct {
  * Latency Test v5.7.1": "MPI_Put Latency"), compared whole, ignoring case. */
 const struct p2pb_imp_kind p2pb_imp_osu_rma_kinds[] = {
     /* title words                       kernel         display       bytes/X native rate */
-    {"MPI_Put Latency",                  "put_latency", "Put_Latency", 1, 2, 0},
-    {"MPI_Get Latency",                  "get_latency", "Get_Latency", 1, 2, 0},
-    {"MPI_Put Bandwidth",                "put_bw",      "Put_BW",      1, 2, 1},
-    {"MPI_Get Bandwidth",                "get_bw",      "Get_BW",      1, 2, 1},
+    {"MPI_Put Latency",                  "put_latency", "Put-Latency", 1, 2, 0},
+    {"MPI_Get Latency",                  "get_latency", "Get-Latency", 1, 2, 0},
+    {"MPI_Put Bandwidth",                "put_bw",      "Put-BW",      1, 2, 1},
+    {"MPI_Get Bandwidth",                "get_bw",      "Get-BW",      1, 2, 1},
     /* both directions, as osu_bibw: 2 X per exchange */
-    {"MPI_Put Bi-directional Bandwidth", "put_bibw",    "Put_BiBW",    2, 2, 1},
-    {"MPI_Get Bi-directional Bandwidth", "get_bibw",    "Get_BiBW",    2, 2, 1},
+    {"MPI_Put Bi-directional Bandwidth", "put_bibw",    "Put-BiBW",    2, 2, 1},
+    {"MPI_Get Bi-directional Bandwidth", "get_bibw",    "Get-BiBW",    2, 2, 1},
 };
 /* clang-format on */
 const size_t p2pb_imp_n_osu_rma_kinds =
@@ -115,6 +117,11 @@ int p2pb_imp_rma_mode(const char *s)
     return P2PB_IMP_MODE_NONE;
 }
 
+double p2pb_imp_rma_logged_bf(const struct p2pb_imp_kind *k)
+{
+    return k == &rma_put_bibw_x || k == &rma_get_bibw_x ? 1.0 : 0.0;
+}
+
 const char *p2pb_imp_rma_mode_name(int mode)
 {
     return mode == P2PB_IMP_AGGREGATE       ? "AGGREGATE"
@@ -135,13 +142,13 @@ static const char *const osu_syncs[][2] = {
     {"MPI_Win_fence", "fence"},
 };
 
-/* The word of the first call of map[n] that value names; "other" if none. */
+/* The word of the first call of map[n] that value names; "" if none. */
 static const char *rma_word(const char *value, const char *const (*map)[2], size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (strncmp(value, map[i][0], strlen(map[i][0])) == 0)
             return map[i][1];
-    return "other";
+    return "";
 }
 
 int p2pb_imp_rma_line(const char *s, char *window, char *sync, size_t len)
