@@ -136,9 +136,12 @@ static const char *const osu_windows[][2] = {
     {"MPI_Win_create", "create"},
 };
 static const char *const osu_syncs[][2] = {
-    {"MPI_Win_flush_local", "flush_local"}, {"MPI_Win_flush", "flush"},
-    {"MPI_Win_lock_all", "lock_all"},       {"MPI_Win_lock", "lock"},
-    {"MPI_Win_post", "pscw"},               {"MPI_Win_start", "pscw"},
+    {"MPI_Win_flush_local", "flush_local"},
+    {"MPI_Win_flush", "flush"},
+    {"MPI_Win_lock_all", "lock_all"},
+    {"MPI_Win_lock", "lock"},
+    {"MPI_Win_post", "pscw"},
+    {"MPI_Win_start", "pscw"},
     {"MPI_Win_fence", "fence"},
 };
 
@@ -160,8 +163,9 @@ int p2pb_imp_rma_line(const char *s, char *window, char *sync, size_t len)
                  rma_word(p2pb_imp_skip_ws(w + 16), osu_windows,
                           sizeof osu_windows / sizeof osu_windows[0]));
     else if (y)
-        snprintf(sync, len, "%s",
-                 rma_word(p2pb_imp_skip_ws(y + 16), osu_syncs, sizeof osu_syncs / sizeof osu_syncs[0]));
+        snprintf(
+            sync, len, "%s",
+            rma_word(p2pb_imp_skip_ws(y + 16), osu_syncs, sizeof osu_syncs / sizeof osu_syncs[0]));
     return w || y;
 }
 
