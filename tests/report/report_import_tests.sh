@@ -134,6 +134,13 @@ import)
     near "$(csvval osu-rma-bw.jsonl put_bibw "$vb" 1048576 t_median_usec)" 104.8576 0.00001 "osu_put_bibw 1M t = 2 X / rate"
     grep -q '"policy":{"mode":"imported","rma_window":"allocate","rma_sync":"mixed"}' osu-rma-bw.jsonl || fail "osu bw policy"
     grep -q "osu-rma-bw.txt: note: 2 tables of other benchmarks skipped (.*): OSU MPI_Compare_and_swap latency (one-sided), OSU MPI_Get_accumulate latency (one-sided)$" rma-messages.txt || fail "osu cas/get_acc note"
+    # OSU 3.x titles ("One Sided MPI_Put latency"), no window or sync lines
+    expect_status 0 "$bin" import "$syn/osu3-rma.txt" -o .
+    eq "$(rows osu3-rma.jsonl put_latency '')" 4 "OSU 3 put latency rows"
+    near "$(csvval osu3-rma.jsonl put_latency '' 1024 t_median_usec)" 3.90 0.0001 "OSU 3 put latency 1K"
+    near "$(csvval osu3-rma.jsonl get_bw '' 1024 mbytes_per_sec)" 400 0.001 "OSU 3 get bw 1K"
+    grep -q '"policy":{"mode":"imported"}' osu3-rma.jsonl || fail "OSU 3: no rma policy when not logged"
+    grep -q "osu3-rma.txt: note: 1 table of other benchmarks skipped (.*): OSU One Sided MPI_Accumulate latency (one-sided)$" err.txt || fail "OSU 3 acc note: $(cat err.txt)"
     # the one-sided tables come back from p2pbench's own -f osu
     expect_status 0 "$bin" show -f osu osu-rma-bw.jsonl
     mv out.txt own-rma.txt

@@ -101,7 +101,8 @@ int p2pb_imp_imb_rma_name(const char *name);
 /* Kind of IMB one-sided section name in mode (enum p2pb_imp_rma_mode); NULL:
  * not imported (Bidir_* NON-AGGREGATE, no MODE line). */
 const struct p2pb_imp_kind *p2pb_imp_imb_rma_kind(const char *name, int mode);
-/* Kind of the OSU title model ("MPI_Put") and words ("Latency"); NULL if none. */
+/* Kind of the OSU title model ("MPI_Put", "MPI_Put-CUDA"; OSU 3.x: "One")
+ * and words ("Latency"; OSU 3.x: "Sided MPI_Put latency"); NULL if none. */
 const struct p2pb_imp_kind *p2pb_imp_rma_kind_named(const char *model, const char *words);
 /* One-sided kind with kernel name (by_display 0) or display name, ignoring
  * case (by_display 1) name; NULL if none. */
@@ -297,7 +298,7 @@ void p2pb_imp_fill_result(const struct p2pb_imp_table *t, const struct p2pb_imp_
 
 /* Tables found but not imported, by name: name[i] seen count[i] times. */
 struct p2pb_imp_skips {
-    char name[24][80];
+    char name[24][112];
     int count[24];
     size_t n;     /* names kept */
     size_t total; /* tables skipped */
@@ -307,7 +308,7 @@ struct p2pb_imp_skips {
 struct p2pb_imp_osu_section {
     int open;                       /* an OSU title was seen and no table yet */
     const struct p2pb_imp_kind *k;  /* NULL: the program is not imported */
-    char name[80];                  /* skipped: "OSU MPI_Put Bandwidth (one-sided)" */
+    char name[112];                 /* skipped: "OSU MPI_Accumulate latency (one-sided)" */
     char device[16];                /* device API from the title ("CUDA"); "" host build */
     char version[32];               /* "5.6.2"; "" not logged */
     char title[160];                /* the title line without "#" */

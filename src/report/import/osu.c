@@ -63,7 +63,7 @@ static int osu_title_split(const char *s, char *model, size_t mlen, char *words,
 /* Why the program (model, words) is not imported: one-sided, collective, other. */
 static const char *osu_skip_reason(const char *model, const char *words)
 {
-    if (strncmp(model, "MPI_", 4) == 0)
+    if (strncmp(model, "MPI_", 4) == 0 || strncmp(words, "Sided ", 6) == 0)
         return "one-sided";
     if (strncmp(model, "MPI", 3) != 0)
         return "not MPI";
@@ -87,11 +87,13 @@ static void osu_open_section(struct p2pb_imp_scan *sc, const char *model, const 
         snprintf(o->device, sizeof o->device, "%.15s", model + 4);
     if (strncmp(model, "MPI", 3) == 0 && (model[3] == '\0' || model[3] == '-'))
         o->k = p2pb_imp_osu_kind_named(words);
-    else if (strncmp(model, "MPI_", 4) == 0) /* one-sided: "MPI_Put Latency" (rma.c) */
+    else /* one-sided: "MPI_Put Latency", OSU 3.x "One Sided MPI_Put latency" (rma.c) */
         o->k = p2pb_imp_rma_kind_named(model, words);
+    if (strncmp(model, "MPI_", 4) == 0 && strchr(model, '-')) /* "MPI_Put-CUDA" */
+        snprintf(o->device, sizeof o->device, "%.15s", strchr(model, '-') + 1);
     o->rate = o->k && o->k->is_rate;
     if (!o->k)
-        snprintf(o->name, sizeof o->name, "OSU %.24s %.24s (%.20s)", model, words,
+        snprintf(o->name, sizeof o->name, "OSU %.24s %.40s (%.34s)", model, words,
                  osu_skip_reason(model, words));
     snprintf(sc->benchbuf, sizeof sc->benchbuf, "osu");
     sc->bench = sc->benchbuf;
@@ -242,7 +244,9 @@ void p2pb_imp_osu_comment(struct p2pb_imp_scan *sc, const char *s)
         o->recv_threads = int_after(s, "threads:");
     if (!o->open)
         return;
-    if (p2pb_imp_rma_line(s, o->rma_window, o->rma_sync, sizeof o->rma_window))
+    /* one-sided programs only: "# Window creation: ...", "# Synchronization: ..." */
+    if (o->k && o->k->native == 2 &&
+        p2pb_imp_rma_line(s, o->rma_window, o->rma_sync, sizeof o->rma_window))
         return;
     osu_buffers(o, s);
     if (strstr(s, "pairs:"))

@@ -87,7 +87,12 @@ const struct p2pb_imp_kind *p2pb_imp_imb_rma_kind(const char *name, int mode)
 const struct p2pb_imp_kind *p2pb_imp_rma_kind_named(const char *model, const char *words)
 {
     char both[160];
-    snprintf(both, sizeof both, "%s %s", model, words);
+    if (strcmp(model, "One") == 0 && strncmp(words, "Sided ", 6) == 0) {
+        snprintf(both, sizeof both, "%s", words + 6); /* OSU 3.x: "One Sided MPI_Put latency" */
+    } else {
+        /* "MPI_Put-CUDA" (a device build): the call before the '-' */
+        snprintf(both, sizeof both, "%.*s %s", (int)strcspn(model, "-"), model, words);
+    }
     for (size_t i = 0; i < p2pb_imp_n_osu_rma_kinds; i++)
         if (strcasecmp(both, p2pb_imp_osu_rma_kinds[i].match) == 0)
             return &p2pb_imp_osu_rma_kinds[i];
