@@ -100,6 +100,60 @@ import)
     eq "$(csvval imb2018-interleaved.jsonl pingpong '' 4096 active_ranks)" 2 "interleaved active ranks"
     eq "$(csvval imb2018-interleaved.jsonl pingpong '' 4096 nranks)" 4 "interleaved ranks"
     grep -q "cut short" err.txt && fail "interleaved: no cut-short warning expected"
+    # one-sided layouts (hand-written, tests/data/synthetic/README.md): IMB-RMA, OSU put/get
+    expect_status 0 "$bin" import "$syn/imb2019-rma.txt" "$syn/osu-rma-latency.txt" "$syn/osu-rma-bw.txt" -o .
+    cp err.txt rma-messages.txt
+    for k in put_latency put_bw get_latency get_bw put_bibw; do eq "$(rows imb2019-rma.jsonl $k '')" 4 "IMB-RMA $k rows"; done
+    eq "$(rows imb2019-rma.jsonl get_bibw '')" 0 "IMB-RMA Bidir_get without MODE line: skipped"
+    grep -q "imb2019-rma.txt: note: 6 tables of other benchmarks skipped (.*): Bidir_put NON-AGGREGATE, Bidir_get no MODE line, One_put_all, Put_local, Exchange_put, Truncated_get$" rma-messages.txt || fail "IMB-RMA note: $(cat rma-messages.txt)"
+    near "$(csvval imb2019-rma.jsonl put_latency '' 1024 t_median_usec)" 2.00 0.0001 "IMB-RMA Unidir_put 1K t"
+    near "$(csvval imb2019-rma.jsonl put_bw '' 65536 mbytes_per_sec)" 6400 0.001 "IMB-RMA Unidir_put AGGREGATE 64K"
+    near "$(csvval imb2019-rma.jsonl get_latency '' 65536 mbytes_per_sec)" 3200 0.001 "IMB-RMA Unidir_get 64K"
+    near "$(csvval imb2019-rma.jsonl get_bw '' 1 mbytes_per_sec)" 1.25 0.0001 "IMB-RMA Unidir_get AGGREGATE 1 B"
+    eq "$(csvval imb2019-rma.jsonl put_bw '' 1024 nranks)" 4 "IMB-RMA nranks"
+    eq "$(csvval imb2019-rma.jsonl put_bw '' 1024 active_ranks)" 2 "IMB-RMA active ranks"
+    # Bidir_put t_min/t_max/t_avg: t = t_max, as the other such IMB tables
+    near "$(csvval imb2019-rma.jsonl put_bibw '' 1024 t_median_usec)" 2.56 0.0001 "IMB-RMA Bidir_put 1K t = t_max"
+    near "$(csvval imb2019-rma.jsonl put_bibw '' 1024 imb_t_min_usec)" 2.40 0.0001 "IMB-RMA Bidir_put 1K t_min"
+    near "$(csvval imb2019-rma.jsonl put_bibw '' 1024 imb_t_avg_usec)" 2.50 0.0001 "IMB-RMA Bidir_put 1K t_avg"
+    near "$(csvval imb2019-rma.jsonl put_bibw '' 1024 mbytes_per_sec)" 800 0.001 "IMB-RMA Bidir_put 1K: 2 x 400"
+    vp='sync=flush win=allocate' vg='sync=lock win=create'
+    eq "$(rows osu-rma-latency.jsonl put_latency "$vp")" 6 "osu_put_latency rows"
+    eq "$(rows osu-rma-latency.jsonl get_latency "$vg")" 6 "osu_get_latency rows"
+    near "$(csvval osu-rma-latency.jsonl put_latency "$vp" 1 t_median_usec)" 1.10 0.0001 "osu_put_latency 1 B"
+    near "$(csvval osu-rma-latency.jsonl put_latency "$vp" 1024 t_median_usec)" 1.90 0.0001 "osu_put_latency 1K"
+    near "$(csvval osu-rma-latency.jsonl get_latency "$vg" 1024 t_median_usec)" 3.35 0.0001 "osu_get_latency 1K"
+    grep -q '"policy":{"mode":"imported","rma_window":"mixed","rma_sync":"mixed"}' osu-rma-latency.jsonl || fail "two windows and syncs: mixed"
+    grep -q "osu-rma-latency.txt: note: 2 tables of other benchmarks skipped (.*): OSU MPI_Accumulate latency (one-sided), OSU MPI_Fetch_and_op latency (one-sided)$" rma-messages.txt || fail "osu acc/fop note"
+    vb='sync=pscw win=allocate'
+    eq "$(rows osu-rma-bw.jsonl get_bw "$vp")" 6 "osu_get_bw rows"
+    eq "$(rows osu-rma-bw.jsonl put_bibw "$vb")" 5 "osu_put_bibw rows"
+    near "$(csvval osu-rma-bw.jsonl get_bw "$vp" 1048576 mbytes_per_sec)" 12500 0.001 "osu_get_bw 1M"
+    near "$(csvval osu-rma-bw.jsonl get_bw "$vp" 1048576 t_median_usec)" 83.88608 0.00001 "osu_get_bw 1M t = X / rate"
+    near "$(csvval osu-rma-bw.jsonl put_bibw "$vb" 1048576 mbytes_per_sec)" 20000 0.001 "osu_put_bibw 1M"
+    near "$(csvval osu-rma-bw.jsonl put_bibw "$vb" 1048576 t_median_usec)" 104.8576 0.00001 "osu_put_bibw 1M t = 2 X / rate"
+    grep -q '"policy":{"mode":"imported","rma_window":"allocate","rma_sync":"mixed"}' osu-rma-bw.jsonl || fail "osu bw policy"
+    grep -q "osu-rma-bw.txt: note: 2 tables of other benchmarks skipped (.*): OSU MPI_Compare_and_swap latency (one-sided), OSU MPI_Get_accumulate latency (one-sided)$" rma-messages.txt || fail "osu cas/get_acc note"
+    # OSU 3.x titles ("One Sided MPI_Put latency"), no window or sync lines
+    expect_status 0 "$bin" import "$syn/osu3-rma.txt" -o .
+    eq "$(rows osu3-rma.jsonl put_latency '')" 4 "OSU 3 put latency rows"
+    near "$(csvval osu3-rma.jsonl put_latency '' 1024 t_median_usec)" 3.90 0.0001 "OSU 3 put latency 1K"
+    near "$(csvval osu3-rma.jsonl get_bw '' 1024 mbytes_per_sec)" 400 0.001 "OSU 3 get bw 1K"
+    grep -q '"policy":{"mode":"imported"}' osu3-rma.jsonl || fail "OSU 3: no rma policy when not logged"
+    grep -q "osu3-rma.txt: note: 1 table of other benchmarks skipped (.*): OSU One Sided MPI_Accumulate latency (one-sided)$" err.txt || fail "OSU 3 acc note: $(cat err.txt)"
+    # the one-sided tables come back from p2pbench's own -f osu
+    expect_status 0 "$bin" show -f osu osu-rma-bw.jsonl
+    mv out.txt own-rma.txt
+    expect_status 0 "$bin" import own-rma.txt -o .
+    near "$(csvval own-rma.jsonl put_bibw "$vb" 1048576 mbytes_per_sec)" 20000 0.001 "own -f osu put_bibw 1M"
+    near "$(csvval own-rma.jsonl get_bw "$vp" 65536 mbytes_per_sec)" 10000 0.001 "own -f osu get_bw 64K"
+    # cut one-sided tables (tests/data/fuzz/import/rma-*): the rows before the cut kept
+    expect_status 0 "$bin" import "$src/tests/data/fuzz/import/rma-imb-ext-cut.txt" "$src/tests/data/fuzz/import/rma-osu-put-latency-cut.txt" -o .
+    grep -q "rma-imb-ext-cut.txt: warning: line 12: Put-Latency table cut short (incomplete row)" err.txt || fail "cut IMB-EXT table: $(cat err.txt)"
+    grep -q "rma-osu-put-latency-cut.txt: warning: line 7: Put-Latency table cut short" err.txt || fail "cut OSU table"
+    grep -q "OSU MPI_Get Bandwidth??? (one-sided)" err.txt || fail "a bidirectional override in a title is shown as ?"
+    eq "$(rows rma-imb-ext-cut.jsonl put_latency '')" 2 "cut IMB-EXT rows"
+    eq "$(rows rma-osu-put-latency-cut.jsonl put_latency 'sync=fence win=dynamic')" 2 "cut OSU rows"
     ;;
 cases)
     # the real logs of tests/data/cases/README.md ("More real logs"), one import each
@@ -143,13 +197,48 @@ cases)
     eq "$(rows case27.jsonl osu_latency '')" 0 "case27 is not osu_latency"
     near "$(csvval case27.jsonl osu_latency_mt 'threads 1:2' 4 t_median_usec)" 40.51 0.0001 "case27 4 B"
     near "$(csvval case27.jsonl osu_latency_mt 'threads 1:2' 8 t_median_usec)" 45.16 0.0001 "case27 8 B"
-    # case28 (one-sided OSU), case31 (IMB-EXT): nothing importable, each table named
-    imp 1 case28
-    grep -q "case28.txt: nothing importable: 1 table of other benchmarks skipped: OSU MPI_Put Bandwidth (one-sided)" err.txt || fail "case28 message: $(cat err.txt)"
-    [ -e case28.jsonl ] && fail "case28 wrote a file"
-    imp 1 case31
-    grep -q "case31.txt: nothing importable: 11 tables of other benchmarks skipped: Window, Unidir_Get x2, Unidir_Put x2, Bidir_Get x2, Bidir_Put x2, Accumulate x2" err.txt || fail "case31 message: $(cat err.txt)"
-    grep -c "no IMB, PMB, OSU" err.txt | grep -qx 0 || fail "case31: contradicting last line"
+    # case28: OSU osu_put_bw (one-sided): put_bw, never osu_bw; -w / -s as the variant
+    # and the run's policy (issue 23)
+    imp 0 case28
+    eq "$(rows case28.jsonl osu_bw '')" 0 "case28 is not osu_bw"
+    v28='sync=flush win=allocate'
+    eq "$(rows case28.jsonl put_bw "$v28")" 2 "case28 put_bw rows"
+    near "$(csvval case28.jsonl put_bw "$v28" 4 mbytes_per_sec)" 0.68 0.0001 "case28 4 B"
+    near "$(csvval case28.jsonl put_bw "$v28" 8 mbytes_per_sec)" 0.12 0.0001 "case28 8 B"
+    near "$(csvval case28.jsonl put_bw "$v28" 4 t_median_usec)" "$(awk 'BEGIN { printf "%.9g", 4 / 0.68 }')" 0.0001 "case28 4 B t = X / rate"
+    grep -q '"policy":{"mode":"imported","rma_window":"allocate","rma_sync":"flush"}' case28.jsonl || fail "case28 policy"
+    grep -q '"kernel":"put_bw","display_name":"Put-BW"' case28.jsonl || fail "case28 display name"
+    grep -q "skipped" case28.msg && fail "case28: nothing is skipped: $(cat case28.msg)"
+    # case31: IMB-EXT: Unidir_* by MODE (never PingPong, whose columns they have),
+    # Bidir_* AGGREGATE; the rest named in one note. The rows fit 2^20 B (as case02).
+    imp 0 case31
+    eq "$(rows case31.jsonl pingpong '')" 0 "case31 is not pingpong"
+    for k in put_latency put_bw get_latency get_bw put_bibw get_bibw; do eq "$(rows case31.jsonl $k '')" 22 "case31 $k rows"; done
+    grep -q "case31.txt: note: 5 tables of other benchmarks skipped (.*): Window, Bidir_Get NON-AGGREGATE, Bidir_Put NON-AGGREGATE, Accumulate x2$" case31.msg || fail "case31 note: $(cat case31.msg)"
+    [ "$(grep -c 'skipped' case31.msg)" = 1 ] || fail "case31: one note for the skipped tables"
+    near "$(csvval case31.jsonl get_bw '' 4 t_median_usec)" 1.70 0.0001 "case31 Unidir_Get AGGREGATE 4 B t"
+    near "$(csvval case31.jsonl get_bw '' 4 mbytes_per_sec)" "$(awk 'BEGIN { printf "%.9g", 2.24 * 1.048576 }')" 0.0001 "case31 Unidir_Get AGGREGATE 4 B MB/s"
+    near "$(csvval case31.jsonl get_bw '' 4194304 mbytes_per_sec)" "$(awk 'BEGIN { printf "%.9g", 2327.32 * 1.048576 }')" 0.001 "case31 Unidir_Get AGGREGATE 4M"
+    near "$(csvval case31.jsonl get_latency '' 4 t_median_usec)" 9.61 0.0001 "case31 Unidir_Get NON-AGGREGATE 4 B"
+    near "$(csvval case31.jsonl get_latency '' 4194304 t_median_usec)" 2798.89 0.001 "case31 Unidir_Get NON-AGGREGATE 4M"
+    near "$(csvval case31.jsonl put_bw '' 0 t_median_usec)" 0.26 0.0001 "case31 Unidir_Put AGGREGATE 0 B"
+    near "$(csvval case31.jsonl put_bw '' 4194304 t_median_usec)" 1724.31 0.001 "case31 Unidir_Put AGGREGATE 4M"
+    near "$(csvval case31.jsonl put_latency '' 4 t_median_usec)" 9.65 0.0001 "case31 Unidir_Put NON-AGGREGATE 4 B"
+    near "$(csvval case31.jsonl put_latency '' 4194304 t_median_usec)" 2670.81 0.001 "case31 Unidir_Put NON-AGGREGATE 4M"
+    eq "$(csvval case31.jsonl put_latency '' 4194304 repetitions)" 10 "case31 Unidir_Put 4M repetitions"
+    # Bidir: IMB logs X / t (one direction); stored as both directions, 2 X / t
+    near "$(csvval case31.jsonl put_bibw '' 4 t_median_usec)" 2.33 0.0001 "case31 Bidir_Put 4 B t"
+    near "$(csvval case31.jsonl put_bibw '' 4194304 mbytes_per_sec)" "$(awk 'BEGIN { printf "%.9g", 2 * 818.01 * 1.048576 }')" 0.001 "case31 Bidir_Put 4M: 2 x logged"
+    near "$(csvval case31.jsonl get_bibw '' 4194304 t_median_usec)" 4903.39 0.001 "case31 Bidir_Get 4M t"
+    grep -q '"kernel":"get_bw","display_name":"Get-BW","bytes":4,[^}]*"bytes_factor":1,[^}]*"note":"IMB Unidir_Get, MODE AGGREGATE"' case31.jsonl || fail "case31 mode note"
+    grep -q '"kernel":"put_bibw",[^}]*"bytes_factor":2,[^}]*"note":"IMB Bidir_Put, MODE AGGREGATE; logged MB/s (one direction) x 2"' case31.jsonl || fail "case31 Bidir note"
+    # show, -f imb, -f osu and compare read the one-sided files
+    for f in case28 case31; do
+        for fmt in text imb osu csv; do expect_status 0 "$bin" show -f $fmt $f.jsonl; done
+        cp $f.jsonl $f-b.jsonl
+        expect_status 0 "$bin" compare $f.jsonl --vs $f-b.jsonl
+    done
+    grep -q "^# Put-BiBW throughput" out.txt || fail "compare table of Put-BiBW: $(grep '^# ' out.txt)"
     # case33: OSU 5.8 osu_bw with JSON after the table
     imp 0 case33
     eq "$(rows case33.jsonl osu_bw '')" 23 "case33 rows"

@@ -49,6 +49,8 @@ static void check_display(const struct p2pb_imp_kind *e, const struct p2pb_kerne
 static void check_entry(const struct p2pb_imp_kind *e, size_t *compared)
 {
     const struct p2pb_kernel *k = kernel_named(e->kernel);
+    if (e->native == 2 && !k)
+        return; /* a one-sided kernel of issue 23 that this build lacks */
     if (!e->native) {
         if (p2pb_kernel_find(e->kernel))
             fprintf(stderr, "%s: names a p2pbench kernel but is not marked native\n", e->kernel);
@@ -101,6 +103,41 @@ int main(void)
     for (size_t i = 0; i < p2pb_imp_n_own_kinds; i++)
         check_entry(&p2pb_imp_own_kinds[i], &compared);
     check_entry(&p2pb_imp_seed_memcpy, &compared);
+    /* the one-sided kinds (rma.c): six kernels, each found by its name */
+    CHECK(p2pb_imp_n_osu_rma_kinds == 6);
+    for (size_t i = 0; i < p2pb_imp_n_osu_rma_kinds; i++) {
+        check_entry(&p2pb_imp_osu_rma_kinds[i], &compared);
+        CHECK(p2pb_imp_osu_rma_kinds[i].native == 2);
+        CHECK(p2pb_imp_native_kind(p2pb_imp_osu_rma_kinds[i].kernel) != NULL);
+    }
+    /* IMB: the MODE decides; Bidir_* NON-AGGREGATE and no MODE line are not imported */
+    CHECK(strcmp(p2pb_imp_imb_rma_kind("Unidir_put", P2PB_IMP_NON_AGGREGATE)->kernel,
+                 "put_latency") == 0);
+    CHECK(strcmp(p2pb_imp_imb_rma_kind("Unidir_Put", P2PB_IMP_AGGREGATE)->kernel, "put_bw") == 0);
+    CHECK(strcmp(p2pb_imp_imb_rma_kind("Unidir_Get", P2PB_IMP_NON_AGGREGATE)->kernel,
+                 "get_latency") == 0);
+    CHECK(strcmp(p2pb_imp_imb_rma_kind("UNIDIR_GET", P2PB_IMP_AGGREGATE)->kernel, "get_bw") == 0);
+    CHECK(strcmp(p2pb_imp_imb_rma_kind("Bidir_put", P2PB_IMP_AGGREGATE)->kernel, "put_bibw") == 0);
+    CHECK(strcmp(p2pb_imp_imb_rma_kind("Bidir_Get", P2PB_IMP_AGGREGATE)->kernel, "get_bibw") == 0);
+    CHECK(p2pb_imp_imb_rma_kind("Bidir_Put", P2PB_IMP_NON_AGGREGATE) == NULL);
+    CHECK(p2pb_imp_imb_rma_kind("Unidir_Put", P2PB_IMP_MODE_NONE) == NULL);
+    CHECK(p2pb_imp_imb_rma_kind("PingPong", P2PB_IMP_AGGREGATE) == NULL);
+    CHECK(p2pb_imp_rma_mode("#    MODE: NON-AGGREGATE ") == P2PB_IMP_NON_AGGREGATE);
+    CHECK(p2pb_imp_rma_mode("#    MODE: AGGREGATE ") == P2PB_IMP_AGGREGATE);
+    CHECK(p2pb_imp_rma_mode("#    MODE: other") == P2PB_IMP_MODE_NONE);
+    /* OSU's lines: the MPI call names -> policy words */
+    char w[16] = "", y[16] = "";
+    CHECK(p2pb_imp_rma_line("# Window creation: MPI_Win_create_dynamic", w, y, sizeof w));
+    CHECK(strcmp(w, "dynamic") == 0);
+    CHECK(p2pb_imp_rma_line("# Synchronization: MPI_Win_post/start/complete/wait", w, y, sizeof w));
+    CHECK(strcmp(y, "pscw") == 0);
+    CHECK(p2pb_imp_rma_line("# Synchronization: MPI_Win_lock_all/unlock_all", w, y, sizeof w));
+    CHECK(strcmp(y, "lock_all") == 0);
+    CHECK(p2pb_imp_rma_line("# Synchronization: MPI_Win_flush_local", w, y, sizeof w));
+    CHECK(strcmp(y, "flush_local") == 0);
+    CHECK(p2pb_imp_rma_line("# Synchronization: MPI_Win_something", w, y, sizeof w));
+    CHECK(strcmp(y, "") == 0); /* not known: not recorded */
+    CHECK(!p2pb_imp_rma_line("# Size  Latency (us)", w, y, sizeof w));
     /* PingPong, PingPing, Sendrecv, Exchange at least */
     CHECK(compared >= 4);
     printf("%zu bytes factors compared\n", compared);

@@ -14,11 +14,11 @@
  *   biband          osu_bibw        MB/s from the median
  *   multi-pingpong  osu_multi_lat   t median, usec
  *   multi-uniband   osu_mbw_mr      MB/s and messages/s from the median
- *   put_latency,    osu_put_latency, t median, usec
- *   get_latency     osu_get_latency
- *   put_bw, get_bw  osu_put_bw,      MB/s from the median
- *                   osu_get_bw
- *   put_bibw        osu_put_bibw    MB/s from the median (both directions)
+ *   put_latency     osu_put_latency t median, usec (one-sided, issue 23)
+ *   get_latency     osu_get_latency t median, usec
+ *   put_bw          osu_put_bw      MB/s from the median
+ *   get_bw          osu_get_bw      MB/s from the median
+ *   put_bibw        osu_put_bibw    MB/s from the median
  *
  * Other kernels have no OSU program: their tables have the columns of
  * osu_latency (a time) or osu_bw (a rate) and a comment line saying so.
@@ -55,7 +55,7 @@ static const struct osu_map osu_maps[] = {
     {"put_bw", "osu_put_bw", 1, 0},
     {"get_bw", "osu_get_bw", 1, 0},
     {"put_bibw", "osu_put_bibw", 1, 0},
-    {"get_bibw", "osu_bibw", 1, 1},
+    {"get_bibw", "osu_bibw", 1, 1}, /* OSU has no osu_get_bibw */
 };
 
 /* Kernels not in osu_maps: a time in the columns of osu_latency. */

@@ -191,7 +191,10 @@ static void imb_section(struct p2pb_imp_scan *sc, const char *m, size_t i)
     const char *name = m + strlen("Benchmarking ");
     size_t l = strcspn(name, " \t\r");
     snprintf(sc->benchbuf, sizeof sc->benchbuf, "%.*s", (int)(l < 63 ? l : 63), name);
-    if (sc->own) /* "Uniband_reverse": kind Uniband, the suffixes noted */
+    /* IMB-EXT / IMB-RMA (also in p2pbench's own -f imb): no suffixes */
+    sc->rma = p2pb_imp_imb_rma_name(sc->benchbuf);
+    sc->own_tab.bad[0] = '\0';
+    if (sc->own && !sc->rma) /* "Uniband_reverse": kind Uniband, the suffixes noted */
         p2pb_imp_own_section(sc, name, l, sc->benchbuf, sizeof sc->benchbuf, i + 1);
     sc->bench = sc->benchbuf;
     /* p2pbench's own output before 0.2 named the part after the kernel:
@@ -199,9 +202,10 @@ static void imb_section(struct p2pb_imp_scan *sc, const char *m, size_t i)
      * variant (still "Noise rank 0") */
     snprintf(sc->section_variant, sizeof sc->section_variant, "%.31s", p2pb_imp_skip_ws(name + l));
     p2pb_imp_rtrim(sc->section_variant);
-    sc->nprocs = sc->waiting = sc->multi = 0;
+    sc->nprocs = sc->waiting = sc->multi = sc->rma_mode = 0;
     sc->osu.open = 0;
-    if (!p2pb_imp_imb_kind(sc->bench, sc->own))
+    /* a one-sided name is decided at its table, by the MODE line (rma.c) */
+    if (!sc->rma && !p2pb_imp_imb_kind(sc->bench, sc->own))
         p2pb_imp_skip(sc, sc->bench);
 }
 
@@ -270,6 +274,9 @@ void p2pb_imp_imb_comment(struct p2pb_imp_scan *sc, size_t i, const char *s)
     if ((m = strstr(s, "Benchmarking ")) != NULL)
         imb_section(sc, m, i);
     imb_process_counts(sc, s);
+    int mode = sc->bench ? p2pb_imp_rma_mode(s) : P2PB_IMP_MODE_NONE;
+    if (mode != P2PB_IMP_MODE_NONE)
+        sc->rma_mode = mode;
     if (sc->own)
         p2pb_imp_own_comment(sc, s, i + 1);
 }
@@ -429,6 +436,8 @@ static size_t imb_foreign_end(const struct p2pb_imp_log *lg, const struct p2pb_i
  * "Benchmarking" a kind named on a line since the previous table. */
 static const struct p2pb_imp_kind *imb_table_kind(const struct p2pb_imp_scan *sc, size_t i)
 {
+    if (sc->bench && sc->rma)
+        return p2pb_imp_imb_rma_kind(sc->bench, sc->rma_mode); /* never PingPong's */
     const struct p2pb_imp_kind *ki = sc->bench ? p2pb_imp_imb_kind(sc->bench, sc->own) : NULL;
     if (!sc->bench) {
         for (size_t j = i; j-- > sc->last_end && !ki;)
@@ -440,9 +449,13 @@ static const struct p2pb_imp_kind *imb_table_kind(const struct p2pb_imp_scan *sc
 /* A collective (or unknown) benchmark's table at line i: its rows are skipped with a note. */
 static void imb_skip_table(struct p2pb_imp_scan *sc, const struct p2pb_imp_kind *ki, size_t i)
 {
-    if (!ki && !sc->bench)
+    if (!ki && !sc->bench) {
         p2pb_imp_note(sc->lg, sc->g, "line %zu: table of an unnamed benchmark skipped", i + 1);
-    else if (ki)
+    } else if (!ki && sc->rma) {
+        char name[96]; /* a one-sided MODE without a kernel: "Bidir_Put NON-AGGREGATE" */
+        snprintf(name, sizeof name, "%.63s %s", sc->bench, p2pb_imp_rma_mode_name(sc->rma_mode));
+        p2pb_imp_skip(sc, name);
+    } else if (ki)
         p2pb_imp_note(sc->lg, sc->g, "line %zu: %s table without t and Mbytes/sec columns skipped",
                       i + 1, ki->display);
     sc->bench = NULL;
@@ -474,7 +487,8 @@ static struct p2pb_imp_table *imb_table_open(struct p2pb_imp_scan *sc,
     int has_group = c->col[0] == C_GROUP;
     int window = strcmp(ki->kernel, "uniband") == 0 || strcmp(ki->kernel, "biband") == 0 ||
                  strcmp(ki->kernel, "multi-uniband") == 0;
-    if (sc->own) {
+    t->logged_bf = sc->rma ? p2pb_imp_rma_logged_bf(ki) : 0;
+    if (sc->own && !sc->rma) {
         p2pb_imp_own_table(sc, t, has_group,
                            imb_has(c, C_MSGS) && !imb_has(c, C_T) && !imb_has(c, C_TMAX));
     } else if ((sc->multi || (sc->bench && strncasecmp(sc->bench, "Multi-", 6) == 0)) &&
@@ -535,6 +549,10 @@ static enum p2pb_status imb_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
         }
         struct p2pb_imp_row tmp;
         p2pb_imp_row_init(&tmp, t->variant);
+        if (sc->rma)
+            snprintf(tmp.note, sizeof tmp.note, "IMB %.24s, MODE %s%s", sc->bench,
+                     p2pb_imp_rma_mode_name(sc->rma_mode),
+                     t->logged_bf > 0 ? "; logged MB/s (one direction) x 2" : "");
         if (!imb_row(d, c, &tmp, partial)) {
             if (!*partial && imb_bad_row(d, c, why, sizeof why)) {
                 if (imb_reject(sc, t, c, *j, why))
@@ -550,7 +568,7 @@ static enum p2pb_status imb_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
             *j = k - 1;
             continue;
         }
-        if (sc->own && !p2pb_imp_own_row(sc, t, &tmp, why, sizeof why)) {
+        if (sc->own && !sc->rma && !p2pb_imp_own_row(sc, t, &tmp, why, sizeof why)) {
             if (imb_reject(sc, t, c, *j, why))
                 continue;
             break;
@@ -579,7 +597,7 @@ static void imb_table_close(struct p2pb_imp_scan *sc, struct p2pb_imp_table *t, 
         t->active = 2;
     sc->last_end = j;
     sc->bench = NULL;
-    sc->nprocs = sc->waiting = sc->multi = 0;
+    sc->nprocs = sc->waiting = sc->multi = sc->rma = 0;
 }
 
 enum p2pb_status p2pb_imp_imb_table(struct p2pb_imp_scan *sc, size_t *i, char *err, size_t errlen)
@@ -621,8 +639,8 @@ void p2pb_imp_imb_finish(struct p2pb_imp_scan *sc)
     p2pb_imp_skips_text(&sc->skips, names, sizeof names);
     p2pb_imp_note(sc->lg, sc->g,
                   "note: %zu table%s of other benchmarks skipped (imported: IMB PingPong, "
-                  "PingPing, Sendrecv, Exchange, Uniband, Biband; OSU two-sided "
-                  "point-to-point): %.400s",
+                  "PingPing, Sendrecv, Exchange, Uniband, Biband, Unidir_Put/Get, Bidir_Put/Get "
+                  "AGGREGATE; OSU point-to-point, put and get): %.400s",
                   n, n == 1 ? "" : "s", names);
     size_t used = strlen(sc->lg->nothing);
     snprintf(sc->lg->nothing + used, sizeof sc->lg->nothing - used,

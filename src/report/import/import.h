@@ -44,7 +44,10 @@
  *                definition, as in include/p2pbench/kernel.h)
  *  native        1: kernel is a p2pbench kernel (kernels/registry.c); name,
  *                display name and bytes per X then agree with its descriptor
- *                (tests/report/test_import_kinds.c checks it)
+ *                (tests/report/test_import_kinds.c checks it); 2: a one-sided
+ *                kernel of issue 23 (rma.c), which a build may lack: name and
+ *                display name checked where the descriptor exists; bytes per X
+ *                is the log's own definition (IMB Bidir_*: X / t)
  *  is_rate       OSU: the value column is a rate in MB/s, else a time in usec
  */
 struct p2pb_imp_kind {
@@ -80,9 +83,51 @@ double p2pb_imp_imb_bytes_factor(const char *kernel);
 /* OSU kind whose title words ("Bi-Directional Bandwidth") are words, ignoring
  * case; NULL if none (not imported). */
 const struct p2pb_imp_kind *p2pb_imp_osu_kind_named(const char *words);
-/* Kind of the p2pbench kernel named kernel ("pingpong", "multi-uniband")
- * among the IMB and own kinds; NULL if none. */
+/* Kind of the p2pbench kernel named kernel ("pingpong", "multi-uniband",
+ * "put_bw") among the IMB, own and one-sided kinds; NULL if none. */
 const struct p2pb_imp_kind *p2pb_imp_native_kind(const char *kernel);
+
+/* ---- rma.c: one-sided tables (IMB-EXT, IMB-RMA, OSU) ---- */
+
+/* IMB's "MODE:" line of a one-sided section. */
+enum p2pb_imp_rma_mode { P2PB_IMP_MODE_NONE, P2PB_IMP_AGGREGATE, P2PB_IMP_NON_AGGREGATE };
+
+/* OSU one-sided programs imported, match "MODEL WORDS" ("MPI_Put Latency"). */
+extern const struct p2pb_imp_kind p2pb_imp_osu_rma_kinds[];
+extern const size_t p2pb_imp_n_osu_rma_kinds;
+/* 1 if name ("Unidir_put", "Multi-Bidir_Get") is an IMB one-sided benchmark
+ * some MODE of which is imported, ignoring case. */
+int p2pb_imp_imb_rma_name(const char *name);
+/* Kind of IMB one-sided section name in mode (enum p2pb_imp_rma_mode); NULL:
+ * not imported (Bidir_* NON-AGGREGATE, no MODE line). */
+const struct p2pb_imp_kind *p2pb_imp_imb_rma_kind(const char *name, int mode);
+/* Kind of the OSU title model ("MPI_Put", "MPI_Put-CUDA"; OSU 3.x: "One")
+ * and words ("Latency"; OSU 3.x: "Sided MPI_Put latency"); NULL if none. */
+const struct p2pb_imp_kind *p2pb_imp_rma_kind_named(const char *model, const char *words);
+/* One-sided kind with kernel name (by_display 0) or display name, ignoring
+ * case (by_display 1) name; NULL if none. */
+const struct p2pb_imp_kind *p2pb_imp_rma_native(const char *name, int by_display);
+/* The mode of an IMB line s ("#    MODE: NON-AGGREGATE"); P2PB_IMP_MODE_NONE
+ * when s is not a MODE line. */
+int p2pb_imp_rma_mode(const char *s);
+/* Bytes per X that the logged rate of a table of IMB kind k counts, when
+ * not k's bytes_factor (IMB Bidir_*: X / t, one direction, where p2pbench
+ * and OSU count both, 2 X / t); 0 otherwise. */
+double p2pb_imp_rma_logged_bf(const struct p2pb_imp_kind *k);
+/* "AGGREGATE", "NON-AGGREGATE", "no MODE line". */
+const char *p2pb_imp_rma_mode_name(int mode);
+/*
+ * OSU line s "# Window creation: MPI_Win_allocate" sets window (len bytes) to
+ * create, allocate or dynamic; "# Synchronization: MPI_Win_flush" sets sync
+ * to flush, flush_local, lock, lock_all, pscw or fence (OSU's -w and -s; the
+ * words of p2pbench's --rma-window and --rma-sync where they exist); "" for
+ * a call not known. Returns 1 when s is one of the two lines, else 0.
+ */
+int p2pb_imp_rma_line(const char *s, char *window, char *sync, size_t len);
+struct p2pb_imp_group;
+/* A table of g measured with window and sync ("" not logged): g's policy
+ * words, "mixed" when tables of the log differ. */
+void p2pb_imp_rma_policy(struct p2pb_imp_group *g, const char *window, const char *sync);
 
 /* ---- text.c: tokens and numbers ---- */
 
@@ -134,6 +179,9 @@ struct p2pb_imp_table {
     int rate_is_sum;     /* the rate column is a sum over pairs or ranks (p2pbench's
                           * _aggregate tables), not bytes_factor x X / t: kept as logged */
     double fixed_bytes;  /* memcpy: bytes per iteration whatever X; 0 otherwise */
+    double logged_bf;    /* bytes per X the logged rate counts when not bytes_factor
+                          * (IMB Bidir_*: 1, one direction, stored as 2): the rate
+                          * is stored x bytes_factor / logged_bf; 0 otherwise */
     struct p2pb_imp_row *rows;
     size_t nrows, cap;
 };
@@ -149,6 +197,8 @@ struct p2pb_imp_group {
     cJSON *header; /* import_header facts (owned) */
     cJSON *notes;  /* array of strings (owned) */
     int nranks;
+    char rma_window[16]; /* one-sided: policy.rma_window ("allocate", "mixed"); "" none */
+    char rma_sync[16];   /* one-sided: policy.rma_sync ("flush", "pscw", "mixed"); "" none */
 };
 
 /* One input log: lines[nlines] point into buf; groups[ngroups] found in it. */
@@ -248,7 +298,7 @@ void p2pb_imp_fill_result(const struct p2pb_imp_table *t, const struct p2pb_imp_
 
 /* Tables found but not imported, by name: name[i] seen count[i] times. */
 struct p2pb_imp_skips {
-    char name[24][80];
+    char name[24][112];
     int count[24];
     size_t n;     /* names kept */
     size_t total; /* tables skipped */
@@ -258,7 +308,7 @@ struct p2pb_imp_skips {
 struct p2pb_imp_osu_section {
     int open;                       /* an OSU title was seen and no table yet */
     const struct p2pb_imp_kind *k;  /* NULL: the program is not imported */
-    char name[80];                  /* skipped: "OSU MPI_Put Bandwidth (one-sided)" */
+    char name[112];                 /* skipped: "OSU MPI_Accumulate latency (one-sided)" */
     char device[16];                /* device API from the title ("CUDA"); "" host build */
     char version[32];               /* "5.6.2"; "" not logged */
     char title[160];                /* the title line without "#" */
@@ -266,6 +316,8 @@ struct p2pb_imp_osu_section {
     int pairs, window;              /* osu_mbw_mr "[ pairs: N ] [ window size: W ]"; 0 none */
     int send_threads, recv_threads; /* osu_latency_mt; 0 none (logged before the title) */
     int rate;                       /* 1: the value column is MB/s, else usec */
+    char rma_window[16];            /* one-sided: "allocate" ... (rma.c); "" not logged */
+    char rma_sync[16];              /* one-sided: "flush" ... (rma.c); "" not logged */
     /* p2pbench's own -f osu output ("# p2pbench V: KERNEL VARIANT in the layout of
      * osu_bw", "# p2pbench: A of N ranks, bytes per iteration = F x Size") */
     int own;                    /* 1: the section is p2pbench's; k is its kernel's kind */
@@ -309,6 +361,8 @@ struct p2pb_imp_scan {
     int nprocs;                  /* IMB "#processes = N" of the section (0: none) */
     int waiting;                 /* IMB "additional processes waiting" */
     int multi;                   /* IMB -multi: number of groups (0: not -multi) */
+    int rma;                     /* the section is an IMB one-sided benchmark (rma.c) */
+    int rma_mode;                /* IMB one-sided "MODE:" of the section (enum p2pb_imp_rma_mode) */
     long maxbytes;               /* IMB "Maximum message length in bytes"; -1: none */
     size_t last_end;             /* index of the line after the previous table */
     int own;                     /* p2pbench's own --format imb output (its banner) */

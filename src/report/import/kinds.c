@@ -75,6 +75,8 @@ const struct p2pb_imp_kind *p2pb_imp_imb_kind(const char *name, int own)
     for (size_t i = 0; own && i < p2pb_imp_n_own_kinds; i++)
         if (strcasecmp(name, p2pb_imp_own_kinds[i].match) == 0)
             return &p2pb_imp_own_kinds[i];
+    if (own && p2pb_imp_rma_native(name, 1)) /* "Put-Latency": its display name */
+        return p2pb_imp_rma_native(name, 1);
     const char *n = name;
     if (strncasecmp(n, "Multi-", 6) == 0)
         n += 6;
@@ -117,5 +119,5 @@ const struct p2pb_imp_kind *p2pb_imp_native_kind(const char *kernel)
     for (size_t i = 0; i < p2pb_imp_n_own_kinds; i++)
         if (strcmp(p2pb_imp_own_kinds[i].kernel, kernel) == 0)
             return &p2pb_imp_own_kinds[i];
-    return NULL;
+    return p2pb_imp_rma_native(kernel, 0);
 }

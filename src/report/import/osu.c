@@ -63,7 +63,7 @@ static int osu_title_split(const char *s, char *model, size_t mlen, char *words,
 /* Why the program (model, words) is not imported: one-sided, collective, other. */
 static const char *osu_skip_reason(const char *model, const char *words)
 {
-    if (strncmp(model, "MPI_", 4) == 0)
+    if (strncmp(model, "MPI_", 4) == 0 || strncmp(words, "Sided ", 6) == 0)
         return "one-sided";
     if (strncmp(model, "MPI", 3) != 0)
         return "not MPI";
@@ -87,9 +87,13 @@ static void osu_open_section(struct p2pb_imp_scan *sc, const char *model, const 
         snprintf(o->device, sizeof o->device, "%.15s", model + 4);
     if (strncmp(model, "MPI", 3) == 0 && (model[3] == '\0' || model[3] == '-'))
         o->k = p2pb_imp_osu_kind_named(words);
+    else /* one-sided: "MPI_Put Latency", OSU 3.x "One Sided MPI_Put latency" (rma.c) */
+        o->k = p2pb_imp_rma_kind_named(model, words);
+    if (strncmp(model, "MPI_", 4) == 0 && strchr(model, '-')) /* "MPI_Put-CUDA" */
+        snprintf(o->device, sizeof o->device, "%.15s", strchr(model, '-') + 1);
     o->rate = o->k && o->k->is_rate;
     if (!o->k)
-        snprintf(o->name, sizeof o->name, "OSU %.12s %.24s (%.20s)", model, words,
+        snprintf(o->name, sizeof o->name, "OSU %.24s %.40s (%.34s)", model, words,
                  osu_skip_reason(model, words));
     snprintf(sc->benchbuf, sizeof sc->benchbuf, "osu");
     sc->bench = sc->benchbuf;
@@ -161,7 +165,9 @@ static int int_after(const char *s, const char *key)
 static int osu_rate_program(const char *prog)
 {
     return strcmp(prog, "osu_bw") == 0 || strcmp(prog, "osu_bibw") == 0 ||
-           strcmp(prog, "osu_mbw_mr") == 0;
+           strcmp(prog, "osu_mbw_mr") == 0 || strcmp(prog, "osu_put_bw") == 0 ||
+           strcmp(prog, "osu_get_bw") == 0 || strcmp(prog, "osu_put_bibw") == 0 ||
+           strcmp(prog, "osu_get_bibw") == 0;
 }
 
 /*
@@ -238,6 +244,10 @@ void p2pb_imp_osu_comment(struct p2pb_imp_scan *sc, const char *s)
         o->recv_threads = int_after(s, "threads:");
     if (!o->open)
         return;
+    /* one-sided programs only: "# Window creation: ...", "# Synchronization: ..." */
+    if (o->k && o->k->native == 2 &&
+        p2pb_imp_rma_line(s, o->rma_window, o->rma_sync, sizeof o->rma_window))
+        return;
     osu_buffers(o, s);
     if (strstr(s, "pairs:"))
         o->pairs = int_after(s, "pairs:");
@@ -307,6 +317,11 @@ static void osu_variant(const struct p2pb_imp_osu_section *o, char *v, size_t le
                  o->send_threads, o->recv_threads);
     if (o->buffers[0] && strcmp(o->buffers, "H H") != 0)
         snprintf(b + strlen(b), sizeof b - strlen(b), "%s%s", b[0] ? " " : "", o->buffers);
+    /* one-sided: OSU's -s and -w as p2pbench's rows name them ("sync=flush win=allocate") */
+    if (o->rma_sync[0])
+        snprintf(b + strlen(b), sizeof b - strlen(b), "%ssync=%s", b[0] ? " " : "", o->rma_sync);
+    if (o->rma_window[0])
+        snprintf(b + strlen(b), sizeof b - strlen(b), "%swin=%s", b[0] ? " " : "", o->rma_window);
     snprintf(v, len, "%.31s", b);
 }
 
@@ -344,6 +359,7 @@ static struct p2pb_imp_table *osu_table_open(struct p2pb_imp_scan *sc, size_t i)
     }
     t->line = (long)i + 1;
     osu_group_facts(sc);
+    p2pb_imp_rma_policy(sc->g, o->rma_window, o->rma_sync);
     if (o->own) {
         /* the kernel's own ranks, variant and bytes per iteration */
         snprintf(t->variant, sizeof t->variant, "%s", o->own_variant);

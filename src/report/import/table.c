@@ -198,7 +198,8 @@ static double rate_fit(const struct p2pb_imp_table *t, const struct p2pb_imp_row
 {
     if (t->infer_factor || r->t_derived || r->bytes < 1024 || !(r->t > 0) || !(r->mbps >= 1))
         return 0;
-    return t->bytes_factor * (double)r->bytes / (r->t * r->mbps);
+    return (t->logged_bf > 0 ? t->logged_bf : t->bytes_factor) * (double)r->bytes /
+           (r->t * r->mbps);
 }
 
 int p2pb_imp_row_ok(const struct p2pb_imp_table *t, const struct p2pb_imp_row *r, char *why,
@@ -312,7 +313,8 @@ static int infer_pow2(const struct p2pb_imp_group *g)
             if (r->bytes < 65536 || !(r->t > 0) || !(r->mbps > 0) || r->t_derived ||
                 g->tabs[k].infer_factor)
                 continue;
-            sum += log(g->tabs[k].bytes_factor * (double)r->bytes / (r->t * r->mbps));
+            double bf = g->tabs[k].logged_bf > 0 ? g->tabs[k].logged_bf : g->tabs[k].bytes_factor;
+            sum += log(bf * (double)r->bytes / (r->t * r->mbps));
             cnt++;
         }
     if (!cnt)
@@ -427,6 +429,10 @@ cJSON *p2pb_imp_run_record(const struct p2pb_imp_log *lg, const struct p2pb_imp_
     cJSON_AddItemToObject(run, "import_header", cJSON_Duplicate(g->header, 1));
     cJSON *pol = cJSON_AddObjectToObject(run, "policy");
     cJSON_AddStringToObject(pol, "mode", "imported");
+    if (g->rma_window[0]) /* one-sided OSU: "# Window creation: ..." (rma.c) */
+        cJSON_AddStringToObject(pol, "rma_window", g->rma_window);
+    if (g->rma_sync[0])
+        cJSON_AddStringToObject(pol, "rma_sync", g->rma_sync);
     cJSON_AddItemToObject(run, "import_notes", cJSON_Duplicate(g->notes, 1));
     return run;
 }
@@ -463,6 +469,8 @@ void p2pb_imp_fill_result(const struct p2pb_imp_table *t, const struct p2pb_imp_
         o->t_min_usec = o->t_max_usec = o->t_avg_usec = tv;
     }
     double rate = isfinite(r->mbps) ? r->mbps * uf : NAN;
+    if (t->logged_bf > 0) /* IMB Bidir_*: one direction logged, both stored */
+        rate *= t->bytes_factor / t->logged_bf;
     /* A logged rate below 1 has at most 2 significant digits (IMB and PMB print
      * 2 decimals: 0.01 for 0.0064): where the log has the time, the rate follows
      * from the definition, bytes_factor x X / t, with the time's precision. */
