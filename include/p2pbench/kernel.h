@@ -71,6 +71,15 @@ enum p2pb_rank_reduce {
 #define P2PB_KF_EVERY_RANK 0x4u
 #define P2PB_KF_NO_MPI 0x8u
 #define P2PB_KF_ONEWAY 0x10u
+#define P2PB_KF_OVERLAP 0x20u
+
+/* The phases of a P2PB_KF_OVERLAP kernel (ctx->phase), in the order run. */
+enum p2pb_overlap_phase {
+    P2PB_OVL_PURE = 0,    /* post, wait: t_pure */
+    P2PB_OVL_CPU = 1,     /* compute alone: t_cpu */
+    P2PB_OVL_OVERLAP = 2, /* post, compute, wait: t_ovrl */
+    P2PB_OVL_NPHASES = 3
+};
 
 /*
  * What the bytes counted per iteration scale with (struct p2pb_bytes_rule).
@@ -138,6 +147,10 @@ struct p2pb_kernel_ctx {
      * its own calls it before first touch. Returns 0, or -1 with errno set
      * (the run record shows where buffers really are). Never NULL. */
     int (*membind)(void *addr, size_t bytes);
+    int phase;              /* P2PB_KF_OVERLAP kernels: enum p2pb_overlap_phase;
+                             * else 0 */
+    uint64_t compute_iters; /* P2PB_KF_OVERLAP, phases 1 and 2: steps of
+                             * compute per iteration on this rank; else 0 */
 };
 
 /*
@@ -197,6 +210,11 @@ struct p2pb_kernel_ctx {
  *                statistics since setup (struct p2pb_noise, result.h). The
  *                harness puts them into the rank's row and the worst rank's
  *                into the aggregate row (src/bench/noise_rows.c).
+ *  compute       P2PB_KF_OVERLAP kernels: `steps` steps of a compute loop
+ *                that the compiler cannot remove (its result is written to
+ *                memory), no MPI, no allocation; a step's time must not
+ *                depend on the message size. The harness times it to
+ *                calibrate ctx->compute_iters; run_iter calls it.
  */
 struct p2pb_kernel {
     const char *name;
@@ -224,6 +242,7 @@ struct p2pb_kernel {
     void (*noise_stats)(const struct p2pb_kernel_ctx *ctx, struct p2pb_noise *out);
     enum p2pb_status (*finish_iter)(struct p2pb_kernel_ctx *ctx);
     double bound_paths;
+    void (*compute)(uint64_t steps);
 };
 
 /*

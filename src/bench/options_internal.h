@@ -51,6 +51,7 @@ enum opt_id {
     O_SURVEY_TIME,
     O_SURVEY_CAP,
     O_NO_PROBE,
+    O_OVERLAP_COMPUTE,
     O_LIST,
     O_INFO,
     O_HELP,
