@@ -402,6 +402,7 @@ static void add_policy(cJSON *rec, const struct p2pb_run *run)
     cJSON_AddNumberToObject(pj, "window", (double)p->window);
     cJSON_AddNumberToObject(pj, "memcpy_buffer", (double)p->copy_bytes);
     cJSON_AddStringToObject(pj, "memcpy_ranks", p->self_all ? "all" : "one");
+    cJSON_AddNumberToObject(pj, "overlap_compute", p->overlap_compute);
     cJSON_AddStringToObject(pj, "sync", "MPI_Barrier before each sample");
     cJSON_AddStringToObject(pj, "rank_reduce", "max over active ranks (PingPong: rank 0)");
 }
