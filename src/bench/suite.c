@@ -126,7 +126,7 @@ static void plan_kernel(const struct suite *s, const struct p2pb_kernel *k, stru
         p->sizes = k->default_sizes;
         p->nsizes = k->ndefault_sizes < s->maxsizes ? k->ndefault_sizes : s->maxsizes;
     }
-    p->ndirs = p->skip                              ? 1
+    p->ndirs = p->skip                           ? 1
                : (k->flags & P2PB_KF_DIRECTIONS) ? 2
                : (k->flags & P2PB_KF_OVERLAP)    ? P2PB_OVL_NPHASES
                                                  : 1;
@@ -338,8 +338,9 @@ static void run_overlap(struct suite *s, const struct plan *p)
                 const struct p2pb_result *r = &s->rows[si * s->cap];
                 s->ovl_pure[si] = s->nrows[si] && r->status == P2PB_ROW_OK ? r->t.median : NAN;
             }
-            p2pb_overlap_calibrate(s->run->comm, p->k, s->run->rank < 2 /* P2PB_PART_PAIR */, s->ovl_pure, ns,
-                                   s->run->opt->policy.overlap_compute, s->ovl_steps, s->ovl_zero);
+            p2pb_overlap_calibrate(s->run->comm, p->k, s->run->rank < 2 /* P2PB_PART_PAIR */,
+                                   s->ovl_pure, ns, s->run->opt->policy.overlap_compute,
+                                   s->ovl_steps, s->ovl_zero);
         }
         run_units(s, p, ph * ns, (ph + 1) * ns);
     }

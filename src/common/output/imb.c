@@ -164,8 +164,9 @@ static void imb_section(struct p2pb_report_ctx *ctx, const struct p2pb_imb_tab *
         fprintf(o, "# ( %d additional process%s waiting in MPI_Barrier)\n", waiting,
                 waiting == 1 ? "" : "es");
     if (!skipped && r->overlap.valid) /* docs/kernels.md, "Overlap" */
-        fprintf(o, "# %s\n# (t_pure, t_cpu, t_ovrl: medians of the pure, cpu and overlap "
-                   "rows; one line under each row)\n",
+        fprintf(o,
+                "# %s\n# (t_pure, t_cpu, t_ovrl: medians of the pure, cpu and overlap "
+                "rows; one line under each row)\n",
                 P2PB_OVERLAP_FORMULA);
     p2pb_imb_rule(o, ncols);
     if (skipped)

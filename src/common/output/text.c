@@ -121,8 +121,9 @@ static void print_title(struct p2pb_report_ctx *ctx, const struct p2pb_result *r
     }
     ctx->cur_overlap = r->overlap.valid;
     if (ctx->cur_overlap) /* docs/kernels.md, "Overlap" */
-        fprintf(o, "# %s; t_pure, t_cpu = medians of the pure and cpu rows at the same size, "
-                   "t_ovrl = this row's t_median; undefined when t_pure or t_cpu is 0\n",
+        fprintf(o,
+                "# %s; t_pure, t_cpu = medians of the pure and cpu rows at the same size, "
+                "t_ovrl = this row's t_median; undefined when t_pure or t_cpu is 0\n",
                 P2PB_OVERLAP_FORMULA);
     ctx->cur_asym = r->asym_ref[0] != 0;
     if (ctx->cur_asym)
