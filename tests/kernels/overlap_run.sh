@@ -23,7 +23,7 @@ run() { # run FILE ARGS...: p2pbench overlap on np ranks, results into FILE
     rm -f "$file"
     # shellcheck disable=SC2086
     "$mpiexec" $npflag "$np" $extra "$bin" overlap -s 0,1000,65537 --samples 3 --batch 2 \
-        --warmup 1 -o "$file" "$@" >out.txt 2>err.txt || { fail "p2pbench $*: $(cat err.txt)"; return 1; }
+        --rounds 1 --warmup 1 -o "$file" "$@" >out.txt 2>err.txt || { fail "p2pbench $*: $(cat err.txt)"; return 1; }
 }
 formula='overlap[%] = 100 * max(0, min(1, (t_pure + t_cpu - t_ovrl) / min(t_pure, t_cpu)))'
 
