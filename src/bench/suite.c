@@ -20,7 +20,7 @@
 #include "survey.h"
 #include "ticker.h"
 
-/* State of the suite. Row buffers: one kernel's rows, [ndirs][nsizes][cap]
+/* State of the suite. Row buffers: one kernel's rows, [maxdirs][nsizes][cap]
  * (a (direction, size) unit's rows at unit * cap; an overlap kernel's
  * phases are its directions, P2PB_OVL_NPHASES of them). */
 struct suite {
@@ -28,10 +28,11 @@ struct suite {
     struct p2pb_report_ctx rctx;
     size_t cap;                /* most rows of one harness call, any kernel */
     size_t maxsizes;           /* most sizes of any kernel, <= P2PB_MAX_SIZES */
-    struct p2pb_result *rows;  /* [2 * maxsizes * cap] */
-    size_t *nrows;             /* [2 * maxsizes] rows of each unit; 0: none */
-    struct p2pb_size_run **sr; /* [2 * maxsizes] units being measured */
-    size_t *order;             /* [2 * maxsizes] a round's order of units */
+    size_t maxdirs;            /* most directions (overlap: phases) of any kernel, 2 or 3 */
+    struct p2pb_result *rows;  /* [maxdirs * maxsizes * cap] */
+    size_t *nrows;             /* [maxdirs * maxsizes] rows of each unit; 0: none */
+    struct p2pb_size_run **sr; /* [maxdirs * maxsizes] units being measured */
+    size_t *order;             /* [maxdirs * maxsizes] a round's order of units */
     unsigned long long rng;    /* shuffle state, from --seed */
     size_t measured;           /* rows measured (not skipped) so far */
     enum p2pb_status status;   /* agreed by every rank */
@@ -60,14 +61,17 @@ static enum p2pb_status alloc_rows(struct suite *s)
     const struct p2pb_options *opt = s->run->opt;
     s->cap = 1;
     s->maxsizes = opt->nsizes;
+    s->maxdirs = 2;
     for (size_t ki = 0; ki < opt->nkernels; ki++) {
+        if (opt->kernels[ki]->flags & P2PB_KF_OVERLAP)
+            s->maxdirs = P2PB_OVL_NPHASES;
         size_t m = p2pb_harness_max_rows(opt->kernels[ki], s->run->nranks);
         s->cap = m > s->cap ? m : s->cap;
         m = opt->kernels[ki]->ndefault_sizes;
         s->maxsizes = m > s->maxsizes ? m : s->maxsizes;
     }
     s->maxsizes = s->maxsizes < P2PB_MAX_SIZES ? s->maxsizes : P2PB_MAX_SIZES;
-    size_t units = P2PB_OVL_NPHASES * s->maxsizes;
+    size_t units = s->maxdirs * s->maxsizes;
     s->rows = calloc(units * s->cap, sizeof *s->rows);
     s->nrows = calloc(units, sizeof *s->nrows);
     s->sr = calloc(units, sizeof *s->sr);
@@ -356,7 +360,7 @@ static void run_overlap(struct suite *s, const struct plan *p)
  * emitted; a write error on rank 0 stops every rank. */
 static void run_kernel(struct suite *s, const struct plan *p)
 {
-    memset(s->nrows, 0, P2PB_OVL_NPHASES * s->maxsizes * sizeof *s->nrows);
+    memset(s->nrows, 0, s->maxdirs * s->maxsizes * sizeof *s->nrows);
     if (p->ndirs == P2PB_OVL_NPHASES && (p->k->flags & P2PB_KF_OVERLAP))
         run_overlap(s, p);
     else
