@@ -28,6 +28,7 @@ extern const struct p2pb_kernel p2pb_kernel_put_bw;
 extern const struct p2pb_kernel p2pb_kernel_get_bw;
 extern const struct p2pb_kernel p2pb_kernel_put_bibw;
 extern const struct p2pb_kernel p2pb_kernel_get_bibw;
+extern const struct p2pb_kernel p2pb_kernel_overlap;
 
 /* One kernel per line. */
 /* clang-format off */
@@ -52,6 +53,7 @@ const struct p2pb_kernel *const p2pb_kernels[] = {
     &p2pb_kernel_get_bw,
     &p2pb_kernel_put_bibw,
     &p2pb_kernel_get_bibw,
+    &p2pb_kernel_overlap,
 };
 /* clang-format on */
 const size_t p2pb_nkernels = sizeof p2pb_kernels / sizeof p2pb_kernels[0];

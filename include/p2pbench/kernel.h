@@ -105,6 +105,15 @@ extern const char *const p2pb_rma_window_names[];
  * freed at the same addresses; osc/ucx cannot map the shared segment).
  */
 const char *p2pb_rma_refusal(int sync, int window);
+#define P2PB_KF_OVERLAP 0x20u
+
+/* The phases of a P2PB_KF_OVERLAP kernel (ctx->phase), in the order run. */
+enum p2pb_overlap_phase {
+    P2PB_OVL_PURE = 0,    /* post, wait: t_pure */
+    P2PB_OVL_CPU = 1,     /* compute alone: t_cpu */
+    P2PB_OVL_OVERLAP = 2, /* post, compute, wait: t_ovrl */
+    P2PB_OVL_NPHASES = 3
+};
 
 /*
  * What the bytes counted per iteration scale with (struct p2pb_bytes_rule).
@@ -201,6 +210,10 @@ struct p2pb_kernel_ctx {
     int (*membind)(void *addr, size_t bytes);
     int rma_sync;   /* P2PB_KF_RMA kernels: enum p2pb_rma_sync (--rma-sync) */
     int rma_window; /* P2PB_KF_RMA kernels: enum p2pb_rma_window (--rma-window) */
+    int phase;              /* P2PB_KF_OVERLAP kernels: enum p2pb_overlap_phase;
+                             * else 0 */
+    uint64_t compute_iters; /* P2PB_KF_OVERLAP, phases 1 and 2: steps of
+                             * compute per iteration on this rank; else 0 */
 };
 
 /*
@@ -272,6 +285,11 @@ struct p2pb_kernel_ctx {
  *                statistics since setup (struct p2pb_noise, result.h). The
  *                harness puts them into the rank's row and the worst rank's
  *                into the aggregate row (src/bench/noise_rows.c).
+ *  compute       P2PB_KF_OVERLAP kernels: `steps` steps of a compute loop
+ *                that the compiler cannot remove (its result is written to
+ *                memory), no MPI, no allocation; a step's time must not
+ *                depend on the message size. The harness times it to
+ *                calibrate ctx->compute_iters; run_iter calls it.
  */
 struct p2pb_kernel {
     const char *name;
@@ -301,6 +319,7 @@ struct p2pb_kernel {
     double bound_paths;
     struct p2pb_msgs_rule msgs;
     enum p2pb_status (*between_iter)(struct p2pb_kernel_ctx *ctx);
+    void (*compute)(uint64_t steps);
 };
 
 /*

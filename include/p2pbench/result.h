@@ -121,6 +121,25 @@ struct p2pb_bound {
     int exceeds;    /* 1: the row is above 105% of its bound, a likely measurement error */
 };
 
+/*
+ * The overlap percentage of an overlap row (kernel.h P2PB_KF_OVERLAP;
+ * docs/kernels.md, "Overlap"): from the medians of the three rows of one
+ * size, t_pure (post, wait), t_cpu (the calibrated compute alone) and
+ * t_ovrl (post, compute, wait), usec. percent = P2PB_OVERLAP_FORMULA
+ * (src/common/overlap.h), NAN when undefined, with the reason in undefined.
+ * JSON "overlap": {"t_pure_usec", "t_cpu_usec", "t_ovrl_usec", "percent"
+ * (null when undefined), "undefined" (the reason, only then), "formula"},
+ * present only when valid.
+ */
+struct p2pb_overlap {
+    int valid;          /* 1 on overlap rows with numbers */
+    double t_pure_usec; /* median of the "pure" row, usec */
+    double t_cpu_usec;  /* median of the "cpu" row, usec */
+    double t_ovrl_usec; /* median of this row, usec */
+    double percent;     /* 0..100; NAN: undefined */
+    char undefined[96]; /* why percent is undefined; "" when defined */
+};
+
 /* Sources of p2pb_disturbance.cpu_mhz, best last (JSON "cpu_mhz_source"). */
 enum { P2PB_MHZ_NONE = 0, P2PB_MHZ_CPUFREQ = 1, P2PB_MHZ_APERF = 2 };
 
@@ -192,6 +211,7 @@ struct p2pb_result {
      * "msgs_per_iter" and "msgs_per_sec", present only when msgs_factor > 0. */
     double msgs_factor;
     double msgs_per_sec;
+    struct p2pb_overlap overlap;         /* overlap rows (valid = 1) */
 };
 
 /* Total timed iterations of a row: samples * iterations_per_sample. */

@@ -154,8 +154,8 @@ void p2pb_bounds_measure(struct p2pb_measure *r)
     const struct p2pb_policy *pol = r->pol;
     r->path_mbps = 0;
     r->bound_source = P2PB_BOUND_NONE;
-    if (!(r->k->bound_paths > 0) || r->c.bytes == 0)
-        return;
+    if (!(r->k->bound_paths > 0) || r->c.bytes == 0 || r->bf == 0)
+        return; /* r->bf 0: an overlap kernel's compute alone */
     if (pol->bound_mbps > 0) {
         r->path_mbps = pol->bound_mbps;
         r->bound_source = P2PB_BOUND_GIVEN;

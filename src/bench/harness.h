@@ -66,6 +66,12 @@ struct p2pb_policy {
                                  * none */
     int rma_sync;               /* RMA kernels: enum p2pb_rma_sync (--rma-sync) */
     int rma_window;             /* RMA kernels: enum p2pb_rma_window (--rma-window) */
+    double overlap_compute;     /* --overlap-compute: the compute of an overlap kernel
+                                 * lasts this x its "pure" median (0: no compute) */
+    size_t overlap_steps;       /* not an option: set by the suite before each size of
+                                 * an overlap kernel's cpu and overlap phases, this
+                                 * rank's calibrated compute steps (ctx->compute_iters;
+                                 * src/bench/overlap.c) */
 };
 
 /* Timer facts measured at start-up (all in ns). */
@@ -153,7 +159,9 @@ size_t p2pb_harness_max_rows(const struct p2pb_kernel *k, int nranks);
 
 /*
  * Like p2pb_harness_run, for any kernel, in one direction (ctx->direction,
- * 0 or 1; pass 0 for kernels without P2PB_KF_DIRECTIONS). Writes *nrows
+ * 0 or 1; pass 0 for kernels without P2PB_KF_DIRECTIONS; for a
+ * P2PB_KF_OVERLAP kernel the phase, 0..2, with pol->overlap_steps set for
+ * phases 1 and 2, and the variant names it: "pure", "cpu", "overlap"). Writes *nrows
  * rows to rows[0..cap-1] (rank 0's are the ones to report):
  *  - one row, or for a P2PB_KF_PER_GROUP kernel with more than one group,
  *    one row per group (variant "pair 0-1", "2->3", "rank 1", ...) followed

@@ -205,6 +205,10 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
         .help = "skip the placement probe at start (the cache-line latency between the CPUs of "
                 "ranks 0-1, 2-3, ... that share a host, in the run record and under latency "
                 "tables; about 1 ms)"),
+    OPT(O_OVERLAP_COMPUTE, "overlap-compute", 0, P2PB_OPT_FRACTION, "F", .min = 0, .max = 100,
+        .def_text = "1", .def = 1, POLICY_FIELD(overlap_compute),
+        .help = "overlap kernel: the compute lasts F x the pure transfer's median at each size "
+                "(default {def}); 0: no compute, the overlap is undefined"),
     OPT(O_LIST, "list", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_list),
         .help = "list kernels and exit"),
     OPT(O_INFO, "info", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_info),

@@ -53,6 +53,7 @@ enum opt_id {
     O_RMA_SYNC,
     O_RMA_WINDOW,
     O_NO_PROBE,
+    O_OVERLAP_COMPUTE,
     O_LIST,
     O_INFO,
     O_HELP,

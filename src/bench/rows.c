@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "harness_internal.h"
+#include "overlap.h"
 #include "p2pbench/stats.h"
 
 int p2pb_ngroups(const struct p2pb_kernel *k, int nactive)
@@ -43,6 +44,7 @@ size_t p2pb_harness_max_rows(const struct p2pb_kernel *k, int nranks)
 /*
  * Row label (struct p2pb_result.variant) of group g (g == ngroups: the
  * aggregate row) for kernels with P2PB_KF_DIRECTIONS or P2PB_KF_PER_GROUP;
+ * for P2PB_KF_OVERLAP ones the name of the phase passed as direction;
  * "" for the others.
  */
 static void row_label(char *buf, size_t len, const struct p2pb_kernel *k, int g, int ngroups,
@@ -50,6 +52,10 @@ static void row_label(char *buf, size_t len, const struct p2pb_kernel *k, int g,
 {
     int dirs = (k->flags & P2PB_KF_DIRECTIONS) != 0;
     buf[0] = '\0';
+    if (k->flags & P2PB_KF_OVERLAP) { /* direction: the phase (ctx->phase) */
+        snprintf(buf, len, "%s", p2pb_overlap_phase_name(direction));
+        return;
+    }
     if (!(k->flags & (P2PB_KF_DIRECTIONS | P2PB_KF_PER_GROUP)))
         return;
     if (g >= ngroups) {
@@ -94,7 +100,8 @@ void p2pb_rows_label(const struct p2pb_measure *r, struct p2pb_result *rows)
         char label[32];
         /* the only row of a one-group kernel is labelled as that group */
         row_label(label, sizeof label, r->k, r->per_group ? (int)i : 0,
-                  r->per_group ? r->ngroups : 1, r->c.direction);
+                  r->per_group ? r->ngroups : 1,
+                  (r->k->flags & P2PB_KF_OVERLAP) ? r->c.phase : r->c.direction);
         if (r->k->flags & P2PB_KF_RMA) /* one-sided: the synchronisation and window */
             snprintf(label, sizeof label, "sync=%s win=%s", p2pb_rma_sync_names[r->c.rma_sync],
                      p2pb_rma_window_names[r->c.rma_window]);

@@ -404,6 +404,7 @@ static void add_policy(cJSON *rec, const struct p2pb_run *run)
     cJSON_AddStringToObject(pj, "memcpy_ranks", p->self_all ? "all" : "one");
     cJSON_AddStringToObject(pj, "msgrate_prepost", p->msgrate_prepost ? "on" : "off");
     cJSON_AddNumberToObject(pj, "cache_pollute", (double)p->cache_pollute);
+    cJSON_AddNumberToObject(pj, "overlap_compute", p->overlap_compute);
     cJSON_AddStringToObject(pj, "sync", "MPI_Barrier before each sample");
     cJSON_AddStringToObject(pj, "rank_reduce", "max over active ranks (PingPong: rank 0)");
     /* the one-sided kernels' synchronisation and window (--rma-sync, --rma-window) */

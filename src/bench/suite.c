@@ -15,24 +15,31 @@
 
 #include "bench.h"
 #include "mpi_util.h"
+#include "overlap.h"
+#include "overlap_calib.h"
 #include "survey.h"
 #include "ticker.h"
 
-/* State of the suite. Row buffers: one kernel's rows, [ndirs][nsizes][cap]
- * (a (direction, size) unit's rows at unit * cap). */
+/* State of the suite. Row buffers: one kernel's rows, [maxdirs][nsizes][cap]
+ * (a (direction, size) unit's rows at unit * cap; an overlap kernel's
+ * phases are its directions, P2PB_OVL_NPHASES of them). */
 struct suite {
     struct p2pb_run *run;
     struct p2pb_report_ctx rctx;
     size_t cap;                /* most rows of one harness call, any kernel */
     size_t maxsizes;           /* most sizes of any kernel, <= P2PB_MAX_SIZES */
-    struct p2pb_result *rows;  /* [2 * maxsizes * cap] */
-    size_t *nrows;             /* [2 * maxsizes] rows of each unit; 0: none */
-    struct p2pb_size_run **sr; /* [2 * maxsizes] units being measured */
-    size_t *order;             /* [2 * maxsizes] a round's order of units */
+    size_t maxdirs;            /* most directions (overlap: phases) of any kernel, 2 or 3 */
+    struct p2pb_result *rows;  /* [maxdirs * maxsizes * cap] */
+    size_t *nrows;             /* [maxdirs * maxsizes] rows of each unit; 0: none */
+    struct p2pb_size_run **sr; /* [maxdirs * maxsizes] units being measured */
+    size_t *order;             /* [maxdirs * maxsizes] a round's order of units */
     unsigned long long rng;    /* shuffle state, from --seed */
     size_t measured;           /* rows measured (not skipped) so far */
     enum p2pb_status status;   /* agreed by every rank */
     struct p2pb_ticker tick;   /* rank 0: the progress line (--progress) */
+    size_t *ovl_steps;         /* [maxsizes] overlap kernel: this rank's compute steps */
+    int *ovl_zero;             /* [maxsizes] overlap kernel: a rank got 0 steps */
+    double *ovl_pure;          /* [maxsizes] overlap kernel: the "pure" medians, usec */
 };
 
 /* How one kernel runs. */
@@ -42,7 +49,8 @@ struct plan {
     char why[160];       /* storage for skip */
     const size_t *sizes; /* bytes */
     size_t nsizes;
-    int ndirs; /* 2 for P2PB_KF_DIRECTIONS kernels that run, else 1 */
+    int ndirs; /* 2 for P2PB_KF_DIRECTIONS kernels that run, P2PB_OVL_NPHASES
+                * for P2PB_KF_OVERLAP ones (a phase each), else 1 */
     int hold;  /* more than one row per size: print grouped by variant */
 };
 
@@ -53,19 +61,27 @@ static enum p2pb_status alloc_rows(struct suite *s)
     const struct p2pb_options *opt = s->run->opt;
     s->cap = 1;
     s->maxsizes = opt->nsizes;
+    s->maxdirs = 2;
     for (size_t ki = 0; ki < opt->nkernels; ki++) {
+        if (opt->kernels[ki]->flags & P2PB_KF_OVERLAP)
+            s->maxdirs = P2PB_OVL_NPHASES;
         size_t m = p2pb_harness_max_rows(opt->kernels[ki], s->run->nranks);
         s->cap = m > s->cap ? m : s->cap;
         m = opt->kernels[ki]->ndefault_sizes;
         s->maxsizes = m > s->maxsizes ? m : s->maxsizes;
     }
     s->maxsizes = s->maxsizes < P2PB_MAX_SIZES ? s->maxsizes : P2PB_MAX_SIZES;
-    size_t units = 2 * s->maxsizes;
+    size_t units = s->maxdirs * s->maxsizes;
     s->rows = calloc(units * s->cap, sizeof *s->rows);
     s->nrows = calloc(units, sizeof *s->nrows);
     s->sr = calloc(units, sizeof *s->sr);
     s->order = calloc(units, sizeof *s->order);
-    int oom = !s->rows || !s->nrows || !s->sr || !s->order, anyoom = 0;
+    s->ovl_steps = calloc(s->maxsizes, sizeof *s->ovl_steps);
+    s->ovl_zero = calloc(s->maxsizes, sizeof *s->ovl_zero);
+    s->ovl_pure = calloc(s->maxsizes, sizeof *s->ovl_pure);
+    int oom = !s->rows || !s->nrows || !s->sr || !s->order || !s->ovl_steps || !s->ovl_zero ||
+              !s->ovl_pure,
+        anyoom = 0;
     P2PB_MPI_CHECK(MPI_Allreduce(&oom, &anyoom, 1, MPI_INT, MPI_MAX, s->run->comm));
     if (!anyoom)
         return P2PB_OK;
@@ -80,6 +96,9 @@ static void free_rows(struct suite *s)
     free(s->nrows);
     free(s->sr);
     free(s->order);
+    free(s->ovl_steps);
+    free(s->ovl_zero);
+    free(s->ovl_pure);
 }
 
 /* 1 when kernel k counts no bytes per iteration: the message size means
@@ -111,7 +130,10 @@ static void plan_kernel(const struct suite *s, const struct p2pb_kernel *k, stru
         p->sizes = k->default_sizes;
         p->nsizes = k->ndefault_sizes < s->maxsizes ? k->ndefault_sizes : s->maxsizes;
     }
-    p->ndirs = (k->flags & P2PB_KF_DIRECTIONS) && !p->skip ? 2 : 1;
+    p->ndirs = p->skip                           ? 1
+               : (k->flags & P2PB_KF_DIRECTIONS) ? 2
+               : (k->flags & P2PB_KF_OVERLAP)    ? P2PB_OVL_NPHASES
+                                                 : 1;
     p->hold = p2pb_harness_max_rows(k, nranks) > 1;
 }
 
@@ -176,12 +198,17 @@ static int start_unit(struct suite *s, const struct plan *p, size_t u)
         if (k->flags & P2PB_KF_DIRECTIONS) /* one row per direction: tell them apart */
             snprintf(s->rows[u * s->cap].variant, sizeof s->rows[u * s->cap].variant, "%s",
                      u < p->nsizes ? "0->1" : "1->0");
+        else if ((k->flags & P2PB_KF_OVERLAP) && p->ndirs > 1) /* one row per phase */
+            snprintf(s->rows[u * s->cap].variant, sizeof s->rows[u * s->cap].variant, "%s",
+                     p2pb_overlap_phase_name((int)(u / p->nsizes)));
         s->nrows[u] = 1;
         if (run->rank == 0 && p->skip && u == 0) /* a size below a minimum: table only */
             fprintf(stderr, "p2pbench: skipping %s: %s\n", k->name, note);
         return 0;
     }
     run->err[0] = '\0';
+    if (k->flags & P2PB_KF_OVERLAP) /* this rank's compute steps at this size */
+        run->opt->policy.overlap_steps = s->ovl_steps[si];
     p2pb_watchdog_size(k, bytes, run->opt->policy.timeout); /* setup: named if it hangs */
     enum p2pb_status st = p2pb_size_begin(run->comm, k, bytes, (int)(u / p->nsizes),
                                           &run->opt->policy, &run->ti, &s->rows[u * s->cap], s->cap,
@@ -216,12 +243,12 @@ static void run_rounds(struct suite *s, const struct plan *p, size_t n)
     }
 }
 
-/* Rows of every unit still open; after a failure, units without samples
- * are dropped (nrows 0). Counts the measured rows. */
-static void finish_units(struct suite *s, const struct plan *p, size_t nunits)
+/* Rows of every unit in [u0, u1) still open; after a failure, units
+ * without samples are dropped (nrows 0). Counts the measured rows. */
+static void finish_units(struct suite *s, const struct plan *p, size_t u0, size_t u1)
 {
     struct p2pb_run *run = s->run;
-    for (size_t u = 0; u < nunits; u++) {
+    for (size_t u = u0; u < u1; u++) {
         struct p2pb_result *rows = &s->rows[u * s->cap];
         if (s->sr[u] && s->status != P2PB_OK && p2pb_size_samples(s->sr[u]) == 0) {
             p2pb_size_free(s->sr[u]);
@@ -291,18 +318,54 @@ static void emit_direction(struct suite *s, const struct plan *p, int dir)
     p2pb_watchdog_own_write(0);
 }
 
+/* Units [u0, u1): started, their rounds (shuffled together), their rows
+ * finished. */
+static void run_units(struct suite *s, const struct plan *p, size_t u0, size_t u1)
+{
+    size_t n = 0;
+    for (size_t u = u0; u < u1 && s->status == P2PB_OK; u++)
+        if (start_unit(s, p, u))
+            s->order[n++] = u;
+    run_rounds(s, p, n);
+    finish_units(s, p, u0, u1);
+}
+
+/* An overlap kernel (kernel.h P2PB_KF_OVERLAP): its phases one after the
+ * other, every size of one before the next; before "cpu" the compute
+ * steps calibrated from the "pure" medians (overlap_calib.h); after
+ * "overlap", rank 0 puts the percentage into each overlap row. */
+static void run_overlap(struct suite *s, const struct plan *p)
+{
+    const size_t ns = p->nsizes;
+    for (size_t ph = 0; ph < P2PB_OVL_NPHASES && s->status == P2PB_OK; ph++) {
+        if (ph == P2PB_OVL_CPU) {
+            for (size_t si = 0; si < ns; si++) { /* rank 0's rows have the numbers */
+                const struct p2pb_result *r = &s->rows[si * s->cap];
+                s->ovl_pure[si] = s->nrows[si] && r->status == P2PB_ROW_OK ? r->t.median : NAN;
+            }
+            p2pb_overlap_calibrate(s->run->comm, p->k, s->run->rank < 2 /* P2PB_PART_PAIR */,
+                                   s->ovl_pure, ns, s->run->opt->policy.overlap_compute,
+                                   s->ovl_steps, s->ovl_zero);
+        }
+        run_units(s, p, ph * ns, (ph + 1) * ns);
+    }
+    for (size_t si = 0; si < ns && s->run->rank == 0; si++) {
+        size_t u[P2PB_OVL_NPHASES] = {si, ns + si, 2 * ns + si};
+        if (s->nrows[u[0]] && s->nrows[u[1]] && s->nrows[u[2]])
+            p2pb_overlap_row(&s->rows[u[0] * s->cap], &s->rows[u[1] * s->cap],
+                             &s->rows[u[2] * s->cap], s->ovl_zero[si]);
+    }
+}
+
 /* One kernel: its units started, the rounds, the rows finished and
  * emitted; a write error on rank 0 stops every rank. */
 static void run_kernel(struct suite *s, const struct plan *p)
 {
-    const size_t nunits = (size_t)p->ndirs * p->nsizes;
-    size_t n = 0;
-    memset(s->nrows, 0, 2 * s->maxsizes * sizeof *s->nrows);
-    for (size_t u = 0; u < nunits && s->status == P2PB_OK; u++)
-        if (start_unit(s, p, u))
-            s->order[n++] = u;
-    run_rounds(s, p, n);
-    finish_units(s, p, nunits);
+    memset(s->nrows, 0, s->maxdirs * s->maxsizes * sizeof *s->nrows);
+    if (p->ndirs == P2PB_OVL_NPHASES && (p->k->flags & P2PB_KF_OVERLAP))
+        run_overlap(s, p);
+    else
+        run_units(s, p, 0, (size_t)p->ndirs * p->nsizes);
     for (size_t si = 0; p->ndirs == 2 && si < p->nsizes; si++)
         add_asymmetry(s, p, si);
     for (int dir = 0; dir < p->ndirs && s->run->rank == 0; dir++)

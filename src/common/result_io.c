@@ -6,6 +6,7 @@
 #include "p2pbench/result.h"
 #include "array.h"
 #include "text.h"
+#include "overlap.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -442,6 +443,7 @@ void *p2pb_result_to_json(const struct p2pb_result *r)
         p2pb_clock_to_json(&r->clock, o);
         p2pb_bound_to_json(&r->bound, o);
         p2pb_shift_to_json(&r->shift, o);
+        p2pb_overlap_to_json(&r->overlap, o);
     }
     return o;
 }

@@ -9,6 +9,7 @@
 #include "row_index.h"
 #include "input.h"
 #include "text.h"
+#include "overlap.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -284,7 +285,9 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
         st = p2pb_clock_from_json(o, &r->clock, err, errlen);
     if (st == P2PB_OK)
         st = p2pb_bound_from_json(o, &r->bound, err, errlen);
-    return st == P2PB_OK ? p2pb_shift_from_json(o, &r->shift, err, errlen) : st;
+    if (st == P2PB_OK)
+        st = p2pb_shift_from_json(o, &r->shift, err, errlen);
+    return st == P2PB_OK ? p2pb_overlap_from_json(o, &r->overlap, err, errlen) : st;
 }
 
 void p2pb_run_info_from_json(const void *obj, struct p2pb_run_info *ri)

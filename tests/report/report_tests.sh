@@ -745,7 +745,7 @@ open(sys.argv[1], "w").write("\n".join(out) + "\n")
     grep -q 'exceeds bound' out.txt && fail "show -f osu: a note without a row above its bound"
     # csv: the bound columns
     expect_status 0 "$bin" show -f csv bad/bad-01.jsonl
-    grep -q ',1000,copy,130,1,,,$' out.txt || fail "show csv: bound columns: $(grep ',1024,' out.txt | head -1)"
+    grep -q ',1000,copy,130,1,,,,,,$' out.txt || fail "show csv: bound columns: $(grep ',1024,' out.txt | head -1)"
     ;;
 *)
     echo "unknown test $test" >&2; exit 2 ;;

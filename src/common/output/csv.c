@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bound.h"
+#include "overlap.h"
 #include "output/output.h"
 
 /* 1 if s is a plain decimal number as a spreadsheet reads one: [+-]digits
@@ -69,13 +70,15 @@ static void csv_begin(struct p2pb_report_ctx *ctx)
           "mbytes_per_sec_imb,asymmetry,asymmetry_vs,disturbed,steal_pct,cpu_lost_pct,"
           "invol_ctxsw,migrations,cpu_mhz,shifted,noise_detours_per_sec,noise_median_usec,"
           "noise_p99_usec,noise_max_usec,noise_lost_pct,noise_worst_rank,bound_mbytes_per_sec,"
-          "bound_source,bound_pct,exceeds_bound,clock_residual_usec,clock_within,msgs_per_sec\n",
+          "bound_source,bound_pct,exceeds_bound,clock_residual_usec,clock_within,msgs_per_sec,"
+          "overlap_pct,overlap_undefined,overlap_formula\n",
           ctx->out);
 }
 
 /* The columns from "disturbed" on: what disturbed the row (docs/host-context.md),
- * its level shift, the noise kernel's detours, the row's bound and a one-way
- * row's clock check; empty where not measured. */
+ * its level shift, the noise kernel's detours, the row's bound, a one-way
+ * row's clock check and an overlap row's percentage; empty where not
+ * measured. */
 static void csv_extras(FILE *o, const struct p2pb_result *r)
 {
     const struct p2pb_disturbance *d = &r->disturbance;
@@ -113,6 +116,14 @@ static void csv_extras(FILE *o, const struct p2pb_result *r)
         fputs(",,", o);
     /* kernels with a msgs rule (kernel.h), ok rows: msgs/s x X / 10^6 = MB/s */
     csv_num(o, r->msgs_factor > 0 && r->status == P2PB_ROW_OK ? r->msgs_per_sec : NAN);
+    if (r->overlap.valid) { /* the percentage, or empty with the reason; the formula */
+        csv_num(o, r->overlap.percent);
+        fputc(',', o);
+        p2pb_csv_field(o, r->overlap.undefined);
+        fputc(',', o);
+        p2pb_csv_field(o, P2PB_OVERLAP_FORMULA);
+    } else
+        fputs(",,,", o);
 }
 
 static void csv_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)

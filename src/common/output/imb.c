@@ -19,6 +19,7 @@
 
 #include "output/imb.h"
 #include "output/output.h"
+#include "overlap.h"
 
 void p2pb_imb_rule(FILE *o, int ncols)
 {
@@ -167,6 +168,11 @@ static void imb_section(struct p2pb_report_ctx *ctx, const struct p2pb_imb_tab *
     if (!skipped && waiting > 0)
         fprintf(o, "# ( %d additional process%s waiting in MPI_Barrier)\n", waiting,
                 waiting == 1 ? "" : "es");
+    if (!skipped && r->overlap.valid) /* docs/kernels.md, "Overlap" */
+        fprintf(o,
+                "# %s\n# (t_pure, t_cpu, t_ovrl: medians of the pure, cpu and overlap "
+                "rows; one line under each row)\n",
+                P2PB_OVERLAP_FORMULA);
     p2pb_imb_rule(o, ncols);
     if (t->mode)
         fprintf(o, "#\n#    MODE: %s\n#\n", t->mode);
@@ -202,6 +208,10 @@ static void imb_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
         return;
     }
     p2pb_imb_values(o, &t, r);
+    if (r->overlap.valid && isfinite(r->overlap.percent))
+        fprintf(o, "# overlap[%%] %.1f\n", r->overlap.percent);
+    else if (r->overlap.valid)
+        fprintf(o, "# overlap[%%] undefined: %s\n", r->overlap.undefined);
 }
 
 /* IMB's closing line tells parsers the run finished: only a complete run

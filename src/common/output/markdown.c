@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Markdown: one table per kernel, units in the header row. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "output/output.h"
+#include "overlap.h"
 
 static void md_begin(struct p2pb_report_ctx *ctx)
 {
@@ -56,7 +58,17 @@ static void md_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
             return;
         }
         fprintf(o, " (%d of %d ranks)\n\n", r->active_ranks, r->nranks);
-        if (r->noise.valid)
+        ctx->cur_overlap = r->overlap.valid;
+        if (ctx->cur_overlap) /* docs/kernels.md, "Overlap" */
+            fprintf(o,
+                    "%s; t_pure, t_cpu = medians of the pure and cpu rows at the same size, "
+                    "t_ovrl = this row's t median.\n\n"
+                    "| bytes | n | t median [usec] | 95%% CI [usec] | p99 [usec] | MB/s | "
+                    "overlap [%%] |\n"
+                    "|------:|--:|----------------:|:-------------:|-----------:|-----:|"
+                    "------------:|\n",
+                    P2PB_OVERLAP_FORMULA);
+        else if (r->noise.valid)
             fprintf(o, "| bytes | n | detours/s | detour median [usec] | p99 [usec] | max [usec] "
                        "| time lost [%%] |\n"
                        "|------:|--:|----------:|---------------------:|-----------:|-----------:"
@@ -106,6 +118,14 @@ static void md_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
         p2pb_fmt_sig(ms, sizeof ms, r->msgs_per_sec);
         fprintf(o, " %s |", ms);
     }
+    if (ctx->cur_overlap && r->overlap.valid && isfinite(r->overlap.percent))
+        fprintf(o, " %.1f |", r->overlap.percent);
+    else if (ctx->cur_overlap && r->overlap.valid) {
+        fprintf(o, " undefined: ");
+        p2pb_md_field(o, r->overlap.undefined);
+        fprintf(o, " |");
+    } else if (ctx->cur_overlap)
+        fprintf(o, " - |");
     fputc('\n', o);
 }
 

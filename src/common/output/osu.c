@@ -29,10 +29,12 @@
  * bytes_factor; memcpy: "= B at every Size", B its buffer), so `p2pbench-report import` reads the
  * tables back as the kernels they came from (src/report/import/osu.c).
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "output/output.h"
+#include "overlap.h"
 
 /* The OSU program a kernel is shown as. */
 struct osu_map {
@@ -103,6 +105,9 @@ static void osu_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *r
     else
         fprintf(o, "# p2pbench: %d of %d ranks, bytes per iteration = %.17g x Size\n",
                 r->active_ranks, r->nranks, r->bytes_factor);
+    if (r->overlap.valid) /* docs/kernels.md, "Overlap" */
+        fprintf(o, "# %s (medians of the pure, cpu and overlap rows; one line under each row)\n",
+                P2PB_OVERLAP_FORMULA);
     osu_col_header(o, m);
     ctx->header_done = 1;
 }
@@ -130,6 +135,10 @@ static void osu_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     } else {
         fprintf(o, "%-10zu%18.2f\n", r->bytes, m->rate ? r->mbytes_per_sec : r->t.median);
     }
+    if (r->overlap.valid && isfinite(r->overlap.percent))
+        fprintf(o, "# overlap[%%] %.1f\n", r->overlap.percent);
+    else if (r->overlap.valid)
+        fprintf(o, "# overlap[%%] undefined: %s\n", r->overlap.undefined);
 }
 
 static void osu_begin(struct p2pb_report_ctx *ctx)

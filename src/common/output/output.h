@@ -59,6 +59,7 @@ struct p2pb_report_ctx {
      * median lies below their floor */
     const struct p2pb_probe *probe;
     size_t below_floor;
+    int cur_overlap; /* text, markdown: the open section has an overlap[%] column */
 };
 
 struct p2pb_reporter {

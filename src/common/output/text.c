@@ -10,6 +10,7 @@
 
 #include "output/output.h"
 #include "bound.h"
+#include "overlap.h"
 #include "probe.h"
 
 /* The placement probe of the run in the header: one line per pair, or why
@@ -122,6 +123,12 @@ static void print_title(struct p2pb_report_ctx *ctx, const struct p2pb_result *r
                 "floor of 0-byte latency; a median t below it is marked f)\n",
                 a, b, fl);
     }
+    ctx->cur_overlap = r->overlap.valid;
+    if (ctx->cur_overlap) /* docs/kernels.md, "Overlap" */
+        fprintf(o,
+                "# %s; t_pure, t_cpu = medians of the pure and cpu rows at the same size, "
+                "t_ovrl = this row's t_median; undefined when t_pure or t_cpu is 0\n",
+                P2PB_OVERLAP_FORMULA);
     ctx->cur_asym = r->asym_ref[0] != 0;
     if (ctx->cur_asym)
         fprintf(o, "# asym = MB/s of %s / MB/s of %s at the same size\n", r->variant, r->asym_ref);
@@ -135,6 +142,7 @@ static void open_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *
     ctx->cur_asym = 0;
     ctx->cur_bound = 0;
     ctx->cur_msgs = 0;
+    ctx->cur_overlap = 0;
     fprintf(ctx->out, "\n");
     if (r->status != P2PB_ROW_SKIPPED)
         print_title(ctx, r);
@@ -142,11 +150,24 @@ static void open_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *
 
 static void print_header(struct p2pb_report_ctx *ctx)
 {
-    fprintf(ctx->out, "%12s %7s %7s %14s %14s %14s %12s %12s %12s%s%s%s\n", "bytes", "n", "k",
+    fprintf(ctx->out, "%12s %7s %7s %14s %14s %14s %12s %12s %12s%s%s%s%s\n", "bytes", "n", "k",
             "t_median[usec]", "ci95_lo[usec]", "ci95_hi[usec]", "p99[usec]", "min[usec]", "MB/s",
             ctx->cur_msgs ? "       msgs/s" : "", ctx->cur_asym ? "         asym" : "",
-            ctx->cur_bound ? "     %bound" : "");
+            ctx->cur_bound ? "     %bound" : "", ctx->cur_overlap ? "  overlap[%]" : "");
     ctx->header_done = 1;
+}
+
+/* The overlap[%] column and the end of the row; an undefined percentage
+ * says so and why on the line below (result.h, struct p2pb_overlap). */
+static void print_overlap(FILE *o, const struct p2pb_overlap *ov)
+{
+    if (ov->valid && isfinite(ov->percent)) {
+        fprintf(o, " %11.1f\n", ov->percent);
+        return;
+    }
+    fprintf(o, " %11s\n", ov->valid ? "undefined" : "-");
+    if (ov->valid)
+        fprintf(o, "%12s overlap undefined: %s\n", "", ov->undefined);
 }
 
 /* The noise kernel's detours under its row (result.h, struct p2pb_noise). */
@@ -346,8 +367,12 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
     if (r->bound.valid) { /* docs/kernels.md, "Bounds" */
         fprintf(o, " %10.1f%%%s", r->bound.percent, r->bound.exceeds ? " exceeds bound" : "");
         p2pb_report_note_bound(ctx, r);
-    }
-    fputc('\n', o);
+    } else if (ctx->cur_bound && ctx->cur_overlap)
+        fprintf(o, " %11s", "");
+    if (ctx->cur_overlap)
+        print_overlap(o, &r->overlap);
+    else
+        fputc('\n', o);
     print_noise(o, r);
 }
 

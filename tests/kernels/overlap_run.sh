@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The overlap kernel end to end on N ranks (docs/kernels.md, "Overlap"):
+#  (a) a run with the default compute: rows pure, cpu, overlap at each
+#      size, in that order; each overlap row's "overlap" object holds the
+#      medians of its size's three rows and the percentage the formula
+#      gives from them (tests/kernels/overlap_rows.py); the text table
+#      prints the formula and the overlap[%] column;
+#  (b) --overlap-compute 0 (no compute): the percentage is undefined
+#      everywhere: null with the reason in JSON, empty with the reason in
+#      the program's CSV, "undefined" in the report tool's show of the
+#      results file (text, markdown, imb, csv: the reporters the program
+#      uses); the formula in each of them. Two launches in all.
+# usage: overlap_run.sh MPIEXEC NPFLAG NP "EXTRA FLAGS" P2PBENCH REPORT ROWS_PY WORKDIR
+set -u
+mpiexec=$1 npflag=$2 np=$3 extra=$4 bin=$5 report=$6 rows_py=$7 dir=$8
+mkdir -p "$dir" && cd "$dir" || exit 1
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+run() { # run FILE ARGS...: p2pbench overlap on np ranks, results into FILE
+    file=$1
+    shift
+    rm -f "$file"
+    # shellcheck disable=SC2086
+    "$mpiexec" $npflag "$np" $extra "$bin" overlap -s 0,1000,65537 --samples 3 --batch 2 \
+        --rounds 1 --warmup 1 -o "$file" "$@" >out.txt 2>err.txt || { fail "p2pbench $*: $(cat err.txt)"; return 1; }
+}
+formula='overlap[%] = 100 * max(0, min(1, (t_pure + t_cpu - t_ovrl) / min(t_pure, t_cpu)))'
+
+# (a) default compute
+if run a.jsonl; then
+    python3 "$rows_py" a.jsonl defined "$np" || fail "results file of the default run"
+    grep -qF "# $formula" out.txt || fail "text: no formula line"
+    grep -q 'overlap\[%\]$' out.txt || fail "text: no overlap[%] column"
+fi
+# (b) no compute: undefined, in every format
+if run b.jsonl --overlap-compute 0 -f csv; then
+    grep -qF "$formula" out.txt || fail "csv: no formula"
+    grep -q ',overlap_pct,overlap_undefined,overlap_formula$' out.txt || fail "csv: columns"
+    [ "$(grep -c ',overlap,.*,,no compute time (t_cpu = 0: the compute loop ran 0 steps),' out.txt)" = 3 ] ||
+        fail "csv: 3 undefined overlap rows"
+    python3 "$rows_py" b.jsonl undefined "$np" || fail "results file of --overlap-compute 0"
+    for f in text markdown imb csv; do
+        "$report" show -f $f b.jsonl >show.txt 2>&1 || { fail "show -f $f: $(cat show.txt)"; continue; }
+        grep -qF "$formula" show.txt || fail "show -f $f: no formula"
+        word=undefined
+        [ $f = csv ] && word='0 steps' # csv: the reason in the overlap_undefined column
+        [ "$(grep -c "$word" show.txt)" -ge 3 ] || fail "show -f $f: '$word' on fewer than 3 rows"
+    done
+fi
+[ "$fails" = 0 ] && echo "PASS: overlap on $np ranks" && exit 0
+exit 1
