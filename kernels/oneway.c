@@ -26,8 +26,8 @@ static enum p2pb_status oneway_iter(struct p2pb_kernel_ctx *c)
     if (is_sender(c))
         P2PB_KCALL(MPI_Send(c->sbuf, c->count, c->dtype, c->peer, TAG_DATA, c->comm));
     else
-        P2PB_KCALL(MPI_Recv(c->rbuf, c->count, c->dtype, c->peer, TAG_DATA, c->comm,
-                            MPI_STATUS_IGNORE));
+        P2PB_KCALL(
+            MPI_Recv(c->rbuf, c->count, c->dtype, c->peer, TAG_DATA, c->comm, MPI_STATUS_IGNORE));
     return P2PB_OK;
 }
 

@@ -208,8 +208,8 @@ struct p2pb_kernel_ctx {
      * its own calls it before first touch. Returns 0, or -1 with errno set
      * (the run record shows where buffers really are). Never NULL. */
     int (*membind)(void *addr, size_t bytes);
-    int rma_sync;   /* P2PB_KF_RMA kernels: enum p2pb_rma_sync (--rma-sync) */
-    int rma_window; /* P2PB_KF_RMA kernels: enum p2pb_rma_window (--rma-window) */
+    int rma_sync;           /* P2PB_KF_RMA kernels: enum p2pb_rma_sync (--rma-sync) */
+    int rma_window;         /* P2PB_KF_RMA kernels: enum p2pb_rma_window (--rma-window) */
     int phase;              /* P2PB_KF_OVERLAP kernels: enum p2pb_overlap_phase;
                              * else 0 */
     uint64_t compute_iters; /* P2PB_KF_OVERLAP, phases 1 and 2: steps of

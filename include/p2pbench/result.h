@@ -211,7 +211,7 @@ struct p2pb_result {
      * "msgs_per_iter" and "msgs_per_sec", present only when msgs_factor > 0. */
     double msgs_factor;
     double msgs_per_sec;
-    struct p2pb_overlap overlap;         /* overlap rows (valid = 1) */
+    struct p2pb_overlap overlap; /* overlap rows (valid = 1) */
 };
 
 /* Total timed iterations of a row: samples * iterations_per_sample. */
@@ -248,15 +248,15 @@ struct p2pb_run_info {
     char mpi_library[256]; /* first line of MPI_Get_library_version */
     char host[64];         /* host of rank 0 */
     int nranks;
-    char policy[64]; /* "adaptive", "fixed-imb", "fixed" */
-    int imported;    /* 1 if converted from a text log */
-    int check;       /* 1 if payloads were verified (--check) */
-    char state[12];  /* "steady", "cold" (--off-cache), "unwarmed" (--warmup 0), ""
-                      * unknown (policy.state) */
-    int bounds;      /* 1: the run judged its rows against bounds (policy.bound present;
-                      * docs/kernels.md, "Bounds"), so tables carry a %bound column */
+    char policy[64];        /* "adaptive", "fixed-imb", "fixed" */
+    int imported;           /* 1 if converted from a text log */
+    int check;              /* 1 if payloads were verified (--check) */
+    char state[12];         /* "steady", "cold" (--off-cache), "unwarmed" (--warmup 0), ""
+                             * unknown (policy.state) */
+    int bounds;             /* 1: the run judged its rows against bounds (policy.bound present;
+                             * docs/kernels.md, "Bounds"), so tables carry a %bound column */
     size_t off_cache_bytes; /* cold: the cache size C spanned twice per side, bytes */
-    char source[64]; /* "p2pbench" or e.g. "imb-4.1" for imports */
+    char source[64];        /* "p2pbench" or e.g. "imb-4.1" for imports */
 };
 
 /*

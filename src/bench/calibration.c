@@ -137,10 +137,9 @@ static size_t check_floor(struct p2pb_measure *r, size_t k, double target)
 static size_t choose_k(struct p2pb_measure *r)
 {
     const double target = p2pb_sample_target_ns(r->ti);
-    const double t_iter = r->t_iter_ns > 0 ? r->t_iter_ns
-                                           : iteration_time_ns(r, target < P2PB_CALIB_NS
-                                                                      ? target
-                                                                      : P2PB_CALIB_NS);
+    const double t_iter =
+        r->t_iter_ns > 0 ? r->t_iter_ns
+                         : iteration_time_ns(r, target < P2PB_CALIB_NS ? target : P2PB_CALIB_NS);
     size_t kb = t_iter > 0 ? (size_t)ceil(target / t_iter) : 1;
     size_t kt = p2pb_choose_batch(t_iter, r->ti);
     if (kt > kb)

@@ -91,7 +91,7 @@ static void start_run(struct p2pb_measure *r, MPI_Comm comm, const struct p2pb_k
     r->nactive = assign_roles(k, pol, c);
     r->bf = p2pb_kernel_bytes_factor(k, bytes, c->window, c->copy_bytes);
     if ((k->flags & P2PB_KF_OVERLAP) && direction == P2PB_OVL_CPU)
-        r->bf = 0;                       /* the compute alone moves no bytes: no MB/s, no bound */
+        r->bf = 0; /* the compute alone moves no bytes: no MB/s, no bound */
     r->mf = p2pb_kernel_msgs(k, c->window);
     if (p2pb_test_seams()->double_bytes) /* test seam (watchdog.c): a byte-counting error */
         r->bf *= 2;

@@ -16,7 +16,8 @@ static const char description1[] =
     "definitions of the Pallas/Intel MPI Benchmarks, and bandwidth, multi-pair and memcpy "
     "kernels) over a list of message sizes. For each size it prints the median time with its "
     "95% prediction interval (where the median of another launch would fall, from the rounds' "
-    "medians; with one round the confidence interval of the median), p99, minimum, sample count and throughput, and writes a JSON Lines "
+    "medians; with one round the confidence interval of the median), p99, minimum, sample count "
+    "and throughput, and writes a JSON Lines "
     "results file holding every statistic together with the host context: MPI library, each "
     "rank's host and CPU binding, OS, CPU and topology, timer and sampling policy.";
 

@@ -127,7 +127,8 @@ double p2pb_oneway_iters(struct p2pb_measure *r, size_t m)
      * are, rank 1's minus the model's offset at each; the model is a line,
      * so its sum is taken at the mean time */
     long double mean_t = (long double)base + (long double)sum / (long double)m;
-    long double off = c->rank == 0 ? 0.0L : (long double)p2pb_clock_predict(&r->clk.m, (double)mean_t);
+    long double off =
+        c->rank == 0 ? 0.0L : (long double)p2pb_clock_predict(&r->clk.m, (double)mean_t);
     long double share = (long double)m * (mean_t - off - (long double)r->epoch_ref);
     return (double)(sender ? -share : share);
 }

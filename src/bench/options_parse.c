@@ -366,10 +366,10 @@ static enum p2pb_status check_rma(const struct p2pb_optparse *ps)
 static void find_unused(const struct p2pb_optparse *ps)
 {
     static const size_t some[] = {
-        O_WINDOW,      O_TCP_IF,          O_MEMCPY_BUFFER, O_MEMCPY_RANKS, O_SURVEY_SIZES,
-        O_SURVEY_MODE, O_SURVEY_ORDER,    O_SURVEY_SEED,   O_SURVEY_PER,   O_SURVEY_TIME,
-        O_SURVEY_CAP,  O_MSGRATE_PREPOST, O_CACHE_POLLUTE, O_RMA_SYNC,     O_RMA_WINDOW,
-        O_OVERLAP_COMPUTE};
+        O_WINDOW,        O_TCP_IF,      O_MEMCPY_BUFFER, O_MEMCPY_RANKS,
+        O_SURVEY_SIZES,  O_SURVEY_MODE, O_SURVEY_ORDER,  O_SURVEY_SEED,
+        O_SURVEY_PER,    O_SURVEY_TIME, O_SURVEY_CAP,    O_MSGRATE_PREPOST,
+        O_CACHE_POLLUTE, O_RMA_SYNC,    O_RMA_WINDOW,    O_OVERLAP_COMPUTE};
     const struct p2pb_options *o = ps->o;
     size_t len = 0;
     for (size_t i = 0; i < sizeof some / sizeof some[0]; i++) {

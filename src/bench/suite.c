@@ -435,7 +435,8 @@ enum p2pb_status p2pb_suite_run(struct p2pb_run *run)
         struct plan p;
         plan_kernel(&s, opt->kernels[ki], &p);
         if (run->rank == 0 && opt->sizes_given && sizeless(p.k) && !p.skip)
-            fprintf(stderr, "p2pbench: note: %s moves no bytes: -s does not apply to it (one row)\n",
+            fprintf(stderr,
+                    "p2pbench: note: %s moves no bytes: -s does not apply to it (one row)\n",
                     p.k->name);
         /* MPI's eager limit means nothing to a kernel that sends no MPI message */
         s.rctx.eager_limit = (p.k->flags & P2PB_KF_NO_MPI) ? -1 : run->eager_limit;

@@ -43,15 +43,15 @@ static const char *const step_token[] = {"run_record", "size",       "row",    "
 /* State the handler reads: formatted before the timer is armed (the handler
  * may only call async-signal-safe functions). */
 static struct {
-    double seconds;               /* --timeout; 0: no timer */
-    int rank;                     /* this rank */
-    uint64_t t0_ns;               /* p2pb_now_ns() at MPI init, for wall_sec */
-    struct p2pb_results_file *rf; /* rank 0: the results file; NULL none */
-    volatile sig_atomic_t step;   /* enum p2pb_wait */
-    volatile sig_atomic_t phase;  /* enum p2pb_phase within P2PB_WAIT_SIZE */
-    volatile sig_atomic_t firing; /* the handler is running */
+    double seconds;                  /* --timeout; 0: no timer */
+    int rank;                        /* this rank */
+    uint64_t t0_ns;                  /* p2pb_now_ns() at MPI init, for wall_sec */
+    struct p2pb_results_file *rf;    /* rank 0: the results file; NULL none */
+    volatile sig_atomic_t step;      /* enum p2pb_wait */
+    volatile sig_atomic_t phase;     /* enum p2pb_phase within P2PB_WAIT_SIZE */
+    volatile sig_atomic_t firing;    /* the handler is running */
     volatile sig_atomic_t own_write; /* rank 0 writes what the others wait for */
-    char kernel[32];              /* last (kernel, size) started; "" none */
+    char kernel[32];                 /* last (kernel, size) started; "" none */
     size_t bytes;
     char limit[32];                      /* "--timeout" as text, e.g. "5" */
     char what[96];                       /* "kernel pingpong, size 1024 bytes" */

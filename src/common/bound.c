@@ -16,14 +16,15 @@ static const struct {
     const char *name;
     double mbps;
 } rate_units[] = {
-    {"kbit", 1e3 / 8e6}, {"mbit", 1e6 / 8e6}, {"gbit", 1e9 / 8e6}, {"tbit", 1e12 / 8e6},
-    {"MB/s", 1.0},       {"GB/s", 1e3},
+    {"kbit", 1e3 / 8e6},  {"mbit", 1e6 / 8e6}, {"gbit", 1e9 / 8e6},
+    {"tbit", 1e12 / 8e6}, {"MB/s", 1.0},       {"GB/s", 1e3},
 };
 
 enum p2pb_status p2pb_parse_rate(const char *text, double *mbps, char *err, size_t errlen)
 {
     char *end = NULL;
-    double v = text && (isdigit((unsigned char)text[0]) || text[0] == '.') ? strtod(text, &end) : NAN;
+    double v =
+        text && (isdigit((unsigned char)text[0]) || text[0] == '.') ? strtod(text, &end) : NAN;
     for (size_t i = 0; end && i < sizeof rate_units / sizeof rate_units[0]; i++) {
         if (strcasecmp(end, rate_units[i].name) == 0 && isfinite(v) && v > 0 &&
             v * rate_units[i].mbps <= 1e9) {

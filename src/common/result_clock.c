@@ -12,8 +12,7 @@
 #include "bound.h"
 #include "p2pbench/result.h"
 
-static const char *const clock_names[] = {"offset_usec", "drift_ppm", "residual_usec",
-                                          "rtt_usec"};
+static const char *const clock_names[] = {"offset_usec", "drift_ppm", "residual_usec", "rtt_usec"};
 #define NCLOCK (sizeof clock_names / sizeof clock_names[0])
 
 static void clock_fields(struct p2pb_clock_sync *c, double *f[NCLOCK])

@@ -58,11 +58,11 @@ double p2pb_msgs_per_sec(double msgs, double t_usec)
 
 struct p2pb_results_file {
     int fd;
-    int regular;     /* a regular file: can be cut back after a failed write */
-    int started;     /* a line was written (a file opened to be replaced is
-                      * emptied just before its first line) */
-    int created;     /* the open created the file (discard removes it) */
-    dev_t dev;       /* the file opened, to remove only that one */
+    int regular; /* a regular file: can be cut back after a failed write */
+    int started; /* a line was written (a file opened to be replaced is
+                  * emptied just before its first line) */
+    int created; /* the open created the file (discard removes it) */
+    dev_t dev;   /* the file opened, to remove only that one */
     ino_t ino;
     off_t good_size; /* bytes of complete lines written so far */
     char path[1024];

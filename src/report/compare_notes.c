@@ -206,7 +206,8 @@ static void probe_notes(struct note_sink *k, const char *tag, const struct p2pb_
         note(k, "warning: ",
              "placement on side %s (%s): its launches fall into %zu groups by the placement "
              "probe of ranks 0-1 (cache-line one-way latency between their CPUs, fastest "
-             "batch; a gap of more than %gx between sorted values): %s; the likely cause of a bimodal side "
+             "batch; a gap of more than %gx between sorted values): %s; the likely cause of a "
+             "bimodal side "
              "(docs/host-context.md, \"Placement probe\")",
              tag, s->name, ng, P2PB_PROBE_GAP, list);
     }

@@ -6,9 +6,9 @@
 #include "bound.h"
 #include "output/output.h"
 
-const struct p2pb_reporter *const p2pb_reporters[] = {
-    &p2pb_reporter_text, &p2pb_reporter_imb, &p2pb_reporter_csv, &p2pb_reporter_markdown,
-    &p2pb_reporter_osu,  NULL};
+const struct p2pb_reporter *const p2pb_reporters[] = {&p2pb_reporter_text, &p2pb_reporter_imb,
+                                                      &p2pb_reporter_csv,  &p2pb_reporter_markdown,
+                                                      &p2pb_reporter_osu,  NULL};
 
 const struct p2pb_reporter *p2pb_reporter_find(const char *name)
 {
@@ -83,8 +83,9 @@ int p2pb_report_new_section(struct p2pb_report_ctx *ctx, const struct p2pb_resul
 char *p2pb_fmt_state(char *buf, size_t len, const struct p2pb_run_info *ri)
 {
     if (strcmp(ri->state, "steady") == 0)
-        snprintf(buf, len, "steady (every size and round warmed up until its time per batch "
-                           "settled; buffers kept for the whole run)");
+        snprintf(buf, len,
+                 "steady (every size and round warmed up until its time per batch "
+                 "settled; buffers kept for the whole run)");
     else if (strcmp(ri->state, "cold") == 0 && ri->off_cache_bytes)
         snprintf(buf, len,
                  "cold (--off-cache: each message one cache line past the last, through "
@@ -93,8 +94,9 @@ char *p2pb_fmt_state(char *buf, size_t len, const struct p2pb_run_info *ri)
     else if (strcmp(ri->state, "cold") == 0)
         snprintf(buf, len, "cold (--off-cache)");
     else if (strcmp(ri->state, "unwarmed") == 0)
-        snprintf(buf, len, "not warmed up (--warmup 0: each size timed as it comes; the "
-                           "iterations that chose k ran before it)");
+        snprintf(buf, len,
+                 "not warmed up (--warmup 0: each size timed as it comes; the "
+                 "iterations that chose k ran before it)");
     else
         return NULL;
     return buf;
@@ -106,8 +108,7 @@ void p2pb_report_note_bound(struct p2pb_report_ctx *ctx, const struct p2pb_resul
         return;
     if (!ctx->exceeds++)
         snprintf(ctx->exceeds_first, sizeof ctx->exceeds_first, "%s%s%s, %zu bytes, at %.0f%%",
-                 r->display_name, r->variant[0] ? " " : "", r->variant, r->bytes,
-                 r->bound.percent);
+                 r->display_name, r->variant[0] ? " " : "", r->variant, r->bytes, r->bound.percent);
 }
 
 void p2pb_report_print_bound(const struct p2pb_report_ctx *ctx, const char *prefix)

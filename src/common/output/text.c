@@ -102,13 +102,14 @@ static void print_title(struct p2pb_report_ctx *ctx, const struct p2pb_result *r
     else
         fprintf(o, "; MB/s = %g x bytes / t\n", r->bytes_factor);
     if (r->rounds >= 2) /* docs/methodology.md, "Rounds" */
-        fprintf(o,
-                "# ci95 = where another launch's median should fall, from %zu rounds (sizes "
-                "shuffled, each warmed up again every round); what is fixed for a whole launch is only "
-                "partly in it: on 2-vCPU VMs it held another launch's median in 82%% (AMD host, "
-                "launches in two latency groups) to 93%% (Intel host) of cases "
-                "(docs/methodology.md, \"Rounds\")\n",
-                r->rounds);
+        fprintf(
+            o,
+            "# ci95 = where another launch's median should fall, from %zu rounds (sizes "
+            "shuffled, each warmed up again every round); what is fixed for a whole launch is only "
+            "partly in it: on 2-vCPU VMs it held another launch's median in 82%% (AMD host, "
+            "launches in two latency groups) to 93%% (Intel host) of cases "
+            "(docs/methodology.md, \"Rounds\")\n",
+            r->rounds);
     if (r->clock.valid)
         fprintf(o, "# t = end of the receive - start of the send, on rank 0's clock (rank 1's "
                    "through a fitted line); a constant difference between the directions cannot "
