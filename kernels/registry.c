@@ -21,6 +21,8 @@ extern const struct p2pb_kernel p2pb_kernel_memcpy;
 extern const struct p2pb_kernel p2pb_kernel_tcp_pingpong;
 extern const struct p2pb_kernel p2pb_kernel_tcp_uniband;
 extern const struct p2pb_kernel p2pb_kernel_noise;
+extern const struct p2pb_kernel p2pb_kernel_persistent_pingpong;
+extern const struct p2pb_kernel p2pb_kernel_partitioned_pingpong;
 
 /* One kernel per line. */
 /* clang-format off */
@@ -38,6 +40,8 @@ const struct p2pb_kernel *const p2pb_kernels[] = {
     &p2pb_kernel_tcp_pingpong,
     &p2pb_kernel_tcp_uniband,
     &p2pb_kernel_noise,
+    &p2pb_kernel_persistent_pingpong,
+    &p2pb_kernel_partitioned_pingpong,
 };
 /* clang-format on */
 const size_t p2pb_nkernels = sizeof p2pb_kernels / sizeof p2pb_kernels[0];

@@ -61,6 +61,8 @@ struct p2pb_policy {
     double bound_mbps;    /* --bound: the rate of one path, MB/s; 0 = from the hardware */
     struct p2pb_bounds *bounds; /* run-level facts for the rows' bounds (the suite); NULL
                                  * none */
+    size_t partitions;          /* P2PB_KF_PARTITIONED kernels: parts per message
+                                 * (--partitions) */
 };
 
 /* Timer facts measured at start-up (all in ns). */

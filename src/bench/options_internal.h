@@ -55,6 +55,7 @@ enum opt_id {
     O_INFO,
     O_HELP,
     O_VERSION,
+    O_PARTITIONS,
     O_COUNT
 };
 

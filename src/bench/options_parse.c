@@ -332,6 +332,7 @@ static int kernel_uses(const struct p2pb_kernel *k, size_t id)
     case O_TCP_IF: return strncmp(k->name, "tcp-", 4) == 0;
     case O_MEMCPY_BUFFER:
     case O_MEMCPY_RANKS: return strcmp(k->name, "memcpy") == 0;
+    case O_PARTITIONS: return (k->flags & P2PB_KF_PARTITIONED) != 0;
     default: return 1;
     }
 }
@@ -344,7 +345,7 @@ static void find_unused(const struct p2pb_optparse *ps)
 {
     static const size_t some[] = {O_WINDOW,       O_TCP_IF,      O_MEMCPY_BUFFER, O_MEMCPY_RANKS,
                                   O_SURVEY_SIZES, O_SURVEY_MODE, O_SURVEY_ORDER,  O_SURVEY_SEED,
-                                  O_SURVEY_PER,   O_SURVEY_TIME, O_SURVEY_CAP};
+                                  O_SURVEY_PER,   O_SURVEY_TIME, O_SURVEY_CAP,    O_PARTITIONS};
     const struct p2pb_options *o = ps->o;
     size_t len = 0;
     for (size_t i = 0; i < sizeof some / sizeof some[0]; i++) {
