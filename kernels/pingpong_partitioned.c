@@ -98,9 +98,9 @@ static void partitioned_teardown(struct p2pb_kernel_ctx *c)
     c->priv = NULL;
 }
 
-#define PARTITIONED_CALLS                                                              \
-    .setup = partitioned_setup, .run_iter = partitioned_iter,                          \
-    .verify = p2pb_pingpong_verify, .teardown = partitioned_teardown
+#define PARTITIONED_CALLS                                                                     \
+    .setup = partitioned_setup, .run_iter = partitioned_iter, .verify = p2pb_pingpong_verify, \
+    .teardown = partitioned_teardown
 
 #else /* MPI 3.x: listed, never run */
 
@@ -110,8 +110,8 @@ static enum p2pb_status partitioned_none(struct p2pb_kernel_ctx *c)
     return P2PB_EMPI;
 }
 
-#define PARTITIONED_CALLS                                                                   \
-    .run_iter = partitioned_none,                                                           \
+#define PARTITIONED_CALLS                                                                \
+    .run_iter = partitioned_none,                                                        \
     .unavailable_reason = "needs MPI_Psend_init (MPI-4); this library is MPI " P2PB_STR( \
         MPI_VERSION) "." P2PB_STR(MPI_SUBVERSION)
 

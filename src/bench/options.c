@@ -200,8 +200,8 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
         .help = "show this help and exit"),
     OPT(O_VERSION, "version", 'V', P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_version),
         .help = "show version and exit"),
-    OPT(O_PARTITIONS, "partitions", 0, P2PB_OPT_COUNT, "P", .min = 1, .max = 65536,
-        .def_text = "8", .def = 8, POLICY_FIELD(partitions),
+    OPT(O_PARTITIONS, "partitions", 0, P2PB_OPT_COUNT, "P", .min = 1, .max = 65536, .def_text = "8",
+        .def = 8, POLICY_FIELD(partitions),
         .help = "partitioned-pingpong: parts per message (MPI_Psend_init); sizes that are not "
                 "a multiple of P are skipped (default {def})"),
 };

@@ -168,8 +168,7 @@ int MPI_Sendrecv_c(const void *sbuf, MPI_Count scount, MPI_Datatype st, int dest
 {
     sent += type_bytes(scount, st);
     recvd += type_bytes(rcount, rt);
-    return PMPI_Sendrecv_c(sbuf, scount, st, dest, stag, rbuf, rcount, rt, src, rtag, comm,
-                           status);
+    return PMPI_Sendrecv_c(sbuf, scount, st, dest, stag, rbuf, rcount, rt, src, rtag, comm, status);
 }
 #endif
 
@@ -248,8 +247,8 @@ static void check_one(const char *name, size_t x, size_t parts, int lc, const st
                "inits %lld (setup) %lld (iteration) ready %lld int-count calls %lld; definition: "
                "%lld %lld %lld %lld 0 %lld %lld\n",
                name, x, parts, lc, rank, got.sent, got.recv, got.starts, got.inits_setup, inits,
-               got.readies, got.int_calls, e->sent, e->recv, e->starts, e->inits_setup,
-               e->readies, e->int_calls);
+               got.readies, got.int_calls, e->sent, e->recv, e->starts, e->inits_setup, e->readies,
+               e->int_calls);
         failures++;
     }
     if (k->teardown)
@@ -291,7 +290,7 @@ int main(int argc, char **argv)
                 continue; /* the suite skips such a size (mpi4_check.sh) */
             struct expect part = {X, X, 2, 2, (long long)ps[j], 0};
             check_one("partitioned-pingpong", xs[i], ps[j], 0, &part);
-        checks++;
+            checks++;
         }
         struct expect lc = {X, X, 0, 0, 0, 0}; /* MPI_Send_c / MPI_Recv_c / MPI_Sendrecv_c */
         check_one("pingpong", xs[i], 0, 1, &lc);
