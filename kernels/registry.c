@@ -29,6 +29,8 @@ extern const struct p2pb_kernel p2pb_kernel_get_bw;
 extern const struct p2pb_kernel p2pb_kernel_put_bibw;
 extern const struct p2pb_kernel p2pb_kernel_get_bibw;
 extern const struct p2pb_kernel p2pb_kernel_overlap;
+extern const struct p2pb_kernel p2pb_kernel_persistent_pingpong;
+extern const struct p2pb_kernel p2pb_kernel_partitioned_pingpong;
 
 /* One kernel per line. */
 /* clang-format off */
@@ -54,6 +56,8 @@ const struct p2pb_kernel *const p2pb_kernels[] = {
     &p2pb_kernel_put_bibw,
     &p2pb_kernel_get_bibw,
     &p2pb_kernel_overlap,
+    &p2pb_kernel_persistent_pingpong,
+    &p2pb_kernel_partitioned_pingpong,
 };
 /* clang-format on */
 const size_t p2pb_nkernels = sizeof p2pb_kernels / sizeof p2pb_kernels[0];

@@ -114,6 +114,31 @@ enum p2pb_overlap_phase {
     P2PB_OVL_OVERLAP = 2, /* post, compute, wait: t_ovrl */
     P2PB_OVL_NPHASES = 3
 };
+/*
+ * P2PB_KF_LARGE_COUNT for X > INT_MAX bytes the kernel sends X MPI_BYTEs
+ *                     with MPI-4's large-count calls (MPI_Send_c, ...) when
+ *                     the library has them (P2PB_HAVE_MPI4); the harness
+ *                     then sets ctx->large_count, else the kernel uses
+ *                     ctx->dtype / ctx->count (1 KiB blocks). The row says
+ *                     which (struct p2pb_result.count_path).
+ * P2PB_KF_BOUND_BUFFERS the kernel binds sbuf / rbuf to requests in setup
+ *                     (persistent, partitioned): the harness keeps one
+ *                     buffer set (--off-cache does not cycle them).
+ * P2PB_KF_PARTITIONED X is split into ctx->partitions equal parts
+ *                     (--partitions): a size that is not a multiple of it
+ *                     gives a row with status "skipped" and a note.
+ */
+#define P2PB_KF_LARGE_COUNT 0x200u
+#define P2PB_KF_BOUND_BUFFERS 0x400u
+#define P2PB_KF_PARTITIONED 0x800u
+
+/* 1 when the MPI library implements MPI 4.0 (partitioned communication,
+ * the large-count calls MPI_Send_c etc.), else 0. */
+#if defined(MPI_VERSION) && MPI_VERSION >= 4
+#define P2PB_HAVE_MPI4 1
+#else
+#define P2PB_HAVE_MPI4 0
+#endif
 
 /*
  * What the bytes counted per iteration scale with (struct p2pb_bytes_rule).
@@ -186,7 +211,8 @@ struct p2pb_kernel_ctx {
     int left, right;     /* chain kernels: (rank-1+n)%n and (rank+1)%n */
     size_t bytes;        /* message size X in bytes */
     MPI_Datatype dtype;  /* element type: MPI_BYTE, or a contiguous block */
-    int count;           /* elements of dtype per message: count * extent == bytes */
+    int count;           /* elements of dtype per message: count * extent == bytes
+                          * (0 and not read when large_count is 1) */
     size_t window;       /* window W of non-blocking sends (bandwidth kernels;
                           * --window, default 64, 1..65536) */
     int direction;       /* P2PB_KF_DIRECTIONS kernels: 0 = lower rank of the
@@ -214,6 +240,12 @@ struct p2pb_kernel_ctx {
                              * else 0 */
     uint64_t compute_iters; /* P2PB_KF_OVERLAP, phases 1 and 2: steps of
                              * compute per iteration on this rank; else 0 */
+    int large_count;   /* P2PB_KF_LARGE_COUNT kernels: 1 when X > INT_MAX and
+                        * the library has the large-count calls: send X
+                        * MPI_BYTEs with MPI_Send_c etc.; else 0 */
+    size_t partitions; /* P2PB_KF_PARTITIONED kernels: parts per message
+                        * (--partitions, default 8, 1..65536); X is a
+                        * multiple of it; else 0 */
 };
 
 /*
@@ -290,6 +322,11 @@ struct p2pb_kernel_ctx {
  *                memory), no MPI, no allocation; a step's time must not
  *                depend on the message size. The harness times it to
  *                calibrate ctx->compute_iters; run_iter calls it.
+ *  overhead_vs   optional; the name of the kernel whose t at the same size
+ *                this kernel's rows are divided by, when that kernel ran
+ *                earlier in the same launch: the row's overhead
+ *                (struct p2pb_result.overhead; partitioned-pingpong:
+ *                "pingpong")
  */
 struct p2pb_kernel {
     const char *name;
@@ -320,6 +357,7 @@ struct p2pb_kernel {
     struct p2pb_msgs_rule msgs;
     enum p2pb_status (*between_iter)(struct p2pb_kernel_ctx *ctx);
     void (*compute)(uint64_t steps);
+    const char *overhead_vs;
 };
 
 /*

@@ -212,6 +212,18 @@ struct p2pb_result {
     double msgs_factor;
     double msgs_per_sec;
     struct p2pb_overlap overlap; /* overlap rows (valid = 1) */
+    /* How a message above 2^31-1 bytes went (docs/kernels.md, "Large
+     * messages"): "large-count" (MPI-4's MPI_Send_c etc., X MPI_BYTEs) or
+     * "datatype" (X / 1024 blocks of a 1 KiB contiguous type); "" at
+     * X <= 2^31-1 and for kernels without MPI messages. JSON "count_path",
+     * present only when non-empty. */
+    char count_path[16];
+    /* Kernels with a baseline (kernel.h; partitioned-pingpong): t.median of
+     * this row / t.median of kernel overhead_vs's row at the same size in the
+     * same launch. Set only when overhead_vs is non-empty. JSON "overhead":
+     * {"vs": overhead_vs, "ratio": overhead}, present only then. */
+    double overhead;
+    char overhead_vs[32];
 };
 
 /* Total timed iterations of a row: samples * iterations_per_sample. */

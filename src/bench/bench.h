@@ -178,4 +178,33 @@ void p2pb_probe_run(struct p2pb_run *run);
  */
 enum p2pb_status p2pb_suite_run(struct p2pb_run *run);
 
+/* --- overhead.c: a kernel's overhead against its reference kernel (overhead_vs) --- */
+
+/* One kept row of a baseline kernel: its t.median in usec. */
+struct p2pb_overhead_ref {
+    char kernel[32], variant[32];
+    size_t bytes;
+    double t_median;
+};
+
+/* The kept rows of the launch so far (n of cap); zero-initialised = empty. */
+struct p2pb_overhead_refs {
+    struct p2pb_overhead_ref *rows;
+    size_t n, cap;
+};
+
+/* Keep the ok rows (n of them) of a kernel some kernel names as its
+ * baseline (kernel.h); out of memory keeps fewer (no error). */
+void p2pb_overhead_keep(struct p2pb_overhead_refs *b, const struct p2pb_result *rows, size_t n);
+
+/* Rows (n) of kernel k with a baseline: each ok row's overhead = its
+ * t.median / the kept baseline row's of the same size and variant (the
+ * latest one), overhead_vs = the baseline's name; rows without one stay
+ * as they are. Formula: docs/kernels.md, "Partitioned-PingPong". */
+void p2pb_overhead_apply(const struct p2pb_overhead_refs *b, const struct p2pb_kernel *k,
+                         struct p2pb_result *rows, size_t n);
+
+/* Free what b holds; b is empty again. */
+void p2pb_overhead_free(struct p2pb_overhead_refs *b);
+
 #endif /* P2PBENCH_BENCH_H */

@@ -165,6 +165,8 @@ static int plan_one(const struct p2pb_kernel *k, size_t bytes, size_t window,
     size_t ns = off_cache_sets(pol, bytes, &b->sstride);
     size_t nr = off_cache_sets(pol, bytes, &b->rstride);
     b->nsets = ns > nr ? ns : nr;
+    if (k->flags & P2PB_KF_BOUND_BUFFERS) /* requests bound to one set in setup */
+        b->nsets = 1;
     return 0;
 }
 
@@ -259,7 +261,12 @@ static enum p2pb_status setup_kernel(struct p2pb_measure *r, char *err, size_t e
 
 enum p2pb_status p2pb_buffers_open(struct p2pb_measure *r, char *err, size_t errlen)
 {
-    enum p2pb_status st = p2pb_make_msg_type(r->c.bytes, &r->c.dtype, &r->c.count, err, errlen);
+    enum p2pb_status st = P2PB_OK;
+    if (r->c.large_count) { /* X MPI_BYTEs through the large-count calls */
+        r->c.dtype = MPI_BYTE;
+        r->c.count = 0; /* not read: the kernel passes ctx->bytes as an MPI_Count */
+    } else
+        st = p2pb_make_msg_type(r->c.bytes, &r->c.dtype, &r->c.count, err, errlen);
     if (st == P2PB_OK) /* same verdict on every rank: depends only on bytes */
         st = plan_sets(r, err, errlen);
     if (st == P2PB_OK)

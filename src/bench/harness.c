@@ -4,6 +4,7 @@
  * docs/methodology.md, "One (kernel, size)", each a function of its own file
  * (harness_internal.h lists them). See harness.h.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -88,6 +89,8 @@ static void start_run(struct p2pb_measure *r, MPI_Comm comm, const struct p2pb_k
         c->phase = direction;
         c->compute_iters = direction == P2PB_OVL_PURE ? 0 : pol->overlap_steps;
     }
+    c->partitions = (k->flags & P2PB_KF_PARTITIONED) ? pol->partitions : 0;
+    c->large_count = P2PB_HAVE_MPI4 && (k->flags & P2PB_KF_LARGE_COUNT) && bytes > (size_t)INT_MAX;
     r->nactive = assign_roles(k, pol, c);
     r->bf = p2pb_kernel_bytes_factor(k, bytes, c->window, c->copy_bytes);
     if ((k->flags & P2PB_KF_OVERLAP) && direction == P2PB_OVL_CPU)

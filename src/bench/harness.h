@@ -72,6 +72,8 @@ struct p2pb_policy {
                                  * an overlap kernel's cpu and overlap phases, this
                                  * rank's calibrated compute steps (ctx->compute_iters;
                                  * src/bench/overlap.c) */
+    size_t partitions;          /* P2PB_KF_PARTITIONED kernels: parts per message
+                                 * (--partitions) */
 };
 
 /* Timer facts measured at start-up (all in ns). */

@@ -60,7 +60,7 @@ static int finish(struct p2pb_run *run, int code)
 /* --list: every kernel with its table name, ranks, default and definition. */
 static void print_list(void)
 {
-    printf("%-15s %-15s %-6s %-8s %s\n", "kernel", "table", "ranks", "default", "definition");
+    printf("%-20s %-20s %-6s %-8s %s\n", "kernel", "table", "ranks", "default", "definition");
     for (size_t i = 0; i < p2pb_nkernels; i++) {
         const struct p2pb_kernel *k = p2pb_kernels[i];
         char ranks[16];
@@ -70,12 +70,11 @@ static void print_list(void)
             snprintf(ranks, sizeof ranks, "%d-%d", k->min_ranks, k->max_ranks);
         else
             snprintf(ranks, sizeof ranks, ">=%d", k->min_ranks);
-        printf("%-15s %-15s %-6s %-8s %s%s%s\n", k->name, k->display_name, ranks,
+        printf("%-20s %-20s %-6s %-8s %s%s%s%s\n", k->name, k->display_name, ranks,
                p2pb_kernel_is_default(k) ? "yes" : "no", k->summary,
                k->unavailable_reason ? " [unavailable: " : "",
-               k->unavailable_reason ? k->unavailable_reason : "");
-        if (k->unavailable_reason)
-            printf("]\n");
+               k->unavailable_reason ? k->unavailable_reason : "",
+               k->unavailable_reason ? "]" : "");
     }
 }
 

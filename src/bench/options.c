@@ -228,6 +228,10 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
         .help = "msgrate: before each iteration, untimed, touch every cache line of a buffer "
                 "of BYTES (larger than the last-level cache) and handshake with the partner "
                 "(default {def}: off)"),
+    OPT(O_PARTITIONS, "partitions", 0, P2PB_OPT_COUNT, "P", .min = 1, .max = 65536, .def_text = "8",
+        .def = 8, POLICY_FIELD(partitions),
+        .help = "partitioned-pingpong: parts per message (MPI_Psend_init); sizes that are not "
+                "a multiple of P are skipped (default {def})"),
 };
 
 const struct p2pb_optdef *p2pb_option_table(size_t *n)

@@ -60,6 +60,7 @@ enum opt_id {
     O_VERSION,
     O_MSGRATE_PREPOST,
     O_CACHE_POLLUTE,
+    O_PARTITIONS,
     O_COUNT
 };
 

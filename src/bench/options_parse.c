@@ -337,6 +337,7 @@ static int kernel_uses(const struct p2pb_kernel *k, size_t id)
     case O_RMA_SYNC:
     case O_RMA_WINDOW: return (k->flags & P2PB_KF_RMA) != 0;
     case O_OVERLAP_COMPUTE: return (k->flags & P2PB_KF_OVERLAP) != 0;
+    case O_PARTITIONS: return (k->flags & P2PB_KF_PARTITIONED) != 0;
     default: return 1;
     }
 }
@@ -369,7 +370,8 @@ static void find_unused(const struct p2pb_optparse *ps)
         O_WINDOW,        O_TCP_IF,      O_MEMCPY_BUFFER, O_MEMCPY_RANKS,
         O_SURVEY_SIZES,  O_SURVEY_MODE, O_SURVEY_ORDER,  O_SURVEY_SEED,
         O_SURVEY_PER,    O_SURVEY_TIME, O_SURVEY_CAP,    O_MSGRATE_PREPOST,
-        O_CACHE_POLLUTE, O_RMA_SYNC,    O_RMA_WINDOW,    O_OVERLAP_COMPUTE};
+        O_CACHE_POLLUTE, O_RMA_SYNC,    O_RMA_WINDOW,    O_OVERLAP_COMPUTE,
+        O_PARTITIONS};
     const struct p2pb_options *o = ps->o;
     size_t len = 0;
     for (size_t i = 0; i < sizeof some / sizeof some[0]; i++) {

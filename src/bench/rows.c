@@ -5,6 +5,7 @@
  * (src/common/stats.c), and for per-group kernels (kernel.h,
  * P2PB_KF_PER_GROUP) one row per group plus the aggregate row.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -92,6 +93,10 @@ static void fill_row(struct p2pb_result *out, const struct p2pb_measure *r, cons
     out->msgs_factor = r->mf;
     out->time_scale = k->time_scale;
     out->asymmetry = NAN;
+    if (r->c.bytes > (size_t)INT_MAX && !(k->flags & P2PB_KF_NO_MPI) &&
+        k->participation != P2PB_PART_SELF)
+        snprintf(out->count_path, sizeof out->count_path, "%s",
+                 r->c.large_count ? "large-count" : "datatype");
 }
 
 void p2pb_rows_label(const struct p2pb_measure *r, struct p2pb_result *rows)

@@ -400,6 +400,7 @@ static void add_policy(cJSON *rec, const struct p2pb_run *run)
     cJSON_AddNumberToObject(wj, "settle_batches", P2PB_SETTLE_BATCHES);
     cJSON_AddNumberToObject(wj, "max_sec_per_round", P2PB_WARMUP_MAX_SEC);
     cJSON_AddNumberToObject(pj, "window", (double)p->window);
+    cJSON_AddNumberToObject(pj, "partitions", (double)p->partitions);
     cJSON_AddNumberToObject(pj, "memcpy_buffer", (double)p->copy_bytes);
     cJSON_AddStringToObject(pj, "memcpy_ranks", p->self_all ? "all" : "one");
     cJSON_AddStringToObject(pj, "msgrate_prepost", p->msgrate_prepost ? "on" : "off");

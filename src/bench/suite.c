@@ -40,6 +40,7 @@ struct suite {
     size_t *ovl_steps;         /* [maxsizes] overlap kernel: this rank's compute steps */
     int *ovl_zero;             /* [maxsizes] overlap kernel: a rank got 0 steps */
     double *ovl_pure;          /* [maxsizes] overlap kernel: the "pure" medians, usec */
+    struct p2pb_overhead_refs base; /* rows of baseline kernels so far (overhead.c) */
 };
 
 /* How one kernel runs. */
@@ -193,6 +194,9 @@ static int start_unit(struct suite *s, const struct plan *p, size_t u)
     else if (bytes < k->min_bytes)
         snprintf(note, sizeof note, "size %zu B is below the minimum of %s, %zu B", bytes,
                  k->display_name, k->min_bytes);
+    else if ((k->flags & P2PB_KF_PARTITIONED) && bytes % run->opt->policy.partitions != 0)
+        snprintf(note, sizeof note, "size %zu B is not a multiple of --partitions %zu", bytes,
+                 run->opt->policy.partitions);
     if (note[0]) {
         skip_row(&s->rows[u * s->cap], k, bytes, run->nranks, &run->opt->policy, note);
         if (k->flags & P2PB_KF_DIRECTIONS) /* one row per direction: tell them apart */
@@ -368,6 +372,10 @@ static void run_kernel(struct suite *s, const struct plan *p)
         run_units(s, p, 0, (size_t)p->ndirs * p->nsizes);
     for (size_t si = 0; p->ndirs == 2 && si < p->nsizes; si++)
         add_asymmetry(s, p, si);
+    for (size_t u = 0; u < (size_t)p->ndirs * p->nsizes; u++) { /* overhead vs a baseline */
+        p2pb_overhead_apply(&s->base, p->k, &s->rows[u * s->cap], s->nrows[u]);
+        p2pb_overhead_keep(&s->base, &s->rows[u * s->cap], s->nrows[u]);
+    }
     for (int dir = 0; dir < p->ndirs && s->run->rank == 0; dir++)
         emit_direction(s, p, dir);
     int st = (int)s->status;
@@ -443,6 +451,7 @@ enum p2pb_status p2pb_suite_run(struct p2pb_run *run)
         run_kernel(&s, &p);
     }
     free_rows(&s);
+    p2pb_overhead_free(&s.base);
     run->opt->policy.bounds = NULL;
     p2pb_bounds_close(&bounds);
     p2pb_ticker_clear(&s.tick);

@@ -388,6 +388,8 @@ void *p2pb_result_to_json(const struct p2pb_result *r)
     cJSON_AddStringToObject(o, "status", p2pb_row_status_str(r->status));
     if (r->note[0])
         cJSON_AddStringToObject(o, "note", r->note);
+    if (r->count_path[0])
+        cJSON_AddStringToObject(o, "count_path", r->count_path);
     if (r->status == P2PB_ROW_OK) {
         cJSON_AddNumberToObject(o, "samples", (double)r->samples);
         cJSON_AddNumberToObject(o, "iterations_per_sample", (double)r->iterations_per_sample);
@@ -431,6 +433,11 @@ void *p2pb_result_to_json(const struct p2pb_result *r)
             cJSON *a = cJSON_AddObjectToObject(o, "asymmetry");
             cJSON_AddStringToObject(a, "vs", r->asym_ref);
             add_num(a, "ratio", r->asymmetry);
+        }
+        if (r->overhead_vs[0]) {
+            cJSON *a = cJSON_AddObjectToObject(o, "overhead");
+            cJSON_AddStringToObject(a, "vs", r->overhead_vs);
+            add_num(a, "ratio", r->overhead);
         }
         if (r->rounds > 0) { /* rounds (docs/output-format.md) */
             cJSON_AddNumberToObject(o, "rounds", (double)r->rounds);

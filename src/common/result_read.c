@@ -230,6 +230,18 @@ static enum p2pb_status get_rates(const cJSON *o, struct p2pb_result *r, char *e
     return P2PB_OK;
 }
 
+/* "overhead" {"vs", "ratio"} (absent: ratio NAN). */
+static enum p2pb_status get_overhead(const cJSON *o, struct p2pb_result *r, char *err,
+                                     size_t errlen)
+{
+    const cJSON *ov = cJSON_GetObjectItemCaseSensitive(o, "overhead");
+    r->overhead = NAN;
+    if (!cJSON_IsObject(ov))
+        return P2PB_OK;
+    get_str(ov, "vs", r->overhead_vs, sizeof r->overhead_vs);
+    return get_real(ov, "overhead.", "ratio", NAN, &r->overhead, err, errlen);
+}
+
 /* "asymmetry" {"vs", "ratio"} (absent: ratio NAN). */
 static enum p2pb_status get_asymmetry(const cJSON *o, struct p2pb_result *r, char *err,
                                       size_t errlen)
@@ -262,6 +274,7 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
         snprintf(r->display_name, sizeof r->display_name, "%s", r->kernel);
     get_str(o, "variant", r->variant, sizeof r->variant);
     get_str(o, "note", r->note, sizeof r->note);
+    get_str(o, "count_path", r->count_path, sizeof r->count_path);
     const cJSON *lay = cJSON_GetObjectItemCaseSensitive(o, "imb_layout");
     r->imb_layout = cJSON_IsString(lay) && strcmp(lay->valuestring, "tminmaxavg") == 0;
     const cJSON *met = cJSON_GetObjectItemCaseSensitive(o, "ci_target_met");
@@ -273,6 +286,8 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
         st = get_rates(o, r, err, errlen);
     if (st == P2PB_OK)
         st = get_asymmetry(o, r, err, errlen);
+    if (st == P2PB_OK)
+        st = get_overhead(o, r, err, errlen);
     if (st != P2PB_OK)
         return st;
     if (get_rounds(o, r) != 0)

@@ -5,7 +5,7 @@
 # status but 0, whatever was printed).
 #   cmake -DPROGRAM=p2pbench -P check_list.cmake
 set(expected kernel pingpong pingping sendrecv exchange uniband oneway biband multi-pingpong multi-uniband
-             memcpy tcp-pingpong tcp-uniband noise)
+             memcpy tcp-pingpong tcp-uniband noise persistent-pingpong partitioned-pingpong)
 execute_process(COMMAND ${PROGRAM} --list RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc STREQUAL "0")
   message(FATAL_ERROR "p2pbench --list: exit status ${rc} (want 0)\n${out}\n${err}")

@@ -28,7 +28,7 @@ from ramble.appkit import *  # noqa: F401,F403 (Ramble's application language)
 #: Kernels, as `p2pbench --list` names them: one workload each.
 KERNELS = ('pingpong', 'pingping', 'sendrecv', 'exchange', 'uniband', 'oneway', 'biband',
            'multi-pingpong', 'multi-uniband', 'memcpy', 'tcp-pingpong', 'tcp-uniband',
-           'noise')
+           'noise', 'persistent-pingpong', 'partitioned-pingpong')
 #: The stdout formats (p2pbench --format) whose rows the figures of merit read.
 FORMATS = ('text', 'csv')
 
