@@ -15,9 +15,11 @@ command -v gnuplot >/dev/null 2>&1 || skip "gnuplot not installed"
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 
 # variants FILE KERNEL: the distinct variants of measured rows above 0 bytes
+# that move bytes (MB/s, column 26, above 0: the overlap kernel's cpu rows,
+# a compute loop alone, are not drawn)
 variants() {
     "$bin" show -f csv "$1" 2>/dev/null | awk -F, -v k="$2" '
-        NR > 1 && $3 == k && $5 > 0 && $8 == "ok" && !seen[$4]++ { print $4 }'
+        NR > 1 && $3 == k && $5 > 0 && $8 == "ok" && $26 > 0 && !seen[$4]++ { print $4 }'
 }
 
 # a kernel this MPI library cannot run (partitioned-pingpong under MPI 3) is listed
