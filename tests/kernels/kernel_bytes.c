@@ -20,6 +20,7 @@
 
 #include "harness.h"
 #include "p2pbench/kernel.h"
+#include "pmpi_test.h"
 
 /* ---- counting wrappers ---- */
 
@@ -89,9 +90,10 @@ static struct expect define(const char *kernel, int rank, int nranks, size_t x, 
 {
     struct expect e = {0, 0, 0, 0, 0};
     long long X = (long long)x, W = (long long)w;
-    int npairs = !strcmp(kernel, "uniband") || !strcmp(kernel, "biband") || !strcmp(kernel, "oneway")
-                     ? 1
-                     : nranks / 2;
+    int npairs =
+        !strcmp(kernel, "uniband") || !strcmp(kernel, "biband") || !strcmp(kernel, "oneway")
+            ? 1
+            : nranks / 2;
     int in_pair = rank < 2 * npairs;
     int lower = rank % 2 == 0;
     if (!strcmp(kernel, "memcpy")) {
@@ -204,7 +206,8 @@ static void check_one(const char *name, size_t x, size_t w, int dir)
     }
     PMPI_Barrier(MPI_COMM_WORLD);
     bytes_sent = bytes_recv = nsends = nrecvs = 0;
-    if (e.active && (k->run_iter(&c) != P2PB_OK || (k->finish_iter && k->finish_iter(&c) != P2PB_OK))) {
+    if (e.active &&
+        (k->run_iter(&c) != P2PB_OK || (k->finish_iter && k->finish_iter(&c) != P2PB_OK))) {
         printf("FAIL rank %d: run_iter or finish_iter of %s\n", rank, name);
         failures++;
     }
@@ -226,20 +229,13 @@ static void check_one(const char *name, size_t x, size_t w, int dir)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
     int rank, nranks;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-    if (nranks < 2) {
-        if (rank == 0)
-            printf("SKIP: needs at least 2 ranks\n");
-        MPI_Finalize();
+    if (pmpi_test_start(&argc, &argv, &rank, &nranks))
         return 77;
-    }
     static const size_t xs[] = {0, 1, 1000, 65537};
     static const size_t ws[] = {1, 4, 64};
-    static const char *const kernels[] = {"uniband", "multi-uniband", "biband", "multi-pingpong",
-                                          "memcpy",  "oneway"};
+    static const char *const kernels[] = {"uniband",        "multi-uniband", "biband",
+                                          "multi-pingpong", "memcpy",        "oneway"};
     int checks = 0;
     for (size_t ki = 0; ki < sizeof kernels / sizeof kernels[0]; ki++)
         for (size_t xi = 0; xi < sizeof xs / sizeof xs[0]; xi++)
@@ -271,11 +267,5 @@ int main(int argc, char **argv)
                    p2pb_kernel_bytes_factor(mk, 0, 64, 100000));
         failures++;
     }
-    int all = 0;
-    PMPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("%s: %d cases on %d ranks, %d failures\n", all ? "FAIL" : "PASS", checks, nranks,
-               all);
-    MPI_Finalize();
-    return all ? 1 : 0;
+    return pmpi_test_end(failures, checks, "cases", rank, nranks);
 }

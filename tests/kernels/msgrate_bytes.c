@@ -26,6 +26,7 @@
 
 #include "harness.h"
 #include "p2pbench/kernel.h"
+#include "pmpi_test.h"
 
 /* ---- counting wrappers ---- */
 
@@ -207,16 +208,9 @@ static void check_rules(const struct p2pb_kernel *k, size_t x, size_t w)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
     int rank, nranks;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-    if (nranks < 2) {
-        if (rank == 0)
-            printf("SKIP: needs at least 2 ranks\n");
-        MPI_Finalize();
+    if (pmpi_test_start(&argc, &argv, &rank, &nranks))
         return 77;
-    }
     const struct p2pb_kernel *k = p2pb_kernel_find("msgrate");
     if (!k) {
         if (rank == 0)
@@ -235,11 +229,5 @@ int main(int argc, char **argv)
                 for (size_t pi = 0; pi < 2; pi++, cases++)
                     check_one(k, xs[xi], ws[wi], pre, pollute[pi]);
         }
-    int all = 0;
-    PMPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("%s: %d msgrate cases on %d ranks, %d failures\n", all ? "FAIL" : "PASS", cases,
-               nranks, all);
-    MPI_Finalize();
-    return all ? 1 : 0;
+    return pmpi_test_end(failures, cases, "msgrate cases", rank, nranks);
 }

@@ -23,6 +23,7 @@
 
 #include "harness.h"
 #include "p2pbench/kernel.h"
+#include "pmpi_test.h"
 
 /* ---- counting wrappers ---- */
 
@@ -136,16 +137,9 @@ static void check_one(const struct p2pb_kernel *k, size_t x, int phase, int rank
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
     int rank, nranks;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-    if (nranks < 2) {
-        if (rank == 0)
-            printf("SKIP: needs at least 2 ranks\n");
-        MPI_Finalize();
+    if (pmpi_test_start(&argc, &argv, &rank, &nranks))
         return 77;
-    }
     const struct p2pb_kernel *k = p2pb_kernel_find("overlap");
     if (!k || !(k->flags & P2PB_KF_OVERLAP) || !k->compute) {
         if (rank == 0)
@@ -158,11 +152,5 @@ int main(int argc, char **argv)
     for (size_t xi = 0; xi < sizeof xs / sizeof xs[0]; xi++)
         for (int phase = 0; phase < P2PB_OVL_NPHASES; phase++, checks++)
             check_one(k, xs[xi], phase, rank, nranks);
-    int all = 0;
-    PMPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("%s: %d cases on %d ranks, %d failures\n", all ? "FAIL" : "PASS", checks, nranks,
-               all);
-    MPI_Finalize();
-    return all ? 1 : 0;
+    return pmpi_test_end(failures, checks, "cases", rank, nranks);
 }

@@ -21,6 +21,7 @@
 
 #include "harness.h"
 #include "p2pbench/kernel.h"
+#include "pmpi_test.h"
 
 /* ---- counting wrappers ---- */
 
@@ -208,16 +209,9 @@ static void check_one(const char *name, size_t x, size_t w, int sync, int win)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
     int rank, nranks;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-    if (nranks < 2) {
-        if (rank == 0)
-            printf("SKIP: needs at least 2 ranks\n");
-        MPI_Finalize();
+    if (pmpi_test_start(&argc, &argv, &rank, &nranks))
         return 77;
-    }
     /* every size and window under the defaults, every --rma-sync and
      * --rma-window at one size and window */
     static const size_t xs[] = {0, 1, 1000, 65537};
@@ -243,11 +237,5 @@ int main(int argc, char **argv)
                 checks++;
             }
     }
-    int all = 0;
-    PMPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("%s: %d cases on %d ranks, %d failures\n", all ? "FAIL" : "PASS", checks, nranks,
-               all);
-    MPI_Finalize();
-    return all ? 1 : 0;
+    return pmpi_test_end(failures, checks, "cases", rank, nranks);
 }
