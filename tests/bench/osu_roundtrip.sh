@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # --format osu read back (docs/output-format.md, "OSU layout"): a 2-rank run of
-# pingpong, uniband, biband, sendrecv and memcpy prints its tables in the layout of the
+# pingpong, uniband, biband, sendrecv, memcpy and the one-sided kernels with an OSU
+# twin (osu_put_latency, osu_get_latency, osu_put_bw, osu_get_bw, osu_put_bibw; the
+# synchronisation and window come back as the rows' variant) prints its tables in the layout of the
 # OSU micro-benchmarks, `p2pbench-report import` reads them, and every ok row of
 # the run's results file comes back with the same kernel, variant and size and
 # its median to the printed precision (2 decimals): t for the time tables
@@ -21,7 +23,7 @@ rm -rf "$outdir"
 mkdir -p "$outdir"
 exit_on_signals
 
-if ! timeout 300 "$P2PB_MPIEXEC" $P2PB_NPFLAG 2 $P2PB_PREFLAGS "$bin" pingpong uniband biband sendrecv memcpy \
+if ! timeout 300 "$P2PB_MPIEXEC" $P2PB_NPFLAG 2 $P2PB_PREFLAGS "$bin" pingpong uniband biband sendrecv memcpy put_latency get_latency put_bw get_bw put_bibw \
     --memcpy-buffer 1M -s 0,64,1K,64K --rounds 1 --samples 3 -f osu -o "$outdir/run.jsonl" >"$outdir/run.txt" \
     2>"$outdir/run.err"; then
     fail "run failed: $(tail -1 "$outdir/run.err")"
@@ -43,7 +45,7 @@ def rows(path):
         if o.get("type") == "result" and o.get("status") == "ok":
             out[(o["kernel"], o.get("variant", ""), o["bytes"])] = o
     return out
-rate = ("uniband", "biband", "memcpy")
+rate = ("uniband", "biband", "memcpy", "put_bw", "get_bw", "put_bibw")
 want = {k: v for k, v in rows(sys.argv[1]).items() if not (k[0] in rate and k[2] == 0)}
 got = rows(sys.argv[2])
 bad = [f"missing {k}" for k in want if k not in got] + [f"extra {k}" for k in got if k not in want]
@@ -64,7 +66,7 @@ for k, w in want.items():
     if abs(a - b) > 0.005 + 1e-9:
         bad.append(f"{k} {a} imported {b}")
 print(f"{len(want)} rows; " + ("; ".join(bad[:8]) if bad else "all back"))
-sys.exit(1 if bad or len(want) != 20 else 0)
+sys.exit(1 if bad or len(want) != 37 else 0)
 PY
 )
 rc=$?
@@ -78,10 +80,12 @@ has "# Size          Latency (us)"
 has "# Size      Bandwidth (MB/s)"
 has "# p2pbench $("$bin" --version | awk '{print $2; exit}'): pingpong in the layout of osu_latency"
 has "# no OSU program measures sendrecv; columns as osu_latency"
+has "# p2pbench $("$bin" --version | awk '{print $2; exit}'): put_bw sync=flush win=create in the layout of osu_put_bw"
 has "# p2pbench: 1 of 2 ranks, bytes per iteration = 1048576 at every Size"
 # every other line: a size left-aligned in 10 characters, a value right-aligned in 18
-# (4 pingpong, 2 x 4 uniband, 4 biband, 4 sendrecv, 3 memcpy: 0 B is below its minimum)
+# (4 pingpong, 2 x 4 uniband, 4 biband, 4 sendrecv, 3 memcpy: 0 B is below its minimum;
+# 4 each of the five one-sided kernels)
 data=$(grep -vc '^#' "$outdir/run.txt")
 bad=$(grep -v '^#' "$outdir/run.txt" | grep -vE '^[0-9]+ +[0-9]+\.[0-9]{2}$' ; grep -v '^#' "$outdir/run.txt" | awk 'length($0) != 28')
-[ "$data" = 23 ] && [ -z "$bad" ] && pass "23 data lines, columns 10 + 18" || fail "data lines: $data (want 23); not in the form: $bad"
+[ "$data" = 43 ] && [ -z "$bad" ] && pass "43 data lines, columns 10 + 18" || fail "data lines: $data (want 43); not in the form: $bad"
 summary
