@@ -225,7 +225,9 @@ def main(argv):
     launch = [mpiexec, '-np', '2'] + shlex.split(preflags) + [bench]
     runs = (('main', ['pingpong', 'uniband', '--sizes', '0,1K', '--rounds', '3',
                       '--time-per-size', '0.02']),
-            ('n5', ['pingpong', '--sizes', '8', '--samples', '5', '--rounds', '1']))
+            ('n5', ['pingpong', '--sizes', '8', '--samples', '5', '--rounds', '1']),
+            ('new', ['msgrate', 'overlap', 'put_bw', '--sizes', '64,1K', '--samples', '3',
+                     '--rounds', '1']))
     all_lines = {}
     for fmt in mod.FORMATS:
         for tag, args in runs:

@@ -28,7 +28,8 @@ from ramble.appkit import *  # noqa: F401,F403 (Ramble's application language)
 #: Kernels, as `p2pbench --list` names them: one workload each.
 KERNELS = ('pingpong', 'pingping', 'sendrecv', 'exchange', 'uniband', 'oneway', 'biband',
            'multi-pingpong', 'multi-uniband', 'memcpy', 'tcp-pingpong', 'tcp-uniband',
-           'noise', 'persistent-pingpong', 'partitioned-pingpong')
+           'noise', 'msgrate', 'put_latency', 'get_latency', 'put_bw', 'get_bw', 'put_bibw',
+           'get_bibw', 'overlap', 'persistent-pingpong', 'partitioned-pingpong')
 #: The stdout formats (p2pbench --format) whose rows the figures of merit read.
 FORMATS = ('text', 'csv')
 
@@ -44,13 +45,17 @@ _FIELD = r'(?:"(?:[^"]|"")*"|[^,"]*)'
 TEXT_TABLE = (r'^# (?P<table>[A-Za-z][^:]*): '
               r'(?:[0-9]+ ranks?;|[0-9]+ of [0-9]+ ranks take part)')
 #: text: a row: bytes, n (with its marks * d s c f), k, t_median, ci95_lo, ci95_hi, p99, min,
-#: MB/s, on the second direction of a directional kernel asym, and where the row has a
-#: bound its %bound (with "exceeds bound" above 105%).
+#: MB/s, then the columns some kernels add: msgs/s (kernels with a message rate) and asym
+#: (the second direction of a directional kernel), read as numbers but not as figures
+#: (which of the two a lone one is depends on the kernel); where the row has a bound its
+#: %bound (with "exceeds bound" above 105%); on the overlap kernel's overlap rows its
+#: overlap[%] (or "undefined").
 TEXT_ROW = (r'^ *(?P<bytes>[0-9]+) +(?P<samples>[0-9]+)(?P<marks>[*dscf]*) +(?P<batch>[0-9]+) +'
             rf'(?P<t_median>{_FIXED}) +(?P<ci95_low>{_FIXED}|unbounded|-) +'
             rf'(?P<ci95_high>{_FIXED}|unbounded|-) +(?P<p99>{_FIXED}) +(?P<t_min>{_FIXED}) +'
-            rf'(?P<mbytes_per_sec>{_FIXED}|-)(?: +(?P<asym>{_FIXED}|-))?'
-            rf'(?: +(?P<bound_pct>{_FIXED})%(?: exceeds bound)?)? *$')
+            rf'(?P<mbytes_per_sec>{_FIXED}|-)(?: +(?:{_FIXED}|-)){{0,2}}'
+            rf'(?: +(?P<bound_pct>{_FIXED})%(?: exceeds bound)?)?'
+            rf'(?: +(?P<overlap_pct>{_FIXED}|undefined))? *$')
 #: csv: a row with status ok (rows that are not ok carry no numbers); its columns in
 #: the order of docs/output-format.md, "CSV".
 CSV_ROW = (rf'^p2pbench/[0-9]+,(?P<label>{_FIELD}),(?P<kernel>{_FIELD}),'
