@@ -16,10 +16,14 @@ enum p2pb_status p2pb_pingpong_iter(struct p2pb_kernel_ctx *ctx);
 enum p2pb_status p2pb_pingpong_verify(const struct p2pb_kernel_ctx *ctx, size_t *bad);
 
 /* PingPong's definition (IMB): t = half the round trip on the initiator,
- * MB/s = X / t. */
-#define P2PB_PINGPONG_FIELDS                                                        \
+ * MB/s = X / t; one path bounds it. Kernels with their own iteration
+ * (persistent, partitioned requests) use this alone. */
+#define P2PB_PINGPONG_DEFINITION                                                    \
     .time_scale = 0.5, .bytes = {1, P2PB_BYTES_X}, .rank_reduce = P2PB_REDUCE_ROOT, \
-    .imb_layout = P2PB_IMB_T, .sbuf_regions = 1, .rbuf_regions = 1,                 \
-    .run_iter = p2pb_pingpong_iter, .verify = p2pb_pingpong_verify, .bound_paths = 1
+    .imb_layout = P2PB_IMB_T, .sbuf_regions = 1, .rbuf_regions = 1, .bound_paths = 1
+
+/* The definition with PingPong's iteration and its --check. */
+#define P2PB_PINGPONG_FIELDS \
+    P2PB_PINGPONG_DEFINITION, .run_iter = p2pb_pingpong_iter, .verify = p2pb_pingpong_verify
 
 #endif /* P2PBENCH_KERNELS_PINGPONG_H */

@@ -125,15 +125,8 @@ const struct p2pb_kernel p2pb_kernel_partitioned_pingpong = {
     .min_ranks = 2,
     .max_ranks = 2,
     .participation = P2PB_PART_PAIR,
-    /* PingPong's definition (pingpong.h), its own iteration */
-    .time_scale = 0.5,
-    .bytes = {1, P2PB_BYTES_X},
-    .rank_reduce = P2PB_REDUCE_ROOT,
-    .imb_layout = P2PB_IMB_T,
-    .sbuf_regions = 1,
-    .rbuf_regions = 1,
+    P2PB_PINGPONG_DEFINITION, /* pingpong.h; its own iteration */
     PARTITIONED_CALLS,
-    .bound_paths = 1,
     .flags = P2PB_KF_LARGE_COUNT | P2PB_KF_BOUND_BUFFERS | P2PB_KF_PARTITIONED,
     .overhead_vs = "pingpong",
 };
