@@ -85,38 +85,36 @@ void p2pb_survey_bufs_free(struct p2pb_survey_bufs *b)
     memset(b, 0, sizeof *b);
 }
 
-/* Controller: 1 while the adaptive rule wants another sample: fewer than
- * min_samples, or the budget not spent and the CI target not met. */
-static int rule_wants_more(const struct meas *m, uint64_t now)
+/* Controller: 1 when the CI target is met after min_samples samples. */
+static int target_met(const struct meas *m)
 {
-    const struct p2pb_survey_cfg *cfg = m->cfg;
-    if (m->n < cfg->min_samples)
-        return 1;
-    if ((double)(now - m->t0_ns) * 1e-9 >= cfg->budget_s)
-        return 0;
     struct p2pb_stats st;
-    if (p2pb_stats_compute(m->b->samples, m->n, NULL, &st) != P2PB_OK)
+    if (m->n < m->cfg->min_samples || p2pb_stats_compute(m->b->samples, m->n, NULL, &st) != P2PB_OK)
         return 0;
     double hw = p2pb_stats_ci_rel_halfwidth(&st);
-    return !(hw >= 0 && hw <= cfg->ci_target);
+    return hw >= 0 && hw <= m->cfg->ci_target;
 }
 
-/* Controller: 1 to draw another sample. Stop at max_samples, when the rule
- * is satisfied, or (capped) when one more sample, as long as the last step,
- * would end past the cap; never before the first sample. */
+/* Controller: 1 to draw another sample. Stop at max_samples or when the CI
+ * target is met; else (capped) when one more sample, as long as the last
+ * step, would end past the cap, never before the first sample; else when
+ * min_samples are drawn and the budget is spent. The cap is judged before
+ * the budget: a row that overran its cap is marked capped even when a slow
+ * sample also spent the budget (a loaded machine). */
 static int want_more(struct meas *m)
 {
-    if (m->n >= m->cfg->max_samples)
+    const struct p2pb_survey_cfg *cfg = m->cfg;
+    if (m->n >= cfg->max_samples)
         return 0;
     uint64_t now = p2pb_now_ns(), step = now - m->last_ns;
     m->last_ns = now;
-    if (!rule_wants_more(m, now))
+    if (target_met(m))
         return 0;
-    if (m->n >= 1 && (double)(now - m->all_ns + step) * 1e-9 > m->cfg->cap_s) {
+    if (m->n >= 1 && (double)(now - m->all_ns + step) * 1e-9 > cfg->cap_s) {
         m->capped = 1;
         return 0;
     }
-    return 1;
+    return m->n < cfg->min_samples || (double)(now - m->t0_ns) * 1e-9 < cfg->budget_s;
 }
 
 /* One sample's share of the cap, ns: min_samples of them fit in CAP_SHARE of it. */

@@ -67,7 +67,9 @@ else # the rows are right to say so: something else ran on the CPUs
     echo "quiet run and the busy run's worst rank not judged: load average $load before them" \
         "(other work on the CPUs); rank 1 the worst rank in $bworst1 rows"
 fi
-[ "$(grep -cE '^ *[0-9]+ +[0-9]+\*?ds? ' "$outdir/busy.out")" = "$bmarked" ] && pass \
+# the samples column: count, then the marks * d s c f in that order (a loaded
+# machine adds s, c or f beside d)
+[ "$(grep -cE '^ *[0-9]+ +[0-9]+\*?d[scf]* ' "$outdir/busy.out")" = "$bmarked" ] && pass \
     || fail "busy: the table does not mark the $bmarked disturbed rows with d"
 grep -q "^# nd: $bmarked rows measured while a rank lost its CPU" "$outdir/busy.out" && pass \
     || fail "busy: no note under the tables"
