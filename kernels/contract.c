@@ -5,6 +5,7 @@
  * iteration (struct p2pb_bytes_rule). Needs MPI, nothing of the harness.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "p2pbench/kernel.h"
 
@@ -50,6 +51,16 @@ double p2pb_kernel_bytes_factor(const struct p2pb_kernel *k, size_t x, size_t wi
 int p2pb_kernel_fixed_bytes(const struct p2pb_kernel *k)
 {
     return k->bytes.unit == P2PB_BYTES_COPY_BUFFER;
+}
+
+int p2pb_kernel_reads(const struct p2pb_kernel *k, const char *opt)
+{
+    size_t n = strlen(opt);
+    for (const char *p = k->options; p && *p; p += strcspn(p, " "), p += *p == ' ') {
+        if (strncmp(p, opt, n) == 0 && (p[n] == ' ' || p[n] == '\0'))
+            return 1;
+    }
+    return 0;
 }
 
 double p2pb_kernel_msgs(const struct p2pb_kernel *k, size_t window)

@@ -102,6 +102,7 @@ const struct p2pb_kernel p2pb_kernel_memcpy = {
     .verify = memcpy_verify,
     .teardown = memcpy_teardown,
     .flags = P2PB_KF_PER_GROUP,
+    .options = "memcpy-buffer memcpy-ranks",
     .default_sizes = memcpy_sizes,
     .ndefault_sizes = sizeof memcpy_sizes / sizeof memcpy_sizes[0],
     .min_bytes = 1,

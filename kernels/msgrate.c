@@ -147,6 +147,7 @@ const struct p2pb_kernel p2pb_kernel_msgrate = {
     .verify = msgrate_verify,
     .teardown = msgrate_teardown,
     .flags = P2PB_KF_PER_GROUP,
+    .options = "msgrate-prepost cache-pollute",
     .default_sizes = msgrate_sizes,
     .ndefault_sizes = sizeof msgrate_sizes / sizeof msgrate_sizes[0],
     .bound_paths = 2,

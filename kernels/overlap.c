@@ -69,6 +69,7 @@ const struct p2pb_kernel p2pb_kernel_overlap = {
     .run_iter = overlap_iter,
     .verify = overlap_verify,
     .flags = P2PB_KF_OVERLAP,
+    .options = "overlap-compute",
     .bound_paths = 2,
     .compute = overlap_compute,
 };

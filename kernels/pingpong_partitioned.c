@@ -128,5 +128,6 @@ const struct p2pb_kernel p2pb_kernel_partitioned_pingpong = {
     P2PB_PINGPONG_DEFINITION, /* pingpong.h; its own iteration */
     PARTITIONED_CALLS,
     .flags = P2PB_KF_LARGE_COUNT | P2PB_KF_BOUND_BUFFERS | P2PB_KF_PARTITIONED,
+    .options = "partitions",
     .overhead_vs = "pingpong",
 };

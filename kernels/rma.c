@@ -398,7 +398,8 @@ static enum p2pb_status setup_get_bibw(struct p2pb_kernel_ctx *c)
 #define RMA_FIELDS                                                                                 \
     .min_ranks = 2, .max_ranks = 2, .participation = P2PB_PART_PAIR, .time_scale = 1.0,            \
     .rank_reduce = P2PB_REDUCE_MAX, .sbuf_regions = 1, .run_iter = rma_iter, .verify = rma_verify, \
-    .teardown = rma_teardown, .prepare_check = rma_prepare_check, .flags = P2PB_KF_RMA
+    .teardown = rma_teardown, .prepare_check = rma_prepare_check, .flags = P2PB_KF_RMA,            \
+    .options = "rma-sync rma-window"
 
 const struct p2pb_kernel p2pb_kernel_put_latency = {
     .name = "put_latency",

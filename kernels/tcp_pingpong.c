@@ -41,4 +41,5 @@ const struct p2pb_kernel p2pb_kernel_tcp_pingpong = {
     .teardown = p2pb_tcp_teardown,
     .min_bytes = 1,
     .flags = P2PB_KF_NO_MPI,
+    .options = "tcp-if",
 };

@@ -327,6 +327,12 @@ struct p2pb_kernel_ctx {
  *                earlier in the same launch: the row's overhead
  *                (struct p2pb_result.overhead; partitioned-pingpong:
  *                "pingpong")
+ *  options       optional; the kernel-specific options the kernel reads,
+ *                their long names without "--" separated by single spaces
+ *                ("msgrate-prepost cache-pollute"). p2pbench warns about
+ *                such an option when no kernel that runs declares it, and
+ *                names the kernels that do (p2pb_kernel_reads). --window is
+ *                not declared: every P2PB_BYTES_WINDOW_X kernel reads it.
  */
 struct p2pb_kernel {
     const char *name;
@@ -358,6 +364,7 @@ struct p2pb_kernel {
     enum p2pb_status (*between_iter)(struct p2pb_kernel_ctx *ctx);
     void (*compute)(uint64_t steps);
     const char *overhead_vs;
+    const char *options;
 };
 
 /*
@@ -382,6 +389,12 @@ double p2pb_kernel_bytes_factor(const struct p2pb_kernel *k, size_t x, size_t wi
  * struct p2pb_result.fixed_bytes. Else 0.
  */
 int p2pb_kernel_fixed_bytes(const struct p2pb_kernel *k);
+
+/*
+ * 1 when kernel k declares the kernel-specific option `opt` (its long name
+ * without "--") in k->options, else 0. kernels/contract.c.
+ */
+int p2pb_kernel_reads(const struct p2pb_kernel *k, const char *opt);
 
 /*
  * Messages counted per iteration of kernel k (its k->msgs rule) with a

@@ -324,20 +324,22 @@ static enum p2pb_status finish_survey(struct p2pb_optparse *ps)
     return P2PB_OK;
 }
 
-/* Does kernel k use option id (options that only some kernels read)? */
+/* Does kernel k use option id? --window: every kernel of a window of
+ * messages; the other kernel-specific options: the kernels that declare
+ * them (struct p2pb_kernel.options); every other option: all kernels. */
 static int kernel_uses(const struct p2pb_kernel *k, size_t id)
 {
     switch (id) {
     case O_WINDOW: return k->bytes.unit == P2PB_BYTES_WINDOW_X;
-    case O_TCP_IF: return strncmp(k->name, "tcp-", 4) == 0;
+    case O_TCP_IF:
     case O_MEMCPY_BUFFER:
-    case O_MEMCPY_RANKS: return strcmp(k->name, "memcpy") == 0;
+    case O_MEMCPY_RANKS:
     case O_MSGRATE_PREPOST:
-    case O_CACHE_POLLUTE: return strcmp(k->name, "msgrate") == 0;
+    case O_CACHE_POLLUTE:
     case O_RMA_SYNC:
-    case O_RMA_WINDOW: return (k->flags & P2PB_KF_RMA) != 0;
-    case O_OVERLAP_COMPUTE: return (k->flags & P2PB_KF_OVERLAP) != 0;
-    case O_PARTITIONS: return (k->flags & P2PB_KF_PARTITIONED) != 0;
+    case O_RMA_WINDOW:
+    case O_OVERLAP_COMPUTE:
+    case O_PARTITIONS: return p2pb_kernel_reads(k, p2pb_opt_table[id].name);
     default: return 1;
     }
 }
@@ -367,11 +369,10 @@ static enum p2pb_status check_rma(const struct p2pb_optparse *ps)
 static void find_unused(const struct p2pb_optparse *ps)
 {
     static const size_t some[] = {
-        O_WINDOW,        O_TCP_IF,      O_MEMCPY_BUFFER, O_MEMCPY_RANKS,
-        O_SURVEY_SIZES,  O_SURVEY_MODE, O_SURVEY_ORDER,  O_SURVEY_SEED,
-        O_SURVEY_PER,    O_SURVEY_TIME, O_SURVEY_CAP,    O_MSGRATE_PREPOST,
-        O_CACHE_POLLUTE, O_RMA_SYNC,    O_RMA_WINDOW,    O_OVERLAP_COMPUTE,
-        O_PARTITIONS};
+        O_WINDOW,          O_TCP_IF,          O_MEMCPY_BUFFER, O_MEMCPY_RANKS, O_SURVEY_SIZES,
+        O_SURVEY_MODE,     O_SURVEY_ORDER,    O_SURVEY_SEED,   O_SURVEY_PER,   O_SURVEY_TIME,
+        O_SURVEY_CAP,      O_MSGRATE_PREPOST, O_CACHE_POLLUTE, O_RMA_SYNC,     O_RMA_WINDOW,
+        O_OVERLAP_COMPUTE, O_PARTITIONS};
     const struct p2pb_options *o = ps->o;
     size_t len = 0;
     for (size_t i = 0; i < sizeof some / sizeof some[0]; i++) {

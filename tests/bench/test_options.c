@@ -265,6 +265,32 @@ static void table_shape(void)
     }
 }
 
+/* Every option a kernel declares (struct p2pb_kernel.options) is in the
+ * option table; the declared ones warn on other kernels and not on it. */
+static void declared_options(void)
+{
+    static struct p2pb_options o;
+    for (size_t k = 0; k < p2pb_nkernels; k++) {
+        const char *p = p2pb_kernels[k]->options;
+        for (size_t n; p && *p; p += n + (p[n] == ' ')) {
+            char name[64];
+            n = strcspn(p, " ");
+            snprintf(name, sizeof name, "%.*s", (int)n, p);
+            expect(n > 0 && find_option(name) != NULL, "%s declares '%s', not an option",
+                   p2pb_kernels[k]->name, name);
+            expect(p2pb_kernel_reads(p2pb_kernels[k], name), "%s: '%s' not read back",
+                   p2pb_kernels[k]->name, name);
+        }
+    }
+    CHECK(!p2pb_kernel_reads(p2pb_kernel_find("msgrate"), "cache"));
+    CHECK(p2pb_kernel_reads(p2pb_kernel_find("msgrate"), "cache-pollute"));
+    CHECK(parse(&o, "pingpong", "--cache-pollute", "1M") == P2PB_OK);
+    CHECK_STR_CONTAINS(o.unused, "--cache-pollute has no effect on what runs (it is read by: msgrate)");
+    CHECK(parse(&o, "msgrate", "--cache-pollute", "1M") == P2PB_OK && o.unused[0] == '\0');
+    CHECK(parse(&o, "pingpong", "--rma-sync", "fence") == P2PB_OK);
+    CHECK_STR_CONTAINS(o.unused, "(it is read by: put_latency, get_latency, put_bw, get_bw,");
+}
+
 /* Defaults: p2pb_policy_init is what a bare command line gets, and giving
  * an option its documented default text changes nothing. */
 static void table_defaults(void)
@@ -533,6 +559,7 @@ int main(int argc, char **argv)
     repeats();
     imb_policy();
     table_shape();
+    declared_options();
     table_defaults();
     table_help();
     readme(argc > 1 ? argv[1] : NULL);
