@@ -4,9 +4,9 @@
  * (p2pb_html_report, below) and what its files share (what one report
  * shows). html.c the page, which calls html_chart.c the charts,
  * html_table.c the tables, html_facts.c the facts table and html_survey.c
- * the survey section; those call style.c (colours, dashes, marks) and svg.c
- * (svg.h, html/'s internal header), never back into html.c. Other features
- * include this header only.
+ * the survey section. The charts and tables call style.c (colours, dashes,
+ * marks), all of them svg.c (svg.h, html/'s internal header); none calls
+ * back into html.c. Other features include this header only.
  */
 #ifndef P2PBENCH_REPORT_HTML_H
 #define P2PBENCH_REPORT_HTML_H
