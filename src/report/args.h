@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "report.h"
+#include "load.h"
 
 /* Second line of the message of a usage error. */
 #define P2PB_TRY_HELP "\nTry 'p2pbench-report --help'."

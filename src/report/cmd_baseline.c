@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "args.h"
-#include "baseline.h"
+#include "baseline/baseline.h"
 #include "output/output.h"
 
 /* Most hosts the closing summary of a check counts. */

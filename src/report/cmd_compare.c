@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "compare/compare.h"
 
 /* The --format values of compare, in the order of its error message. */
 static const struct p2pb_fmt_name compare_formats[] = {

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "args.h"
+#include "html/html.h"
 
 /* The options of html: files, -o NAME.html. */
 static enum p2pb_status check_args(const struct p2pb_args *a, char *err, size_t errlen)

@@ -3,6 +3,7 @@
  * import: convert IMB/PMB/OSU text logs into results files (import/).
  */
 #include "args.h"
+#include "import/import.h"
 
 enum p2pb_status p2pb_cmd_import(struct p2pb_args *a, char *err, size_t errlen)
 {

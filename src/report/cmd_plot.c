@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "args.h"
-#include "plot.h"
+#include "plot/plot.h"
 
 /* The lines of a plot. With --vs the two sides own their files; else the
  * sides are groups of the files of all (shallow copies, owned by all). */

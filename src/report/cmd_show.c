@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "compare/compare.h"
 #include "output/output.h"
 #include "probe.h"
 #include "row_index.h"

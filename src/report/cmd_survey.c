@@ -5,8 +5,8 @@
  * optionally a heatmap; --fail-on-slow exits 1 when anything is slow.
  */
 #include "args.h"
-#include "plot.h"
-#include "survey.h"
+#include "plot/plot.h"
+#include "survey/survey.h"
 
 static const struct p2pb_fmt_name survey_formats[] = {
     {"text", P2PB_OUT_TEXT}, {"json", P2PB_OUT_JSON}, {"csv", P2PB_OUT_CSV}};

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "load.h"
 #include "text.h"
 
 double p2pb_metric_value(const struct p2pb_result *r, enum p2pb_metric metric)

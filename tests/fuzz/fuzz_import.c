@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "report.h"
+#include "import/import.h"
 
 /* Every .jsonl file of dir read back; abort() on one the reader refuses. */
 static void read_back(const char *dir)

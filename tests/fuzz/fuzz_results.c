@@ -11,7 +11,7 @@
 
 #include "fuzz.h"
 #include "output/output.h"
-#include "report.h"
+#include "compare/compare.h"
 
 static FILE *devnull(void)
 {

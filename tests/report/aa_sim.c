@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 
 /* splitmix64 (Steele, Lea & Flood, OOPSLA 2014): a fixed seed, the same draws. */
 static uint64_t next_u64(uint64_t *s)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Reference values for tests/report/test_compare_mwu.c, by methods apart
-from src/report/compare_mwu.c and compare_stats.c (python3 standard library
+from src/report/compare/compare_mwu.c and compare_stats.c (python3 standard library
 only; run once, the numbers are written into the test):
 
 - the exact null distribution of U from the addition-only recurrence on the

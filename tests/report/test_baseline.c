@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_baseline.c - the envelope of a baseline (src/report/baseline.c): its
+ * test_baseline.c - the envelope of a baseline (src/report/baseline/baseline.c): its
  * bounds against values worked out by hand from the t table (Student's t,
  * 0.995 quantile at 9 degrees of freedom = 3.2498), the Bonferroni step to
  * k values, the floor of -t, and the file written and read back.
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../lib/check.h"
-#include "baseline.h"
+#include "baseline/baseline.h"
 
 int main(void)
 {

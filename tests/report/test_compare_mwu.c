@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The Mann-Whitney p and the Hodges-Lehmann ratio and CI at 4 .. 3000 launches
- * per side (src/report/compare_mwu.c, compare_stats.c) against values computed
+ * per side (src/report/compare/compare_mwu.c, compare_stats.c) against values computed
  * apart from them by tests/report/mwu_reference.py (python3, standard library:
  * the exact distribution by another recurrence in exact integers, U by every
  * pair, the HL order statistics by sorting all m n differences, the normal
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 #include "../lib/check.h"
-#include "compare.h"
+#include "compare/compare.h"
 
 /* |x - want| <= rel |want| (or both 0) */
 #define REL(x, want, rel) (fabs((x) - (want)) <= (rel)*fabs(want))

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of src/report/compare_stats.c against values computed by hand
+ * Unit tests of src/report/compare/compare_stats.c against values computed by hand
  * (the verdict rule: test_compare_verdict.c).
  * The hand computation is written next to each CHECK.
  */
@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "../lib/check.h"
-#include "compare.h"
+#include "compare/compare.h"
 
 #define NEAR(x, y, tol) (fabs((x) - (y)) <= (tol))
 

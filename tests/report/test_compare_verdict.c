@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of the verdict rule (src/report/compare_verdict.c,
+ * Unit tests of the verdict rule (src/report/compare/compare_verdict.c,
  * compare_tdist.c) against values computed by hand, the issue's case (a
  * 200-fold difference next to a noisy row), and a simulation of A/A
  * campaigns (aa_sim.c). The hand computation is written next to each CHECK.
@@ -18,7 +18,7 @@
 
 #include "aa_sim.h"
 #include "../lib/check.h"
-#include "compare.h"
+#include "compare/compare.h"
 
 #define NEAR(x, y, tol) (fabs((x) - (y)) <= (tol))
 

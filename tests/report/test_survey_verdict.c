@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_survey_verdict.c - the survey's verdict rules (src/report/survey_verdict.c,
+ * test_survey_verdict.c - the survey's verdict rules (src/report/survey/survey_verdict.c,
  * src/common/outlier.c) on synthetic 6-node matrices: healthy links at
  * 20 usec and 1000 MB/s with a few percent of spread; a slow node (every
  * link through it at 100 MB/s), a slow link (one pair at 100 MB/s), both
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "../lib/check.h"
-#include "survey.h"
+#include "survey/survey.h"
 
 #define N 6
 

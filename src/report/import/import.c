@@ -24,7 +24,6 @@
 #include "import.h"
 #include "input.h"
 #include "text.h"
-#include "report.h"
 
 /* ---- crash markers ---- */
 

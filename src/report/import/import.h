@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * import.h - what the files of the log importer share (not installed; the
- * program calls p2pb_import_logs, src/report/report.h).
+ * program calls p2pb_import_logs, below).
  *
  *   import.c   the driver: read each log, offer its lines to the IMB and OSU
  *              readers, else read size/value column tables; write the results
@@ -434,5 +434,20 @@ enum p2pb_status p2pb_imp_osu_table(struct p2pb_imp_scan *sc, size_t *i, int *ta
  * No group when there is none. Returns P2PB_OK or P2PB_ENOMEM.
  */
 enum p2pb_status p2pb_imp_columns(struct p2pb_imp_log *lg, char *err, size_t errlen);
+
+/* ---- import.c: the command ---- */
+
+/*
+ * Import text logs (IMB/PMB/OSU, two-column comparison tables) into results
+ * files in outdir, one per table group; a log of more than max_bytes bytes
+ * (--max-file-size) is refused. Messages go to msg (notes, warnings).
+ * A log named twice is read once. Nothing is written if any input fails, if
+ * no log has an importable table, or if an output file exists and force is 0;
+ * err then holds "file:line: reason". A log whose tables were all skipped
+ * gets a warning when other logs import. Returns P2PB_OK, P2PB_EIO,
+ * P2PB_EFORMAT, P2PB_ENOMEM.
+ */
+enum p2pb_status p2pb_import_logs(char *const *paths, size_t npaths, const char *outdir, int force,
+                                  size_t max_bytes, FILE *msg, char *err, size_t errlen);
 
 #endif /* P2PBENCH_REPORT_IMPORT_H */
