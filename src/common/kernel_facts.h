@@ -43,6 +43,10 @@ struct p2pb_kernel_facts {
     const char *osu_program;
     int osu_rate;
     int osu_own;
+    /* -f imb: the IMB-EXT benchmark whose table a one-sided kernel takes
+     * ("Unidir_Put"; AGGREGATE mode for a window kernel, else NON-AGGREGATE;
+     * bytes_count origins share an iteration's bytes); NULL: none */
+    const char *imb_ext;
 };
 
 /* The facts of kernel `name`, or NULL when no kernel has that name (an

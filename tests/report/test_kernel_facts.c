@@ -48,6 +48,8 @@ static void against_descriptors(void)
         agree(f->max_ranks == k->max_ranks, k->name, "max_ranks");
         agree(f->flags == descriptor_flags(k), k->name, "flags");
         agree(!f->osu_own || f->osu_program, k->name, "osu_own without a program");
+        agree((f->imb_ext != NULL) == ((k->flags & P2PB_KF_RMA) != 0), k->name,
+              "an IMB-EXT name exactly for the one-sided kernels");
     }
     size_t n;
     const struct p2pb_kernel_facts *t = p2pb_kernel_facts_table(&n);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kernel_facts.h"
 #include "output/imb.h"
 #include "output/output.h"
 #include "overlap.h"
@@ -66,18 +67,18 @@ void p2pb_imb_values(FILE *o, const struct p2pb_imb_tab *t, const struct p2pb_re
     }
 }
 
-/* Kernels of a window of W messages per iteration (and per pair). */
+/* Kernels of a window of W messages per iteration (and per pair); the
+ * one-sided ones print IMB-EXT's tables (imb_ext.c). */
 static int window_kernel(const char *k)
 {
-    return strcmp(k, "uniband") == 0 || strcmp(k, "biband") == 0 ||
-           strcmp(k, "multi-uniband") == 0 || strcmp(k, "tcp-uniband") == 0;
+    return p2pb_kernel_has(k, P2PB_FACT_WINDOW);
 }
 
-/* Kernels whose variants are pairs or ranks with an aggregate row. */
+/* Kernels whose variants are pairs or ranks with an aggregate row (noise:
+ * its rows are detours, not a -multi table). */
 static int per_group_kernel(const char *k)
 {
-    return strcmp(k, "multi-pingpong") == 0 || strcmp(k, "multi-uniband") == 0 ||
-           strcmp(k, "memcpy") == 0 || strcmp(k, "msgrate") == 0;
+    return p2pb_kernel_has(k, P2PB_FACT_PER_GROUP) && p2pb_kernel_facts(k)->bytes_count > 0;
 }
 
 /* Append "_winW" to name (len bytes) when a window kernel's W is not IMB's. */
@@ -86,10 +87,11 @@ static void window_suffix(const struct p2pb_result *r, int agg, char *name, size
 {
     if (!window_kernel(r->kernel))
         return;
-    /* bytes_factor: W X per pair, 2 W X for Biband, P W X for an aggregate of P pairs */
+    /* bytes_factor: c W X per pair (the bytes rule's count c: 2 for Biband),
+     * P c W X for an aggregate of P pairs */
     double pairs = agg && r->active_ranks >= 2 ? (double)(r->active_ranks / 2) : 1.0;
     t->msgs_per_iter = r->bytes_factor / pairs;
-    long w = lround(t->msgs_per_iter / (strcmp(r->kernel, "biband") == 0 ? 2.0 : 1.0));
+    long w = lround(t->msgs_per_iter / p2pb_kernel_facts(r->kernel)->bytes_count);
     size_t used = strlen(name);
     if (w > 0 && w != P2PB_IMB_WINDOW)
         snprintf(name + used, len - used, "_win%ld", w);
@@ -105,7 +107,7 @@ void p2pb_imb_describe(const struct p2pb_result *r, int foreign, struct p2pb_imb
     int dir = sscanf(v, "%d->%d%n", &a, &b, &n) == 2 && v[n] == '\0';
     int groups = per_group_kernel(r->kernel);
     int agg = groups && strncmp(v, "aggregate", 9) == 0;
-    int memcpy_k = strcmp(r->kernel, "memcpy") == 0;
+    int memcpy_k = groups && p2pb_kernel_has(r->kernel, P2PB_FACT_SELF); /* groups of one rank */
     int rank = strncmp(v, "rank ", 5) == 0;
     t->group = groups && !agg && v[0] && (!memcpy_k || r->active_ranks > 1);
     t->group_size = memcpy_k ? 1 : 2;

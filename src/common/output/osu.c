@@ -33,42 +33,24 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kernel_facts.h"
 #include "output/output.h"
 #include "overlap.h"
 
-/* The OSU program a kernel is shown as. */
+/* The OSU program a kernel is shown as (its facts, kernel_facts.c). */
 struct osu_map {
-    const char *kernel;
     const char *program; /* "osu_latency"; for a kernel without one: the layout used */
     int rate;            /* 1: MB/s column(s), 0: latency in usec */
     int own;             /* 1: OSU has no program measuring this kernel */
 };
 
-static const struct osu_map osu_maps[] = {
-    {"pingpong", "osu_latency", 0, 0},
-    {"uniband", "osu_bw", 1, 0},
-    {"biband", "osu_bibw", 1, 0},
-    {"multi-pingpong", "osu_multi_lat", 0, 0},
-    {"multi-uniband", "osu_mbw_mr", 1, 0},
-    {"tcp-uniband", "osu_bw", 1, 1},
-    {"memcpy", "osu_bw", 1, 1},
-    {"put_latency", "osu_put_latency", 0, 0},
-    {"get_latency", "osu_get_latency", 0, 0},
-    {"put_bw", "osu_put_bw", 1, 0},
-    {"get_bw", "osu_get_bw", 1, 0},
-    {"put_bibw", "osu_put_bibw", 1, 0},
-    {"get_bibw", "osu_bibw", 1, 1}, /* OSU has no osu_get_bibw */
-};
-
-/* Kernels not in osu_maps: a time in the columns of osu_latency. */
-static const struct osu_map osu_default = {"", "osu_latency", 0, 1};
-
-static const struct osu_map *osu_map_of(const char *kernel)
+/* Kernels without an OSU program print a time in the columns of osu_latency. */
+static struct osu_map osu_map_of(const char *kernel)
 {
-    for (size_t i = 0; i < sizeof osu_maps / sizeof osu_maps[0]; i++)
-        if (strcmp(osu_maps[i].kernel, kernel) == 0)
-            return &osu_maps[i];
-    return &osu_default;
+    const struct p2pb_kernel_facts *f = p2pb_kernel_facts(kernel);
+    if (!f || !f->osu_program)
+        return (struct osu_map){"osu_latency", 0, 1};
+    return (struct osu_map){f->osu_program, f->osu_rate, f->osu_own};
 }
 
 static int osu_mbw_mr(const struct osu_map *m)
@@ -89,7 +71,7 @@ static void osu_col_header(FILE *o, const struct osu_map *m)
 static void osu_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
 {
     FILE *o = ctx->out;
-    const struct osu_map *m = osu_map_of(r->kernel);
+    const struct osu_map map = osu_map_of(r->kernel), *m = &map;
     fprintf(o, "# p2pbench %s: %s%s%s in the layout of %s\n", ctx->run ? ctx->run->version : "",
             r->kernel, r->variant[0] ? " " : "", r->variant, m->program);
     if (m->own)
@@ -126,7 +108,7 @@ static void osu_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
                 r->note[0] ? ": " : "", r->note);
         return;
     }
-    const struct osu_map *m = osu_map_of(r->kernel);
+    const struct osu_map map = osu_map_of(r->kernel), *m = &map;
     ctx->rows++;
     if (osu_mbw_mr(m)) {
         /* messages/s: bytes_factor messages per iteration of t.median usec */

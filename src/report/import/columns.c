@@ -23,6 +23,7 @@ struct coltab {
     int metric;     /* 0 latency / time, 1 throughput */
     double t_scale; /* to usec */
     char kernel[32], display[32];
+    unsigned traits; /* the kind's (struct p2pb_imp_kind) */
     size_t ncols;
     char names[COLS_MAX][64];
     size_t nrows;
@@ -87,6 +88,7 @@ static void coltab_classify(struct colset *set, struct coltab *c, const char *ti
     if (ki) {
         snprintf(c->kernel, sizeof c->kernel, "%s", ki->kernel);
         snprintf(c->display, sizeof c->display, "%s", ki->display);
+        c->traits = ki->traits;
     }
     if (p2pb_imp_ci_contains(title, "throughput") || p2pb_imp_ci_contains(title, "MB/s") ||
         p2pb_imp_ci_contains(title, "MB/sec") || p2pb_imp_ci_contains(title, "bandwidth"))
@@ -100,6 +102,7 @@ static void coltab_classify(struct colset *set, struct coltab *c, const char *ti
         set->memcpy_log = 1;
         snprintf(c->kernel, sizeof c->kernel, "%s", p2pb_imp_seed_memcpy.kernel);
         snprintf(c->display, sizeof c->display, "%s", p2pb_imp_seed_memcpy.display);
+        c->traits = p2pb_imp_seed_memcpy.traits;
     }
 }
 
@@ -386,8 +389,8 @@ static enum p2pb_status cols_groups(struct p2pb_imp_log *lg, struct colset *set,
     struct colsides cs = {.set = set, .lat = NULL, .bf = 1.0, .seed_pmb = 0};
     struct coltab *lat = NULL, *thr = NULL;
     for (size_t k = 0; k < set->ntabs; k++) {
-        cs.seed_pmb |= strcmp(set->tabs[k].kernel, "sendrecv") == 0 ||
-                       p2pb_imp_ci_contains(lg->lines[0], "PMB");
+        cs.seed_pmb |=
+            (set->tabs[k].traits & P2PB_IMP_SEED_PMB) || p2pb_imp_ci_contains(lg->lines[0], "PMB");
         if (set->tabs[k].metric == 1 && !thr)
             thr = &set->tabs[k];
         if (set->tabs[k].metric == 0 && !lat)

@@ -485,8 +485,7 @@ static struct p2pb_imp_table *imb_table_open(struct p2pb_imp_scan *sc,
         return NULL;
     t->layout = imb_has(c, C_TMAX) ? P2PB_IMB_TMINMAXAVG : P2PB_IMB_T;
     int has_group = c->col[0] == C_GROUP;
-    int window = strcmp(ki->kernel, "uniband") == 0 || strcmp(ki->kernel, "biband") == 0 ||
-                 strcmp(ki->kernel, "multi-uniband") == 0;
+    int window = !sc->rma && p2pb_kernel_has(ki->kernel, P2PB_FACT_WINDOW);
     t->logged_bf = sc->rma ? p2pb_imp_rma_logged_bf(ki) : 0;
     if (sc->own && !sc->rma) {
         p2pb_imp_own_table(sc, t, has_group,
@@ -592,8 +591,7 @@ static void imb_table_close(struct p2pb_imp_scan *sc, struct p2pb_imp_table *t, 
         p2pb_imp_infer_factor(t);
     p2pb_imp_table_drop_empty(sc->g, t);
     /* PingPong and PingPing keep two ranks busy whatever the job size (not -multi) */
-    if (sc->nprocs > 2 &&
-        (strcmp(t->kernel, "pingpong") == 0 || strcmp(t->kernel, "pingping") == 0) && !sc->multi)
+    if (sc->nprocs > 2 && (t->traits & P2PB_IMP_TWO_RANKS) && !sc->multi)
         t->active = 2;
     sc->last_end = j;
     sc->bench = NULL;

@@ -143,31 +143,37 @@ void p2pb_imp_own_table(const struct p2pb_imp_scan *sc, struct p2pb_imp_table *t
 {
     const struct p2pb_imp_own *o = &sc->own_tab;
     const char *k = t->kernel, *v = "";
-    int uni = strcmp(k, "uniband") == 0 || strcmp(k, "tcp-uniband") == 0;
+    /* the kernel's facts: one pair's two directions (uniband, tcp-uniband),
+     * directed pairs (multi-uniband), ranks alone (memcpy) */
+    int dirs = p2pb_kernel_has(k, P2PB_FACT_DIRECTIONS);
+    int groups = p2pb_kernel_has(k, P2PB_FACT_PER_GROUP);
     if (sc->section_variant[0]) /* before 0.2: "Benchmarking Uniband 0->1" */
         v = sc->section_variant;
     else if (group) /* each row its group's variant (p2pb_imp_own_row) */
         v = o->reverse ? "(groups reverse)" : "(groups)";
-    else if (o->aggregate && strcmp(k, "multi-uniband") == 0)
+    else if (o->aggregate && dirs && groups)
         v = o->reverse ? "aggregate hi->lo" : "aggregate lo->hi";
     else if (o->aggregate)
         v = "aggregate";
-    else if (uni)
+    else if (dirs)
         v = o->reverse ? "1->0" : "0->1";
-    else if (strcmp(k, "memcpy") == 0)
+    else if (p2pb_kernel_has(k, P2PB_FACT_SELF))
         v = "rank 0";
     snprintf(t->variant, sizeof t->variant, "%s", v);
     if (rate_only) {
-        /* messages per iteration: the window W, both directions for Biband */
+        /* messages per iteration: the window W, both directions for Biband
+         * (the bytes rule's count) */
+        const struct p2pb_kernel_facts *f = p2pb_kernel_facts(k);
         double w = o->window > 0 ? o->window : 64;
-        t->bytes_factor = strcmp(k, "biband") == 0 ? 2 * w : w;
+        t->bytes_factor = (f ? f->bytes_count : 1) * w;
         t->infer_factor = 0;
         return;
     }
     /* P pairs (aggregates) or a fixed buffer (memcpy): the bytes per iteration
      * are not a fixed multiple of X known here (taken from the rows) */
-    t->infer_factor = o->aggregate || sc->section_variant[0] || uni || strcmp(k, "biband") == 0 ||
-                      strncmp(k, "multi-", 6) == 0 || strcmp(k, "memcpy") == 0;
+    t->infer_factor = o->aggregate || sc->section_variant[0] || groups ||
+                      p2pb_kernel_has(k, P2PB_FACT_WINDOW) ||
+                      p2pb_kernel_has(k, P2PB_FACT_FIXED_BYTES);
     t->rate_is_sum = o->aggregate;
 }
 
@@ -189,9 +195,9 @@ int p2pb_imp_own_row(const struct p2pb_imp_scan *sc, const struct p2pb_imp_table
         return 0;
     }
     int a = o->rank[g][0], b = o->rank[g][1];
-    if (strcmp(t->kernel, "memcpy") == 0)
+    if (p2pb_kernel_has(t->kernel, P2PB_FACT_SELF))
         snprintf(r->variant, sizeof r->variant, "rank %d", a);
-    else if (strcmp(t->kernel, "multi-uniband") == 0)
+    else if (p2pb_kernel_has(t->kernel, P2PB_FACT_DIRECTIONS))
         snprintf(r->variant, sizeof r->variant, "%d->%d", o->reverse ? b : a, o->reverse ? a : b);
     else
         snprintf(r->variant, sizeof r->variant, "pair %d-%d", a, b);

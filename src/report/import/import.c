@@ -302,8 +302,9 @@ static enum p2pb_status write_group(struct p2pb_imp_log *lg, struct p2pb_imp_gro
         for (size_t i = 0; i < g->tabs[k].nrows && st == P2PB_OK; i++) {
             struct p2pb_result r;
             p2pb_imp_fill_result(&g->tabs[k], &g->tabs[k].rows[i], uf, nranks, &r);
-            /* IMB/PMB/OSU latency: PingPong's t is half the round trip */
-            r.time_scale = strcmp(r.kernel, "pingpong") == 0 ? 0.5 : 1.0;
+            /* IMB/PMB latency: PingPong's t is half the round trip (the
+             * kernel's facts; 1 for a benchmark without a kernel) */
+            r.time_scale = p2pb_kernel_time_scale(r.kernel);
             st = check_result(&r, lg, err, errlen);
             if (st == P2PB_OK)
                 st = p2pb_results_write_result(f, &r, err, errlen);

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "kernel_facts.h"
 #include "p2pbench/result.h"
 #include "p2pbench/status.h"
 
@@ -49,7 +50,15 @@
  *                display name checked where the descriptor exists; bytes per X
  *                is the log's own definition (IMB Bidir_*: X / t)
  *  is_rate       OSU: the value column is a rate in MB/s, else a time in usec
+ *  traits        what the log's benchmark does that its kernel's facts
+ *                (kernel_facts.h) do not say: P2PB_IMP_TWO_RANKS, the
+ *                benchmark keeps two ranks busy whatever the job size (IMB
+ *                PingPong and PingPing, where Uniband and Biband use every
+ *                rank); P2PB_IMP_SEED_PMB, a size/value column table titled
+ *                with it comes from PMB (columns.c: 1 MB = 2^20 B assumed)
  */
+#define P2PB_IMP_TWO_RANKS 0x1u
+#define P2PB_IMP_SEED_PMB 0x2u
 struct p2pb_imp_kind {
     const char *match;
     const char *kernel;
@@ -57,6 +66,7 @@ struct p2pb_imp_kind {
     double bytes_factor;
     int native;
     int is_rate;
+    unsigned traits;
 };
 
 /* IMB / PMB benchmarks imported (PingPong, PingPing, Sendrecv, Exchange). */
@@ -171,6 +181,7 @@ struct p2pb_imp_table {
     char display[32];
     char variant[32];    /* default variant of the rows */
     double bytes_factor; /* as struct p2pb_imp_kind */
+    unsigned traits;     /* as struct p2pb_imp_kind */
     int layout;          /* enum p2pb_imb_layout */
     int nranks, active;  /* 0: not logged */
     long line;           /* line of the column header (1-based) */

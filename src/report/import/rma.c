@@ -28,13 +28,13 @@
 
 /* clang-format off */
 /* native 2: a p2pbench kernel of issue 23 (kinds.c, struct p2pb_imp_kind) */
-static const struct p2pb_imp_kind rma_put_latency = {"", "put_latency", "Put-Latency", 1, 2, 0};
-static const struct p2pb_imp_kind rma_get_latency = {"", "get_latency", "Get-Latency", 1, 2, 0};
-static const struct p2pb_imp_kind rma_put_bw      = {"", "put_bw",      "Put-BW",      1, 2, 1};
-static const struct p2pb_imp_kind rma_get_bw      = {"", "get_bw",      "Get-BW",      1, 2, 1};
+static const struct p2pb_imp_kind rma_put_latency = {"", "put_latency", "Put-Latency", 1, 2, 0, 0};
+static const struct p2pb_imp_kind rma_get_latency = {"", "get_latency", "Get-Latency", 1, 2, 0, 0};
+static const struct p2pb_imp_kind rma_put_bw      = {"", "put_bw",      "Put-BW",      1, 2, 1, 0};
+static const struct p2pb_imp_kind rma_get_bw      = {"", "get_bw",      "Get-BW",      1, 2, 1, 0};
 /* IMB Bidir_*: both directions, 2 X / t (IMB logs X / t: logged_bf 1) */
-static const struct p2pb_imp_kind rma_put_bibw_x  = {"", "put_bibw",    "Put-BiBW",    2, 2, 0};
-static const struct p2pb_imp_kind rma_get_bibw_x  = {"", "get_bibw",    "Get-BiBW",    2, 2, 0};
+static const struct p2pb_imp_kind rma_put_bibw_x  = {"", "put_bibw",    "Put-BiBW",    2, 2, 0, 0};
+static const struct p2pb_imp_kind rma_get_bibw_x  = {"", "get_bibw",    "Get-BiBW",    2, 2, 0, 0};
 
 /* IMB-EXT and IMB-RMA: section name (ignoring case) and MODE -> kind. */
 static const struct {
@@ -53,14 +53,14 @@ static const struct {
 /* OSU one-sided programs by "MODEL WORDS" of the title ("# OSU MPI_Put
  * Latency Test v5.7.1": "MPI_Put Latency"), compared whole, ignoring case. */
 const struct p2pb_imp_kind p2pb_imp_osu_rma_kinds[] = {
-    /* title words                       kernel         display       bytes/X native rate */
-    {"MPI_Put Latency",                  "put_latency", "Put-Latency", 1, 2, 0},
-    {"MPI_Get Latency",                  "get_latency", "Get-Latency", 1, 2, 0},
-    {"MPI_Put Bandwidth",                "put_bw",      "Put-BW",      1, 2, 1},
-    {"MPI_Get Bandwidth",                "get_bw",      "Get-BW",      1, 2, 1},
+    /* title words                       kernel         display       bytes/X native rate traits */
+    {"MPI_Put Latency",                  "put_latency", "Put-Latency", 1, 2, 0, 0},
+    {"MPI_Get Latency",                  "get_latency", "Get-Latency", 1, 2, 0, 0},
+    {"MPI_Put Bandwidth",                "put_bw",      "Put-BW",      1, 2, 1, 0},
+    {"MPI_Get Bandwidth",                "get_bw",      "Get-BW",      1, 2, 1, 0},
     /* both directions, as osu_bibw: 2 X per exchange */
-    {"MPI_Put Bi-directional Bandwidth", "put_bibw",    "Put-BiBW",    2, 2, 1},
-    {"MPI_Get Bi-directional Bandwidth", "get_bibw",    "Get-BiBW",    2, 2, 1},
+    {"MPI_Put Bi-directional Bandwidth", "put_bibw",    "Put-BiBW",    2, 2, 1, 0},
+    {"MPI_Get Bi-directional Bandwidth", "get_bibw",    "Get-BiBW",    2, 2, 1, 0},
 };
 /* clang-format on */
 const size_t p2pb_imp_n_osu_rma_kinds =

@@ -77,6 +77,7 @@ struct p2pb_imp_table *p2pb_imp_table_new(struct p2pb_imp_group *g, const struct
         snprintf(t->kernel, sizeof t->kernel, "%s", k->kernel);
         snprintf(t->display, sizeof t->display, "%s", k->display);
         t->bytes_factor = k->bytes_factor;
+        t->traits = k->traits;
     }
     return t;
 }
@@ -280,7 +281,7 @@ static int cmp_double(const void *a, const void *b)
 
 void p2pb_imp_infer_factor(struct p2pb_imp_table *t)
 {
-    int fixed = strcmp(t->kernel, "memcpy") == 0;
+    int fixed = p2pb_kernel_has(t->kernel, P2PB_FACT_FIXED_BYTES);
     double v[64];
     size_t n = 0;
     for (size_t i = 0; i < t->nrows && n < 64; i++) {
