@@ -120,6 +120,28 @@ void p2pb_timer_measure(struct p2pb_timer_info *ti);
  */
 size_t p2pb_imb_repetitions(size_t bytes);
 
+/* What the adaptive stop rule says (p2pb_stop_rule). */
+enum p2pb_rule {
+    P2PB_RULE_MORE,   /* draw another sample */
+    P2PB_RULE_MAX,    /* the most samples allowed are drawn */
+    P2PB_RULE_BUDGET, /* the time budget is spent (after the fewest samples) */
+    P2PB_RULE_TARGET  /* the CI target is met (after the fewest samples) */
+};
+
+/*
+ * The adaptive stop rule of docs/methodology.md, shared by the harness's
+ * rounds (sampling.c) and the link survey's pairs (survey_pair.c), on the
+ * samples x[0..n-1] (usec) drawn since the start of the measurement:
+ * P2PB_RULE_MAX when n >= nmax; P2PB_RULE_MORE while n < nmin; then
+ * P2PB_RULE_BUDGET when elapsed_s >= budget_s (seconds); P2PB_RULE_TARGET
+ * when n >= P2PB_CI_MIN_N and the relative half-width of the median's CI
+ * (p2pb_stats_ci_rel_halfwidth) is within ci_target (a fraction), tested at
+ * every sample up to 64 and at every 8th after; else P2PB_RULE_MORE.
+ * sampling.c
+ */
+enum p2pb_rule p2pb_stop_rule(const double *x, size_t n, size_t nmin, size_t nmax,
+                              double elapsed_s, double budget_s, double ci_target);
+
 /*
  * Iterations per sample k such that one sample lasts at least
  * max(20 * overhead, 10 * resolution) (timer overhead below 5% of a sample,

@@ -235,11 +235,31 @@ static double round_budget(const struct p2pb_measure *r)
     return budget / (double)r->nrounds;
 }
 
+enum p2pb_rule p2pb_stop_rule(const double *x, size_t n, size_t nmin, size_t nmax, double elapsed_s,
+                              double budget_s, double ci_target)
+{
+    if (n >= nmax)
+        return P2PB_RULE_MAX;
+    if (n < nmin)
+        return P2PB_RULE_MORE;
+    if (elapsed_s >= budget_s)
+        return P2PB_RULE_BUDGET;
+    if (n >= P2PB_CI_MIN_N && (n < P2PB_CI_EVERY_SAMPLE || n % P2PB_CI_STRIDE == 0)) {
+        struct p2pb_stats st;
+        if (p2pb_stats_compute(x, n, NULL, &st) == P2PB_OK) {
+            double hw = p2pb_stats_ci_rel_halfwidth(&st);
+            if (hw >= 0 && hw <= ci_target)
+                return P2PB_RULE_TARGET;
+        }
+    }
+    return P2PB_RULE_MORE;
+}
+
 /*
  * The stop rule of a round, on rank 0 after a block: stop at the round's
- * max samples (or out of memory); adaptive, after the round's min samples:
- * stop when its budget is spent or the CI half-width of the round's median
- * is within --ci-target. Returns 1 to go on, 0 to stop.
+ * max samples (or out of memory); adaptive: p2pb_stop_rule with the round's
+ * min and max samples, its budget and --ci-target. Returns 1 to go on, 0 to
+ * stop.
  */
 static int keep_sampling(struct p2pb_measure *r, size_t drawn, uint64_t t_start, double budget)
 {
@@ -247,20 +267,11 @@ static int keep_sampling(struct p2pb_measure *r, size_t drawn, uint64_t t_start,
     const struct p2pb_samples *s = &r->s;
     if (s->oom || drawn >= r->nmax)
         return 0;
-    if (pol->mode != P2PB_POLICY_ADAPTIVE || drawn < r->nmin)
+    if (pol->mode != P2PB_POLICY_ADAPTIVE)
         return 1;
     double elapsed = (double)(p2pb_now_ns() - t_start) * 1e-9;
-    if (elapsed >= budget)
-        return 0;
-    if (drawn >= P2PB_CI_MIN_N && (drawn < P2PB_CI_EVERY_SAMPLE || drawn % P2PB_CI_STRIDE == 0)) {
-        struct p2pb_stats st;
-        if (p2pb_stats_compute(s->all.v + s->round_start, drawn, NULL, &st) == P2PB_OK) {
-            double hw = p2pb_stats_ci_rel_halfwidth(&st);
-            if (hw >= 0 && hw <= pol->ci_target)
-                return 0;
-        }
-    }
-    return 1;
+    return p2pb_stop_rule(s->all.v + s->round_start, drawn, r->nmin, r->nmax, elapsed, budget,
+                          pol->ci_target) == P2PB_RULE_MORE;
 }
 
 /* Median of x[from..n-1] into *out when there are samples; 0 or -1 (OOM). */

@@ -69,8 +69,8 @@ struct p2pb_survey_bufs {
     unsigned char *sbuf; /* bw_bytes (>= lat_bytes) */
     unsigned char *rbuf; /* window * bw_bytes */
     double *samples;     /* max_samples */
-    MPI_Request *req;    /* window */
-    MPI_Status *st;      /* window (MPICH's header warns on MPI_STATUSES_IGNORE) */
+    void *stream_priv;   /* the Uniband kernel's state for window messages
+                          * (its setup: requests and statuses) */
 };
 
 /* Allocate / free the buffers of cfg. Returns P2PB_OK or P2PB_ENOMEM. */

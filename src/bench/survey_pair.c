@@ -2,12 +2,14 @@
 /*
  * survey_pair.c - one pair of the link survey: latency by PingPong (IMB's
  * definition: t = half the round trip, timed on the lower rank; MB/s = X / t)
- * and bandwidth by a one-way stream (one sample: the sender posts W
- * MPI_Isend of X bytes, the receiver W MPI_Irecv, then a 0-byte
- * acknowledgement; t = the sample's time on the sender; MB/s = W X / t, as
- * the Uniband kernel). The rank that times also decides, after each sample
- * and off the timed path, whether to draw another (the adaptive rule of
- * docs/methodology.md with the survey's budget) and tells its partner.
+ * and bandwidth by a one-way stream (one sample: one iteration of the
+ * Uniband kernel, the sender's W MPI_Isend of X bytes, the receiver's W
+ * MPI_Irecv, then the acknowledgement; t = the sample's time on the sender;
+ * MB/s = W X / t). Both time the kernels' own iterations (kernels/pingpong.c,
+ * kernels/window.c, through their descriptors). The rank that times also
+ * decides, after each sample and off the timed path, whether to draw another
+ * (the harness's stop rule, p2pb_stop_rule, with the survey's budget, and
+ * the cap below) and tells its partner.
  *
  * The cap (--survey-cap, cfg->cap_s) bounds each measurement, warm-up
  * included: sampling stops once the next sample would end past it (at
@@ -25,10 +27,15 @@
 
 #include "harness.h"
 #include "mpi_util.h"
+#include "p2pbench/kernel.h"
 #include "p2pbench/stats.h"
 #include "survey.h"
 
-enum { TAG_LAT = 211, TAG_BW = 212, TAG_ACK = 213, TAG_CTL = 214 };
+/* The kernels whose iterations the survey times (kernels/registry.c). */
+extern const struct p2pb_kernel p2pb_kernel_pingpong;
+extern const struct p2pb_kernel p2pb_kernel_uniband;
+
+enum { TAG_CTL = 214 }; /* the kernels' messages use tags of their own (101, 111, 112) */
 
 /* Untimed round trips before the latency samples, at most (a slow round
  * trip: as many as fit in a quarter of the cap). */
@@ -48,15 +55,16 @@ struct meas {
     const struct p2pb_survey_cfg *cfg;
     struct p2pb_survey_bufs *b;
     int peer;
-    int count;        /* elements (MPI_BYTE) per message */
-    size_t msgs;      /* stream: messages per window (<= cfg->window) */
-    size_t n;         /* samples drawn (controller) */
-    uint64_t all_ns;  /* the measurement's start, warm-up included (cap) */
-    uint64_t t0_ns;   /* the first sample's start (budget) */
-    uint64_t last_ns; /* the previous decision (one sample's step) */
-    uint64_t warm_ns; /* warm-up time */
-    size_t warmup;    /* warm-up round trips, or the ramp's windows */
-    int capped;       /* 1: the cap ended the sampling */
+    int count;                 /* elements (MPI_BYTE) per message */
+    size_t msgs;               /* stream: messages per window (<= cfg->window) */
+    struct p2pb_kernel_ctx kc; /* what the kernel's iteration reads */
+    size_t n;                  /* samples drawn (controller) */
+    uint64_t all_ns;           /* the measurement's start, warm-up included (cap) */
+    uint64_t t0_ns;            /* the first sample's start (budget) */
+    uint64_t last_ns;          /* the previous decision (one sample's step) */
+    uint64_t warm_ns;          /* warm-up time */
+    size_t warmup;             /* warm-up round trips, or the ramp's windows */
+    int capped;                /* 1: the cap ended the sampling */
 };
 
 enum p2pb_status p2pb_survey_bufs_alloc(struct p2pb_survey_bufs *b,
@@ -67,10 +75,11 @@ enum p2pb_status p2pb_survey_bufs_alloc(struct p2pb_survey_bufs *b,
     b->sbuf = calloc(sb ? sb : 1, 1);
     b->rbuf = calloc(cfg->window * sb + 1, 1);
     b->samples = calloc(cfg->max_samples, sizeof *b->samples);
-    b->req = calloc(cfg->window, sizeof *b->req);
-    b->st = calloc(cfg->window, sizeof *b->st);
-    if (b->sbuf && b->rbuf && b->samples && b->req && b->st)
+    struct p2pb_kernel_ctx c = {.window = cfg->window}; /* the stream's requests */
+    if (b->sbuf && b->rbuf && b->samples && p2pb_kernel_uniband.setup(&c) == P2PB_OK) {
+        b->stream_priv = c.priv;
         return P2PB_OK;
+    }
     p2pb_survey_bufs_free(b);
     return P2PB_ENOMEM;
 }
@@ -80,41 +89,35 @@ void p2pb_survey_bufs_free(struct p2pb_survey_bufs *b)
     free(b->sbuf);
     free(b->rbuf);
     free(b->samples);
-    free(b->req);
-    free(b->st);
+    struct p2pb_kernel_ctx c = {.priv = b->stream_priv};
+    if (c.priv)
+        p2pb_kernel_uniband.teardown(&c);
     memset(b, 0, sizeof *b);
 }
 
-/* Controller: 1 when the CI target is met after min_samples samples. */
-static int target_met(const struct meas *m)
-{
-    struct p2pb_stats st;
-    if (m->n < m->cfg->min_samples || p2pb_stats_compute(m->b->samples, m->n, NULL, &st) != P2PB_OK)
-        return 0;
-    double hw = p2pb_stats_ci_rel_halfwidth(&st);
-    return hw >= 0 && hw <= m->cfg->ci_target;
-}
-
-/* Controller: 1 to draw another sample. Stop at max_samples or when the CI
- * target is met; else (capped) when one more sample, as long as the last
- * step, would end past the cap, never before the first sample; else when
- * min_samples are drawn and the budget is spent. The cap is judged before
- * the budget: a row that overran its cap is marked capped even when a slow
- * sample also spent the budget (a loaded machine). */
+/* Controller: 1 to draw another sample. The harness's stop rule
+ * (p2pb_stop_rule: max_samples, min_samples, the budget from the first
+ * sample, the CI target) and the cap: when the rule does not stop for the
+ * most samples or the CI target, the row is capped if one more sample, as
+ * long as the last step, would end past the cap (never before the first
+ * sample). The cap is judged before the budget: a row that overran its cap
+ * is marked capped even when a slow sample also spent the budget (a loaded
+ * machine). */
 static int want_more(struct meas *m)
 {
     const struct p2pb_survey_cfg *cfg = m->cfg;
-    if (m->n >= cfg->max_samples)
-        return 0;
     uint64_t now = p2pb_now_ns(), step = now - m->last_ns;
     m->last_ns = now;
-    if (target_met(m))
+    enum p2pb_rule rule =
+        p2pb_stop_rule(m->b->samples, m->n, cfg->min_samples, cfg->max_samples,
+                       (double)(now - m->t0_ns) * 1e-9, cfg->budget_s, cfg->ci_target);
+    if (rule == P2PB_RULE_MAX || rule == P2PB_RULE_TARGET)
         return 0;
     if (m->n >= 1 && (double)(now - m->all_ns + step) * 1e-9 > cfg->cap_s) {
         m->capped = 1;
         return 0;
     }
-    return m->n < cfg->min_samples || (double)(now - m->t0_ns) * 1e-9 < cfg->budget_s;
+    return rule == P2PB_RULE_MORE;
 }
 
 /* One sample's share of the cap, ns: min_samples of them fit in CAP_SHARE of it. */
@@ -139,20 +142,19 @@ static int hear_more(const struct meas *m)
     return more;
 }
 
-/* k PingPong round trips; the initiator sends first. */
-static void round_trips(const struct meas *m, int initiator, long k)
+/* One iteration of kernel k on m->kc; a failed MPI call (the kernel has
+ * reported it) ends the job as every survey MPI error does. */
+static void iterate(struct meas *m, const struct p2pb_kernel *k)
 {
-    for (long i = 0; i < k; i++) {
-        if (initiator) {
-            P2PB_MPI_CHECK(MPI_Send(m->b->sbuf, m->count, MPI_BYTE, m->peer, TAG_LAT, m->comm));
-            P2PB_MPI_CHECK(MPI_Recv(m->b->rbuf, m->count, MPI_BYTE, m->peer, TAG_LAT, m->comm,
-                                    MPI_STATUS_IGNORE));
-        } else {
-            P2PB_MPI_CHECK(MPI_Recv(m->b->rbuf, m->count, MPI_BYTE, m->peer, TAG_LAT, m->comm,
-                                    MPI_STATUS_IGNORE));
-            P2PB_MPI_CHECK(MPI_Send(m->b->sbuf, m->count, MPI_BYTE, m->peer, TAG_LAT, m->comm));
-        }
-    }
+    if (k->run_iter(&m->kc) != P2PB_OK)
+        p2pb_mpi_fail(k->name, __FILE__, __LINE__, MPI_SUCCESS);
+}
+
+/* k PingPong round trips (PingPong's iteration: the lower rank sends first). */
+static void round_trips(struct meas *m, long k)
+{
+    for (long i = 0; i < k; i++)
+        iterate(m, &p2pb_kernel_pingpong);
 }
 
 /* Latency, both sides. The initiator times one round trip, then up to
@@ -165,20 +167,20 @@ static long latency(struct meas *m, int initiator)
 {
     long extra = 0, k = 0;
     m->all_ns = p2pb_now_ns();
-    round_trips(m, initiator, 1);
+    round_trips(m, 1);
     if (!initiator) {
         P2PB_MPI_CHECK(MPI_Recv(&extra, 1, MPI_LONG, m->peer, TAG_CTL, m->comm, MPI_STATUS_IGNORE));
-        round_trips(m, 0, extra);
+        round_trips(m, extra);
         P2PB_MPI_CHECK(MPI_Recv(&k, 1, MPI_LONG, m->peer, TAG_CTL, m->comm, MPI_STATUS_IGNORE));
         do
-            round_trips(m, 0, k);
+            round_trips(m, k);
         while (hear_more(m));
         return 0;
     }
     double rt_ns = (double)(p2pb_now_ns() - m->all_ns), quarter = m->cfg->cap_s * 0.25e9;
     extra = rt_ns * LAT_WARMUP <= quarter ? LAT_WARMUP - 1 : (long)(quarter / rt_ns);
     P2PB_MPI_CHECK(MPI_Send(&extra, 1, MPI_LONG, m->peer, TAG_CTL, m->comm));
-    round_trips(m, 1, extra);
+    round_trips(m, extra);
     m->warmup = (size_t)extra + 1;
     m->last_ns = m->t0_ns = p2pb_now_ns();
     m->warm_ns = m->t0_ns - m->all_ns;
@@ -190,30 +192,21 @@ static long latency(struct meas *m, int initiator)
     P2PB_MPI_CHECK(MPI_Send(&k, 1, MPI_LONG, m->peer, TAG_CTL, m->comm));
     do {
         uint64_t t0 = p2pb_now_ns();
-        round_trips(m, 1, k);
+        round_trips(m, k);
         m->b->samples[m->n++] = (double)(p2pb_now_ns() - t0) / (double)k * 0.5 / 1000.0;
     } while (tell_more(m));
     return k;
 }
 
-/* One window of the stream: m->msgs messages of m->count bytes and the
- * acknowledgement. */
-static void window(const struct meas *m, int sender)
+/* One window of the stream: one iteration of the Uniband kernel, m->msgs
+ * messages of m->count bytes and the acknowledgement (m->kc.direction says
+ * which rank sends). */
+static void window(struct meas *m)
 {
-    int w = (int)m->msgs;
-    for (int i = 0; i < w; i++) {
-        if (sender)
-            P2PB_MPI_CHECK(
-                MPI_Isend(m->b->sbuf, m->count, MPI_BYTE, m->peer, TAG_BW, m->comm, &m->b->req[i]));
-        else
-            P2PB_MPI_CHECK(MPI_Irecv(m->b->rbuf + (size_t)i * m->cfg->bw_bytes, m->count, MPI_BYTE,
-                                     m->peer, TAG_BW, m->comm, &m->b->req[i]));
-    }
-    P2PB_MPI_CHECK(MPI_Waitall(w, m->b->req, m->b->st));
-    if (sender)
-        P2PB_MPI_CHECK(MPI_Recv(NULL, 0, MPI_BYTE, m->peer, TAG_ACK, m->comm, MPI_STATUS_IGNORE));
-    else
-        P2PB_MPI_CHECK(MPI_Send(NULL, 0, MPI_BYTE, m->peer, TAG_ACK, m->comm));
+    m->kc.window = m->msgs;
+    m->kc.bytes = (size_t)m->count;
+    m->kc.count = m->count;
+    iterate(m, &p2pb_kernel_uniband);
 }
 
 /* Sender: before each window, tell the receiver whether one follows and
@@ -238,7 +231,7 @@ static double ramp_step(struct meas *m)
 {
     order(m, 1);
     uint64_t t0 = p2pb_now_ns();
-    window(m, 1);
+    window(m);
     m->warmup++;
     return (double)(p2pb_now_ns() - t0);
 }
@@ -303,7 +296,7 @@ static void stream(struct meas *m, int sender)
 {
     if (!sender) {
         while (hear_order(m))
-            window(m, 0);
+            window(m);
         return;
     }
     m->all_ns = p2pb_now_ns();
@@ -313,7 +306,7 @@ static void stream(struct meas *m, int sender)
     do {
         order(m, 1);
         uint64_t t0 = p2pb_now_ns();
-        window(m, 1);
+        window(m);
         m->b->samples[m->n++] = (double)(p2pb_now_ns() - t0) / 1000.0;
     } while (want_more(m));
     order(m, 0);
@@ -370,15 +363,27 @@ void p2pb_survey_pair(MPI_Comm comm, const struct p2pb_survey_cfg *cfg, struct p
     const int lo = me < peer ? me : peer, hi = me < peer ? peer : me;
     struct meas m = {.comm = comm, .cfg = cfg, .b = b, .peer = peer};
     out[0].valid = out[1].valid = 0;
+    m.kc = (struct p2pb_kernel_ctx){.comm = comm,
+                                    .rank = me,
+                                    .peer = peer,
+                                    .dtype = MPI_BYTE,
+                                    .sbuf = b->sbuf,
+                                    .rbuf = b->rbuf,
+                                    .left = -1,
+                                    .right = -1,
+                                    .bytes = cfg->lat_bytes,
+                                    .count = (int)cfg->lat_bytes};
 
     m.count = (int)cfg->lat_bytes;
     long k = latency(&m, me == lo);
     if (me == lo)
         fill_row(&out[0], &m, P2PB_SURVEY_LATENCY, lo, hi, -1, (size_t)k);
 
+    m.kc.priv = b->stream_priv;
     for (int from = lo; from >= 0; from = from == lo ? hi : -1) {
         m.n = 0;
         m.capped = 0;
+        m.kc.direction = from == hi; /* direction 1: the higher rank sends */
         stream(&m, me == from);
         if (me == from)
             fill_row(&out[1], &m, P2PB_SURVEY_BANDWIDTH, lo, hi, from, 1);

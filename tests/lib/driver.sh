@@ -142,6 +142,11 @@ sys.exit(0 if eval(sys.argv[1], {"__builtins__": {}}, env) else 1)
 # at least one runnable task waited for a CPU. A test whose claim needs a
 # quiet machine judges what it can on a busy one and says why.
 
+# BUSY_PSI: the CPU pressure (percent) from which a test calls the machine
+# busy with other work (two spinning processes on 2 CPUs: 95-100%; a quiet
+# machine: below 10).
+BUSY_PSI=50
+
 # cpu_pressure_mark: remember the PSI total and the time (CPU_PSI0, CPU_T0).
 cpu_pressure_mark() {
     CPU_PSI0=$(awk '/^some/ { for (i = 1; i <= NF; i++) if ($i ~ /^total=/) print substr($i, 7) }' \

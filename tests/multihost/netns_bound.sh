@@ -14,7 +14,8 @@
 #       (P2PB_TEST_FAULT=bytes2, a byte-counting error): every row says
 #       `exceeds bound`, in the results file and in the text table.
 # A second attempt is allowed for (a), whose rate a busy machine can lower
-# (never raise).
+# (never raise); on a machine whose CPUs are busy with other work (CPU
+# pressure >= BUSY_PSI, driver.sh) the 85% floor is not judged, the rest is.
 #
 # Usage: netns_bound.sh P2PBENCH_BIN OUTDIR
 # Exit 0 all passed, 1 a check failed, 2 usage, 77 skipped (not root, or ip,
@@ -71,19 +72,25 @@ for line in open(sys.argv[1]):
 PY
 }
 
-# case_a: 0 when both rows are within 85-100% of a given 12.5 MB/s
+# case_a: 0 when both rows are within 85-100% of a given 12.5 MB/s (0-100%
+# under CPU pressure: a starved sender lowers the rate, never raises it)
 case_a() {
-    local v mb src pct ex best n=0 ok=0
+    local v mb src pct ex best n=0 ok=0 psi floor=85 why=''
     RES=()
+    cpu_pressure_mark
     run plain || return 1
+    psi=$(cpu_pressure_pct)
+    if [[ -n $psi ]] && ((psi >= BUSY_PSI)); then
+        floor=0 why=" (CPU pressure $psi%: the 85% floor not judged)"
+    fi
     while read -r v mb src pct ex best; do
         say "a: uniband $v: bound $mb MB/s ($src), median $pct%, fastest sample $best%, exceeds $ex"
         n=$((n + 1))
         if [[ $src == given && $ex == False && $best != None ]] &&
-            float_test 'b == 12.5 and 85 <= p <= 100' "b=$mb" "p=$pct"; then
-            RES+=("PASS a: uniband $v: $pct% of the given 12.5 MB/s (fastest sample $best%)")
+            float_test 'b == 12.5 and f <= p <= 100' "b=$mb" "p=$pct" "f=$floor"; then
+            RES+=("PASS a: uniband $v: $pct% of the given 12.5 MB/s (fastest sample $best%)$why")
         else
-            RES+=("FAIL a: uniband $v: bound '$mb' MB/s ($src), '$pct'%, exceeds '$ex' (want 12.5, given, 85..100, False)")
+            RES+=("FAIL a: uniband $v: bound '$mb' MB/s ($src), '$pct'%, exceeds '$ex' (want 12.5, given, $floor..100, False)")
             ok=1
         fi
     done < <(bounds plain)

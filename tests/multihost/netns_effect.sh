@@ -70,10 +70,10 @@ readonly LARGEST=4194304
 readonly N_EFFECT=8
 readonly SAMPLES=9 # per launch and size: 2 in most of the 5 rounds
 readonly LAUNCH_TIMEOUT=60 CAMPAIGN_TIMEOUT=240
-# CPU pressure (percent of the campaign's time some task waited for a CPU)
-# from which the effect is not judged: quiet, with the two ranks polling on
-# 2 CPUs, it stays far below; beside two spinning processes it reads 90-100.
-readonly BUSY_PSI=50
+# From CPU pressure BUSY_PSI (driver.sh: percent of the campaign's time some
+# task waited for a CPU) the effect is not judged: quiet, with the two ranks
+# polling on 2 CPUs, it stays far below; beside two spinning processes it
+# reads 90-100.
 
 [[ $# -eq 3 ]] || {
     echo "Usage: $0 P2PBENCH_BIN P2PBENCH_REPORT_BIN OUTDIR" >&2
