@@ -12,11 +12,12 @@
 #      results file (text, markdown, imb, csv: the reporters the program
 #      uses); the formula in each of them. Two launches in all.
 # usage: overlap_run.sh MPIEXEC NPFLAG NP "EXTRA FLAGS" P2PBENCH REPORT ROWS_PY WORKDIR
+# shellcheck disable=SC2015
 set -u
+# shellcheck source=SCRIPTDIR/../lib/driver.sh
+. "$(dirname "$0")/../lib/driver.sh" # pass, fail, fatal, summary
 mpiexec=$1 npflag=$2 np=$3 extra=$4 bin=$5 report=$6 rows_py=$7 dir=$8
-mkdir -p "$dir" && cd "$dir" || exit 1
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+mkdir -p "$dir" && cd "$dir" || fatal "cannot make or enter $dir"
 run() { # run FILE ARGS...: p2pbench overlap on np ranks, results into FILE
     file=$1
     shift
@@ -29,24 +30,25 @@ formula='overlap[%] = 100 * max(0, min(1, (t_pure + t_cpu - t_ovrl) / min(t_pure
 
 # (a) default compute
 if run a.jsonl; then
-    python3 "$rows_py" a.jsonl defined "$np" || fail "results file of the default run"
-    grep -qF "# $formula" out.txt || fail "text: no formula line"
-    grep -q 'overlap\[%\]$' out.txt || fail "text: no overlap[%] column"
+    python3 "$rows_py" a.jsonl defined "$np" && pass || fail "results file of the default run"
+    grep -qF "# $formula" out.txt && pass "text: formula line" || fail "text: no formula line"
+    grep -q 'overlap\[%\]$' out.txt && pass "text: overlap[%] column" || fail "text: no overlap[%] column"
 fi
 # (b) no compute: undefined, in every format
 if run b.jsonl --overlap-compute 0 -f csv; then
-    grep -qF "$formula" out.txt || fail "csv: no formula"
-    grep -q ',overlap_pct,overlap_undefined,overlap_formula$' out.txt || fail "csv: columns"
-    [ "$(grep -c ',overlap,.*,,no compute time (t_cpu = 0: the compute loop ran 0 steps),' out.txt)" = 3 ] ||
-        fail "csv: 3 undefined overlap rows"
-    python3 "$rows_py" b.jsonl undefined "$np" || fail "results file of --overlap-compute 0"
+    grep -qF "$formula" out.txt && pass "csv: formula" || fail "csv: no formula"
+    grep -q ',overlap_pct,overlap_undefined,overlap_formula$' out.txt && pass "csv: columns" ||
+        fail "csv: columns"
+    [ "$(grep -c ',overlap,.*,,no compute time (t_cpu = 0: the compute loop ran 0 steps),' out.txt)" = 3 ] &&
+        pass "csv: 3 undefined overlap rows" || fail "csv: 3 undefined overlap rows"
+    python3 "$rows_py" b.jsonl undefined "$np" && pass || fail "results file of --overlap-compute 0"
     for f in text markdown imb csv; do
         "$report" show -f $f b.jsonl >show.txt 2>&1 || { fail "show -f $f: $(cat show.txt)"; continue; }
-        grep -qF "$formula" show.txt || fail "show -f $f: no formula"
+        grep -qF "$formula" show.txt && pass "show -f $f: formula" || fail "show -f $f: no formula"
         word=undefined
         [ $f = csv ] && word='0 steps' # csv: the reason in the overlap_undefined column
-        [ "$(grep -c "$word" show.txt)" -ge 3 ] || fail "show -f $f: '$word' on fewer than 3 rows"
+        [ "$(grep -c "$word" show.txt)" -ge 3 ] && pass "show -f $f: '$word' on 3 rows or more" ||
+            fail "show -f $f: '$word' on fewer than 3 rows"
     done
 fi
-[ "$fails" = 0 ] && echo "PASS: overlap on $np ranks" && exit 0
-exit 1
+summary

@@ -6,14 +6,21 @@
 # Mbytes/sec = X / that t; policy.rma_sync / rma_window and the rows'
 # variant; and a bad --rma-window value refused on every rank.
 # Usage: rma_imb.sh MPIEXEC NPFLAG P2PBENCH OUTPREFIX [OVERSUBSCRIBE]
+# shellcheck disable=SC2015
 set -u
+# shellcheck source=SCRIPTDIR/../lib/driver.sh
+. "$(dirname "$0")/../lib/driver.sh" # pass, fail, fatal, summary
 run="$1"; np="$2"; prog="$3"; out="$4"; over="${5:-}"
+FATAL_SHOW="stderr=$out.err"
+rc=0
 # shellcheck disable=SC2086
 "$run" "$np" 2 $over "$prog" put_latency get_latency put_bw get_bw put_bibw get_bibw -f imb \
     -s 0,1000 --window 4 --samples 3 --rounds 1 --batch 1 --warmup 1 --no-probe --rma-sync pscw \
     -o "$out.jsonl" \
-    >"$out.txt" 2>"$out.err" || { echo "FAIL: run exited $?"; cat "$out.err"; exit 1; }
-python3 - "$out.txt" "$out.jsonl" <<'PY' || exit 1
+    >"$out.txt" 2>"$out.err" || rc=$?
+[ "$rc" = 0 ] || fatal "run exited $rc"
+# the script prints its own PASS or FAIL lines
+python3 - "$out.txt" "$out.jsonl" <<'PY' && pass || fail "IMB-EXT tables of $out.txt against $out.jsonl"
 import json, sys
 text = open(sys.argv[1]).read().split("\n")
 recs = [json.loads(l) for l in open(sys.argv[2]) if l.strip()]
@@ -60,8 +67,14 @@ PY
 # a bad value: one line naming it, non-zero exit, no hang
 # shellcheck disable=SC2086
 if "$run" "$np" 2 $over "$prog" put_bw --rma-window shared --no-results >"$out.bad" 2>&1; then
-    echo "FAIL: --rma-window shared accepted"; exit 1
+    fail "--rma-window shared accepted"
+else
+    pass "--rma-window shared refused"
 fi
-grep -q "invalid value 'shared' for --rma-window (create, allocate, dynamic)" "$out.bad" ||
-    { echo "FAIL: message"; cat "$out.bad"; exit 1; }
-echo "PASS: --rma-window shared refused"
+if grep -q "invalid value 'shared' for --rma-window (create, allocate, dynamic)" "$out.bad"; then
+    pass "--rma-window shared: the message names it"
+else
+    fail "message"
+    cat "$out.bad"
+fi
+summary

@@ -5,22 +5,25 @@
 # same set of long options, with the same short letters.
 #   options_doc.sh P2PBENCH-REPORT SOURCE-DIR
 set -eu
+# shellcheck source=SCRIPTDIR/../lib/driver.sh
+. "$(dirname "$0")/../lib/driver.sh" # pass, fail, summary
 bin=$1
 doc=$2/docs/report.md
 # "  -f, --format FMT   ..." and "      --vs   ..." lines after "Options:"
 from_help=$("$bin" --help | sed -n '/^Options:/,/^$/p' |
     sed -n 's/^ *\(-[A-Za-z], \)\{0,1\}\(--[a-z-]*\).*/\1\2/p' | sed 's/, / /' | sort)
 # "| `-f, --format FMT` | ..." rows; "`-h, --help`, `-V, --version`" holds two
+# shellcheck disable=SC2016 # backquotes of markdown, not a command substitution
 from_doc=$(sed -n '/^| option | commands | meaning |/,/^$/p' "$doc" | cut -d'|' -f2 |
     grep -o '`[^`]*`' | tr -d '`' |
     sed -n 's/^\(-[A-Za-z], \)\{0,1\}\(--[a-z-]*\).*/\1\2/p' | sed 's/, / /' | sort)
-if [ "$from_help" != "$from_doc" ]; then
-    echo "FAIL: p2pbench-report --help and docs/report.md's options table differ:"
+if [ "$from_help" = "$from_doc" ]; then
+    pass "$(echo "$from_help" | wc -l) options in both"
+else
+    fail "p2pbench-report --help and docs/report.md's options table differ:"
     echo "$from_help" >/tmp/options_doc.$$.help
     echo "$from_doc" >/tmp/options_doc.$$.doc
     diff /tmp/options_doc.$$.help /tmp/options_doc.$$.doc || true
     rm -f /tmp/options_doc.$$.help /tmp/options_doc.$$.doc
-    echo "0 passed, 1 failed"
-    exit 1
 fi
-echo "PASS: $(echo "$from_help" | wc -l) options in both"
+summary

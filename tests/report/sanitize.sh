@@ -8,12 +8,12 @@
 # sanitised too.
 #   sanitize.sh P2PBENCH-REPORT SOURCE-DIR
 set -u
+# shellcheck source=SCRIPTDIR/../lib/driver.sh
+. "$(dirname "$0")/../lib/driver.sh" # pass, fail, summary
 bin=$1
 f=$2/tests/data/labels/evil-label.jsonl
-fails=0 passes=0
-pass() { echo "PASS: $1"; passes=$((passes + 1)); }
 check() { # name, command output file, fixed string expected
-    if grep -qF -- "$3" "$2"; then pass "$1"; else echo "FAIL: $1: no '$3' in:"; cat "$2"; fails=$((fails + 1)); fi
+    if grep -qF -- "$3" "$2"; then pass "$1"; else fail "$1: no '$3' in:"; cat "$2"; fi
 }
 out=$(mktemp)
 dir=$(mktemp -d)
@@ -22,8 +22,7 @@ esc=$(printf '\033')
 # no_esc NAME: the output holds no ESC byte
 no_esc() {
     if tr -d '\n' <"$out" | grep -q "$esc"; then
-        echo "FAIL: $1: ESC reached the output"
-        fails=$((fails + 1))
+        fail "$1: ESC reached the output"
     else
         pass "$1: no ESC in the output"
     fi
@@ -60,7 +59,7 @@ check "compare markdown host context escapes markup" "$out" \
     '- ranks[0].host: evil?[31m\|a,"b"?X = vm \| &lt;i&gt;y&lt;/i&gt; = &lt;script&gt;x&lt;/script&gt;'
 check "compare markdown note escapes markup" "$out" 'incomplete launch on side B (&lt;i&gt;y&lt;/i&gt;)'
 if grep -q '<script>\|<i>' "$out"; then
-    echo "FAIL: raw markup in compare -f markdown:"; grep '<script>\|<i>' "$out"; fails=$((fails + 1))
+    fail "raw markup in compare -f markdown:"; grep '<script>\|<i>' "$out"
 else
     pass "no raw markup in compare -f markdown"
 fi
@@ -83,7 +82,7 @@ check "show -m csv formula variant" "$out" "latency,memcpy,\"'@v,w\",1024,"
 "$bin" compare -f csv "$fm" --vs "$fv" >"$out" 2>&1
 check "compare csv formula sides" "$out" "latency,usec,\"'=1+2\",\"'-x\",memcpy,\"'@v,w\""
 if grep -q ',=1+2\|,-x,\|,@v' "$out"; then
-    echo "FAIL: a formula reached compare's csv raw"; fails=$((fails + 1))
+    fail "a formula reached compare's csv raw"
 else
     pass "compare csv: no raw formula"
 fi
@@ -95,7 +94,7 @@ sed -e 's/"label": ".*", "start_utc"/"label": "<b>x<\/b>\&", "start_utc"/' \
 "$bin" show -f markdown "$h" >"$out" 2>&1
 check "markdown heading escapes markup" "$out" '## p2pbench 0.1.0: &lt;b&gt;x&lt;/b&gt;&amp;, '
 check "markdown MPI line escapes markup" "$out" 'MPI: &lt;script&gt;y&lt;/script&gt; ???'
-if grep -q '<b>\|<script>' "$out"; then echo "FAIL: raw markup in show -f markdown"; fails=$((fails + 1)); else pass "no raw markup"; fi
+if grep -q '<b>\|<script>' "$out"; then fail "raw markup in show -f markdown"; else pass "no raw markup"; fi
 # import of a log whose name holds a newline and ESC: messages sanitised, the
 # written file's name and label without control characters
 evil="$dir/nl
@@ -104,7 +103,7 @@ cp "$2/tests/data/cases/case02.txt" "$evil"
 "$bin" import "$evil" -o "$dir/imp" >"$out" 2>&1
 no_esc "import messages"
 check "import wrote line" "$out" "nl?name?[31m.txt: wrote $dir/imp/nl_name_[31m.jsonl"
-[ -f "$dir/imp/nl_name_[31m.jsonl" ] && pass "import file name" || { echo "FAIL: import file name: $(ls "$dir/imp")"; fails=$((fails + 1)); }
+if [ -f "$dir/imp/nl_name_[31m.jsonl" ]; then pass "import file name"; else fail "import file name: $(ls "$dir/imp")"; fi
 # import of a log whose name, column header and output directory hold a C1
 # control (U+009B, a CSI of its own) and a right-to-left override (U+202E):
 # '?' for each of their bytes in the messages, in the file names and in the label
@@ -115,7 +114,7 @@ sed "s/Experiment_1/E${c1}x${rlo}y/" "$2/tests/data/cases/seed-pmb-sendrecv-nati
 # raw_bytes NAME FILE: FILE holds neither U+009B nor U+202E
 raw_bytes() {
     if grep -q "$c1\|$rlo" "$2"; then
-        echo "FAIL: $1: a C1 control or bidi override reached it:"; cat "$2"; fails=$((fails + 1))
+        fail "$1: a C1 control or bidi override reached it:"; cat "$2"
     else
         pass "$1: no C1 control or bidi override"
     fi
@@ -127,5 +126,4 @@ ls "$dir/out${c1}${rlo}" >"$dir/names" 2>&1
 raw_bytes "import file names" "$dir/names"
 check "import file name (C1, U+202E)" "$dir/names" "log?????-E??x???y.jsonl"
 check "imported label (C1, U+202E)" "$dir/out${c1}${rlo}/log?????-E??x???y.jsonl" '"label":"E??x???y"'
-echo "$passes passed, $fails failed"
-[ "$fails" = 0 ]
+summary
