@@ -36,8 +36,8 @@ static enum p2pb_status memcpy_setup(struct p2pb_kernel_ctx *c)
     m->dst = d;
     /* --numa-node as for the harness's buffers, else first touch on this
      * rank's NUMA node; distinct contents */
-    (void)c->membind(m->src, c->copy_bytes);
-    (void)c->membind(m->dst, c->copy_bytes);
+    (void)c->membind(c, m->src, c->copy_bytes);
+    (void)c->membind(c, m->dst, c->copy_bytes);
     memset(m->src, 0xa5, c->copy_bytes);
     memset(m->dst, 0, c->copy_bytes);
     c->priv = m;

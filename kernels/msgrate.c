@@ -68,7 +68,7 @@ static enum p2pb_status msgrate_setup(struct p2pb_kernel_ctx *c)
         void *p = NULL;
         if (posix_memalign(&p, 4096, c->pollute) == 0) {
             m->cachebuf = p;
-            (void)c->membind(p, c->pollute); /* --numa-node, before first touch */
+            (void)c->membind(c, p, c->pollute); /* --numa-node, before first touch */
             for (size_t i = 0; i < c->pollute; i += LINE)
                 m->cachebuf[i] = 0;
         }

@@ -42,7 +42,7 @@ static int listen_socket(const struct p2pb_kernel_ctx *c, struct tcp_offer *o)
     struct p2pb_netif nif;
     char err[200];
     memset(o, 0, sizeof *o);
-    if (p2pb_netif_pick(NULL, "/proc", &nif, err, sizeof err) != 0)
+    if (p2pb_netif_pick(c->tcp_if, "/proc", &nif, err, sizeof err) != 0)
         return say(c, "no interface", err), -1;
     struct sockaddr_in sa = {.sin_family = AF_INET};
     socklen_t len = sizeof sa;

@@ -229,11 +229,16 @@ struct p2pb_kernel_ctx {
                           * sends (--msgrate-prepost on, default), 0 = off */
     size_t pollute;      /* msgrate: bytes of a buffer touched between
                           * iterations, untimed (--cache-pollute; 0 = off) */
-    /* Binds [addr, addr + bytes) to the run's buffer NUMA node (--numa-node)
-     * as the harness does for sbuf / rbuf; a kernel that allocates buffers of
-     * its own calls it before first touch. Returns 0, or -1 with errno set
-     * (the run record shows where buffers really are). Never NULL. */
-    int (*membind)(void *addr, size_t bytes);
+    int numa_node;       /* --numa-node: NUMA node (OS index) the buffers are
+                          * bound to; -1 = first touch after the CPU binding */
+    const char *tcp_if;  /* --tcp-if: interface of the TCP kernels; "" (or
+                          * NULL) = the one MPI uses (src/common/netif.h) */
+    /* Binds [addr, addr + bytes) to c->numa_node (nothing when it is -1) as
+     * the harness does for sbuf / rbuf; a kernel that allocates buffers of
+     * its own calls it, passing its ctx, before first touch. Returns 0, or
+     * -1 with errno set (the run record shows where buffers really are).
+     * Never NULL. */
+    int (*membind)(const struct p2pb_kernel_ctx *c, void *addr, size_t bytes);
     int rma_sync;           /* P2PB_KF_RMA kernels: enum p2pb_rma_sync (--rma-sync) */
     int rma_window;         /* P2PB_KF_RMA kernels: enum p2pb_rma_window (--rma-window) */
     int phase;              /* P2PB_KF_OVERLAP kernels: enum p2pb_overlap_phase;

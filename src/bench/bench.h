@@ -83,9 +83,9 @@ enum p2pb_status p2pb_preflight_parse(struct p2pb_run *run, int argc, char **arg
 enum p2pb_status p2pb_preflight_memory(struct p2pb_run *run);
 
 /*
- * --numa-node must name a NUMA node on every rank's host. st is the verdict
- * so far; returns it, or P2PB_ERANGE (rank 0, message in run->err) when some
- * host lacks the node. On P2PB_OK the buffer node is set. Collective.
+ * --numa-node (run->opt->policy.numa_node) must name a NUMA node on every
+ * rank's host. st is the verdict so far; returns it, or P2PB_ERANGE (rank 0,
+ * message in run->err) when some host lacks the node. Collective.
  */
 enum p2pb_status p2pb_preflight_numa(struct p2pb_run *run, enum p2pb_status st);
 
@@ -95,7 +95,9 @@ enum p2pb_status p2pb_preflight_numa(struct p2pb_run *run, enum p2pb_status st);
  * kernels); a --tcp-if no kernel reads is only warned about (find_unused in
  * options_parse.c) and not checked. st is the verdict so far; returns it,
  * or P2PB_EUSAGE (rank 0, message in run->err naming NAME). On P2PB_OK the
- * name is handed to p2pb_netif_set_wanted (src/common/netif.h). Collective.
+ * name is stored in run->opt->policy.tcp_if ("" when --tcp-if was not given
+ * or no kernel reads it), the interface of the TCP kernels, the bound and the
+ * host record (p2pb_netif_pick, src/common/netif.h). Collective.
  */
 enum p2pb_status p2pb_preflight_tcp_if(struct p2pb_run *run, enum p2pb_status st);
 

@@ -59,7 +59,8 @@ static double ib_speed_mbps(void)
     return best;
 }
 
-int p2pb_bounds_open(struct p2pb_bounds *bd, MPI_Comm comm, int rank, int nranks)
+int p2pb_bounds_open(struct p2pb_bounds *bd, MPI_Comm comm, int rank, int nranks,
+                     const char *tcp_if)
 {
     MPI_Comm node;
     int leader = rank;
@@ -79,7 +80,7 @@ int p2pb_bounds_open(struct p2pb_bounds *bd, MPI_Comm comm, int rank, int nranks
     /* the faster of the interface MPI uses and any RDMA port: MPI may go
      * through either, and a bound must be an upper bound */
     struct p2pb_netif nif;
-    if (rank == 0 && p2pb_netif_pick(NULL, "/proc", &nif, NULL, 0) == 0)
+    if (rank == 0 && p2pb_netif_pick(tcp_if, "/proc", &nif, NULL, 0) == 0)
         bd->link_mbps = link_speed_mbps(nif.name);
     if (rank == 0 && ib_speed_mbps() > bd->link_mbps)
         bd->link_mbps = ib_speed_mbps();

@@ -72,10 +72,11 @@ struct arena_side {
 static struct arena_side arena_send, arena_recv;
 
 /* At least `len` bytes of side a: the mapping kept when it is large enough,
- * else a new one (the old one unmapped), bound to --numa-node and zeroed by
- * this rank (first touch puts the pages on its NUMA node). Returns the
- * mapping, or NULL when out of memory (a is then empty). */
-static unsigned char *arena_take(struct arena_side *a, size_t len)
+ * else a new one (the old one unmapped), bound to NUMA node `node`
+ * (--numa-node; -1: none) and zeroed by this rank (first touch puts the
+ * pages on its NUMA node). Returns the mapping, or NULL when out of memory
+ * (a is then empty). */
+static unsigned char *arena_take(struct arena_side *a, size_t len, int node)
 {
     if (a->map && a->len >= len)
         return a->map;
@@ -91,8 +92,8 @@ static unsigned char *arena_take(struct arena_side *a, size_t len)
     void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
-    (void)p2pb_hostinfo_membind(p, len); /* --numa-node; failure shows in the run record */
-    memset(p, 0, len);                   /* first touch: pages land on this rank's NUMA node */
+    (void)p2pb_hostinfo_membind(node, p, len); /* failure shows in the run record */
+    memset(p, 0, len); /* first touch: pages land on this rank's NUMA node */
     a->map = p;
     a->len = len;
     return p;
@@ -206,10 +207,10 @@ void p2pb_buffers_reserve(const struct p2pb_kernel *const *kernels, size_t nkern
             rneed = rn > rneed ? rn : rneed;
         }
     /* out of memory here: the size that needs it reports it when it runs */
-    if (sneed && !arena_take(&arena_send, sneed))
+    if (sneed && !arena_take(&arena_send, sneed, pol->numa_node))
         return;
     if (rneed)
-        (void)arena_take(&arena_recv, rneed);
+        (void)arena_take(&arena_recv, rneed, pol->numa_node);
 }
 
 /* The sets on the active ranks; P2PB_ENOMEM (agreed) if any rank failed. */
@@ -223,8 +224,9 @@ static enum p2pb_status allocate_sets(struct p2pb_measure *r, char *err, size_t 
             b->rstride > (SIZE_MAX - shift) / b->nsets)
             bad = 1;
         else {
-            unsigned char *s = arena_take(&arena_send, b->sstride * b->nsets + shift);
-            unsigned char *q = arena_take(&arena_recv, b->rstride * b->nsets + shift);
+            int node = r->pol->numa_node;
+            unsigned char *s = arena_take(&arena_send, b->sstride * b->nsets + shift, node);
+            unsigned char *q = arena_take(&arena_recv, b->rstride * b->nsets + shift, node);
             b->sbase = s ? s + shift : NULL;
             b->rbase = q ? q + shift : NULL;
             bad = !s || !q;

@@ -62,6 +62,12 @@ static int assign_roles(const struct p2pb_kernel *k, const struct p2pb_policy *p
     return nactive;
 }
 
+/* ctx->membind: [addr, addr + bytes) to c->numa_node (kernel.h). */
+static int ctx_membind(const struct p2pb_kernel_ctx *c, void *addr, size_t bytes)
+{
+    return p2pb_hostinfo_membind(c->numa_node, addr, bytes);
+}
+
 /* The run's context: ranks, roles, groups, bytes per iteration. */
 static void start_run(struct p2pb_measure *r, MPI_Comm comm, const struct p2pb_kernel *k,
                       size_t bytes, int direction, const struct p2pb_policy *pol,
@@ -77,7 +83,9 @@ static void start_run(struct p2pb_measure *r, MPI_Comm comm, const struct p2pb_k
     MPI_Comm_size(comm, &c->nranks);
     c->bytes = bytes;
     c->dtype = MPI_BYTE; /* until p2pb_buffers_open builds the message type */
-    c->membind = p2pb_hostinfo_membind;
+    c->numa_node = pol->numa_node;
+    c->membind = ctx_membind;
+    c->tcp_if = pol->tcp_if;
     c->window = pol->window;
     c->direction = (k->flags & P2PB_KF_DIRECTIONS) ? (direction != 0) : 0;
     c->copy_bytes = pol->copy_bytes;

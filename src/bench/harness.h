@@ -74,6 +74,12 @@ struct p2pb_policy {
                                  * src/bench/overlap.c) */
     size_t partitions;          /* P2PB_KF_PARTITIONED kernels: parts per message
                                  * (--partitions) */
+    int numa_node;              /* --numa-node: buffers on this NUMA node (OS index);
+                                 * -1 = first touch */
+    char tcp_if[16];            /* not an option: the interface of the TCP kernels, the
+                                 * bound and the host record, set by preflight.c once
+                                 * checked: --tcp-if, "" (the one MPI uses) when it was
+                                 * not given or no kernel of the run reads it */
 };
 
 /* Timer facts measured at start-up (all in ns). */
@@ -100,10 +106,12 @@ struct p2pb_bounds {
     double rate[P2PB_BOUNDS_SIZES];  /* their copy rates, MB/s (0: none) */
 };
 
-/* Fill bd (hosts by MPI_COMM_TYPE_SHARED, the link speed). Returns 0, or
- * -1 on every rank when out of memory on any (bd empty: no bounds).
- * Collective. */
-int p2pb_bounds_open(struct p2pb_bounds *bd, MPI_Comm comm, int rank, int nranks);
+/* Fill bd (hosts by MPI_COMM_TYPE_SHARED, the link speed of the interface
+ * p2pb_netif_pick(tcp_if) names: the run's --tcp-if, "" or NULL = the one
+ * MPI uses, src/common/netif.h). Returns 0, or -1 on every rank when out of
+ * memory on any (bd empty: no bounds). Collective. */
+int p2pb_bounds_open(struct p2pb_bounds *bd, MPI_Comm comm, int rank, int nranks,
+                     const char *tcp_if);
 
 /* Free what bd holds; safe on an empty one. */
 void p2pb_bounds_close(struct p2pb_bounds *bd);
@@ -266,7 +274,8 @@ size_t p2pb_off_cache_bytes(const struct p2pb_policy *pol);
  * Grow the run's message memory (buffers.c) once, before any size runs, to
  * what the largest of kernels[0..nkernels-1] x sizes[0..nsizes-1] needs,
  * so that no size's pages are new in its first round (a fresh 4 MiB buffer
- * times its first iterations at up to 30x the steady time on a VM).
+ * times its first iterations at up to 30x the steady time on a VM), bound to
+ * NUMA node pol->numa_node (-1: first touch).
  * Without memory it does nothing: the size that needs it fails when it runs.
  */
 void p2pb_buffers_reserve(const struct p2pb_kernel *const *kernels, size_t nkernels,

@@ -140,7 +140,7 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
         .help = "messages in flight per iteration for bandwidth kernels (default {def})"),
     /* -1: first touch */
     OPT(O_NUMA_NODE, "numa-node", 0, P2PB_OPT_COUNT, "N", .min = 0, .max = 65535, .def = -1,
-        OPTIONS_FIELD(numa_node),
+        POLICY_FIELD(numa_node),
         .help = "place message buffers on NUMA node N (OS index; default: the rank's own node, "
                 "first touch)"),
     /* 16 MiB, the buffer of the seed memcpy table */

@@ -35,7 +35,6 @@ struct p2pb_options {
     char label[64];
     struct p2pb_policy policy;
     int progress;      /* --progress: P2PB_PROGRESS_AUTO, _ALWAYS, _NEVER (ticker.c) */
-    int numa_node;     /* --numa-node: buffers on this NUMA node (OS index); -1 = first touch */
     char tcp_if[16];   /* --tcp-if: interface of the TCP kernels; "" = the one MPI uses */
     int tcp_if_unused; /* 1: --tcp-if given, but no kernel of the run reads it: a warning,
                         * and the name is neither checked on the host nor used */
@@ -66,7 +65,8 @@ void p2pb_default_sizes(size_t *sizes, size_t *n);
 /*
  * Fill every field of pol with the option table's defaults (the table in
  * src/bench/options.c): the policy of a run given no option. Fields without
- * an option: mode = P2PB_POLICY_ADAPTIVE, llc_bytes = 0 (preflight.c sets it).
+ * an option: mode = P2PB_POLICY_ADAPTIVE, llc_bytes = 0 and tcp_if = ""
+ * (preflight.c sets them).
  * Some defaults are "decide later" values, as the table says: samples 0
  * (unused in adaptive mode), batch 0 (chosen from the timer), warmup -1
  * (the harness's rule), timeout 0 (none). Cannot fail.

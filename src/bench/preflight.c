@@ -204,7 +204,8 @@ enum p2pb_status p2pb_preflight_numa(struct p2pb_run *run, enum p2pb_status st)
 {
     const struct p2pb_options *opt = run->opt;
     /* --numa-node: the node must exist on every rank's host */
-    int numa_bad = opt->numa_node >= 0 && !p2pb_hostinfo_numa_node_exists(opt->numa_node);
+    int node = opt->policy.numa_node;
+    int numa_bad = node >= 0 && !p2pb_hostinfo_numa_node_exists(node);
     int any_bad = 0;
     P2PB_MPI_CHECK(MPI_Allreduce(&numa_bad, &any_bad, 1, MPI_INT, MPI_MAX, run->comm));
     if (run->rank == 0 && st == P2PB_OK && any_bad) {
@@ -213,10 +214,8 @@ enum p2pb_status p2pb_preflight_numa(struct p2pb_run *run, enum p2pb_status st)
         return p2pb_fail(P2PB_ERANGE, run->err, sizeof run->err,
                          "invalid value '%d' for --numa-node: no such NUMA node on %s "
                          "(this host's nodes: %s)",
-                         opt->numa_node, numa_bad ? "this host" : "some host of the run", nodes);
+                         node, numa_bad ? "this host" : "some host of the run", nodes);
     }
-    if (st == P2PB_OK)
-        p2pb_hostinfo_set_buffer_node(opt->numa_node);
     return st;
 }
 
@@ -233,8 +232,8 @@ enum p2pb_status p2pb_preflight_tcp_if(struct p2pb_run *run, enum p2pb_status st
                          "invalid value '%s' for --tcp-if: no interface of that name with an "
                          "IPv4 address on %s",
                          name, bad ? "this host" : "the host of rank 1");
-    if (st == P2PB_OK)
-        p2pb_netif_set_wanted(name);
+    if (st == P2PB_OK) /* the name the TCP kernels, the bound and the host record use */
+        snprintf(run->opt->policy.tcp_if, sizeof run->opt->policy.tcp_if, "%s", name);
     return st;
 }
 

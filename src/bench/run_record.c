@@ -140,9 +140,9 @@ static void mpi_library_first(const char *lib, char *out, size_t len)
 void p2pb_run_gather_context(struct p2pb_run *run)
 {
     /* Host context: every rank's placement, every host's facts. */
-    cJSON *rank_me = p2pb_hostinfo_rank_json(run->rank);
+    cJSON *rank_me = p2pb_hostinfo_rank_json(run->rank, run->opt->policy.numa_node);
     cJSON_AddItemToObject(rank_me, "transport", p2pb_mpit_transport_json());
-    cJSON *host_me = p2pb_hostinfo_host_json();
+    cJSON *host_me = p2pb_hostinfo_host_json(run->opt->policy.tcp_if);
     run->ranks = gather_json(run->comm, rank_me);
     run->host_arr = gather_json(run->comm, host_me);
     cJSON_Delete(rank_me);

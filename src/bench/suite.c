@@ -435,7 +435,7 @@ enum p2pb_status p2pb_suite_run(struct p2pb_run *run)
     p2pb_ticker_init(&s.tick, opt->progress, run->rank, run->t_wall0_ns);
     s.status = alloc_rows(&s);
     struct p2pb_bounds bounds; /* the rows' bounds (bounds.c) */
-    if (p2pb_bounds_open(&bounds, run->comm, run->rank, run->nranks) == 0)
+    if (p2pb_bounds_open(&bounds, run->comm, run->rank, run->nranks, opt->policy.tcp_if) == 0)
         run->opt->policy.bounds = &bounds;
     if (s.status == P2PB_OK)
         p2pb_buffers_reserve(opt->kernels, opt->nkernels, opt->sizes, opt->nsizes, &opt->policy);

@@ -19,13 +19,6 @@
 
 #include "p2pbench/status.h"
 
-static char wanted[64]; /* --tcp-if, "" = automatic */
-
-void p2pb_netif_set_wanted(const char *name)
-{
-    snprintf(wanted, sizeof wanted, "%s", name ? name : "");
-}
-
 /* Which IPv4 interface entry a search wants. */
 struct netif_query {
     const char *name;            /* exact interface name, or NULL */
@@ -159,9 +152,7 @@ int p2pb_netif_pick(const char *want, const char *procfs, struct p2pb_netif *out
                     size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    if (!want)
-        want = wanted;
-    if (want[0]) {
+    if (want && want[0]) {
         struct netif_query q = {.name = want};
         if (find_entry(&q, out) != 0) {
             p2pb_fail(P2PB_EUSAGE, err, errlen,

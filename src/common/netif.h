@@ -21,8 +21,8 @@ struct p2pb_netif {
 
 /*
  * Choose the interface, first rule that gives one:
- *  1. want, or when want is NULL the name of p2pb_netif_set_wanted, if
- *     non-empty: that interface (--tcp-if NAME);
+ *  1. want, when neither NULL nor "": that interface (--tcp-if NAME; the
+ *     caller passes the run's --tcp-if, "" when none applies);
  *  2. $OMPI_MCA_btl_tcp_if_include: its first entry, a name or an IPv4
  *     CIDR (the interface holding an address in it);
  *  3. the non-loopback interface holding an IPv4 address the host name
@@ -36,14 +36,6 @@ struct p2pb_netif {
  */
 int p2pb_netif_pick(const char *want, const char *procfs, struct p2pb_netif *out, char *err,
                     size_t errlen);
-
-/*
- * The process-wide --tcp-if (NAME, or "" / NULL for the automatic rule): set
- * once after option parsing (preflight.c); p2pb_netif_pick(NULL, ...) then
- * uses it, so the host record and the TCP kernels name one interface.
- * The text is copied (at most 63 bytes).
- */
-void p2pb_netif_set_wanted(const char *name);
 
 /*
  * IPv4 address of interface name as text into addr (len bytes).

@@ -112,9 +112,8 @@ enum p2pb_status p2pb_cmd_plot(struct p2pb_args *a, char *err, size_t errlen)
     if (!ps.sides)
         return P2PB_ENOMEM; /* no message, as before */
     st = a->nfiles[1] ? load_two(a, &ps, err, errlen) : load_by_label(a, &ps, err, errlen);
-    p2pb_gnuplot_set_timeout(a->gnuplot_timeout);
     if (st == P2PB_OK)
-        st = p2pb_plot(ps.sides, ps.n, a->output, a->kernel, a->gnuplot, err,
+        st = p2pb_plot(ps.sides, ps.n, a->output, a->kernel, a->gnuplot, a->gnuplot_timeout, err,
                        p2pb_cmd_errlen(errlen));
     plot_sides_free(&ps);
     return st;

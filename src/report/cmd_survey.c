@@ -56,9 +56,9 @@ enum p2pb_status p2pb_cmd_survey(struct p2pb_args *a, char *err, size_t errlen)
         st = p2pb_survey_verdict(&m, &rule, metrics, &v);
     if (st == P2PB_OK)
         p2pb_survey_print(stdout, fmt, a->files[0][0], &m, &v, &rule);
-    p2pb_gnuplot_set_timeout(a->gnuplot_timeout);
     if (st == P2PB_OK && a->heatmap)
-        st = p2pb_survey_heatmap(&m, &v, a->heatmap, a->gnuplot, err, p2pb_cmd_errlen(errlen));
+        st = p2pb_survey_heatmap(&m, &v, a->heatmap, a->gnuplot, a->gnuplot_timeout, err,
+                                 p2pb_cmd_errlen(errlen));
     if (st == P2PB_OK && fflush(stdout) != 0)
         st = p2pb_fail(P2PB_EIO, err, errlen, "cannot write to standard output");
     if (st == P2PB_OK && a->fail_on_slow && (v.nslow_nodes || v.nslow_links))

@@ -130,8 +130,9 @@ static struct expect define(const char *kernel, int rank, int nranks, size_t x, 
 static int failures;
 
 /* Buffers stay where first touch puts them. */
-static int no_membind(void *addr, size_t bytes)
+static int no_membind(const struct p2pb_kernel_ctx *c, void *addr, size_t bytes)
 {
+    (void)c;
     (void)addr;
     (void)bytes;
     return 0;
@@ -189,6 +190,7 @@ static void check_one(const char *name, size_t x, size_t w, int dir)
     c.group = e.active ? rank / 2 : -1;
     c.copy_bytes = copy;
     c.membind = no_membind;
+    c.numa_node = -1;
     char err[256];
     if (p2pb_make_msg_type(x, &c.dtype, &c.count, err, sizeof err) != P2PB_OK) {
         printf("FAIL %s\n", err);

@@ -184,8 +184,9 @@ struct expect {
 
 static int failures;
 
-static int no_membind(void *addr, size_t bytes)
+static int no_membind(const struct p2pb_kernel_ctx *c, void *addr, size_t bytes)
 {
+    (void)c;
     (void)addr;
     (void)bytes;
     return 0;
@@ -215,6 +216,7 @@ static void check_one(const char *name, size_t x, size_t parts, int lc, const st
     c.window = 1;
     c.group = 0;
     c.membind = no_membind;
+    c.numa_node = -1;
     c.partitions = parts;
     c.large_count = lc;
     char err[256];

@@ -128,8 +128,9 @@ static void compare(const char *what, const struct counts *got, const struct cou
     failures++;
 }
 
-static int no_membind(void *addr, size_t bytes)
+static int no_membind(const struct p2pb_kernel_ctx *c, void *addr, size_t bytes)
 {
+    (void)c;
     (void)addr;
     (void)bytes;
     return 0;
@@ -155,6 +156,7 @@ static void check_one(const struct p2pb_kernel *k, size_t x, size_t w, int prepo
     c.prepost = prepost;
     c.pollute = pollute;
     c.membind = no_membind;
+    c.numa_node = -1;
     char err[256];
     if (p2pb_make_msg_type(x, &c.dtype, &c.count, err, sizeof err) != P2PB_OK) {
         printf("FAIL %s\n", err);

@@ -73,8 +73,9 @@ int MPI_Recv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm co
 
 static int failures;
 
-static int no_membind(void *addr, size_t bytes)
+static int no_membind(const struct p2pb_kernel_ctx *c, void *addr, size_t bytes)
 {
+    (void)c;
     (void)addr;
     (void)bytes;
     return 0;
@@ -96,6 +97,7 @@ static void check_one(const struct p2pb_kernel *k, size_t x, int phase, int rank
     c.bytes = x;
     c.window = 1;
     c.membind = no_membind;
+    c.numa_node = -1;
     c.phase = phase;
     c.compute_iters = phase == P2PB_OVL_PURE ? 0 : 1000;
     char err[256];

@@ -108,8 +108,9 @@ static struct expect define(const char *kernel, int rank, size_t x, size_t w)
 
 static int failures;
 
-static int no_membind(void *addr, size_t bytes)
+static int no_membind(const struct p2pb_kernel_ctx *c, void *addr, size_t bytes)
 {
+    (void)c;
     (void)addr;
     (void)bytes;
     return 0;
@@ -156,6 +157,7 @@ static void check_one(const char *name, size_t x, size_t w, int sync, int win)
     c.window = w;
     c.group = -1;
     c.membind = no_membind;
+    c.numa_node = -1;
     c.rma_sync = sync;
     c.rma_window = win;
     char err[256];

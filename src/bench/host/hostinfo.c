@@ -15,13 +15,14 @@
 
 static hwloc_topology_t topo;
 static int topo_loaded;
-static int buffer_node = -1; /* --numa-node; -1 = first touch */
-/* Host knobs plus the NIC of the interface MPI uses. */
-static cJSON *knobs_json(const struct p2pb_host_source *src)
+
+/* Host knobs plus the NIC of the interface MPI uses (tcp_if: --tcp-if, ""
+ * or NULL = the automatic rules of netif.h). */
+static cJSON *knobs_json(const struct p2pb_host_source *src, const char *tcp_if)
 {
     cJSON *k = p2pb_knobs_json(src);
     struct p2pb_netif nif;
-    int found = p2pb_netif_pick(NULL, src->procfs, &nif, NULL, 0) == 0;
+    int found = p2pb_netif_pick(tcp_if, src->procfs, &nif, NULL, 0) == 0;
     cJSON_AddItemToObject(k, "nic", p2pb_nic_json(found ? nif.name : NULL, nif.basis));
     return k;
 }
@@ -54,9 +55,9 @@ void p2pb_hostinfo_hostname(char *buf, size_t len)
     buf[len - 1] = '\0';
 }
 
-/* NUMA node(s) holding a touched buffer, as an hwloc list ("0"), in buf;
- * "" if unknown. */
-static void buffer_location(char *buf, size_t len, int *bind_errno)
+/* NUMA node(s) holding a touched buffer bound to node (-1: first touch), as
+ * an hwloc list ("0"), in buf; "" if unknown. */
+static void buffer_location(int node, char *buf, size_t len, int *bind_errno)
 {
     buf[0] = '\0';
     *bind_errno = 0;
@@ -64,7 +65,7 @@ static void buffer_location(char *buf, size_t len, int *bind_errno)
     void *p = NULL;
     if (posix_memalign(&p, 4096, bytes) != 0)
         return;
-    if (p2pb_hostinfo_membind(p, bytes) != 0)
+    if (p2pb_hostinfo_membind(node, p, bytes) != 0)
         *bind_errno = errno ? errno : EINVAL;
     memset(p, 1, bytes);
     hwloc_nodeset_t ns = hwloc_bitmap_alloc();
@@ -79,7 +80,7 @@ static void buffer_location(char *buf, size_t len, int *bind_errno)
     free(p);
 }
 
-void *p2pb_hostinfo_rank_json(int rank)
+void *p2pb_hostinfo_rank_json(int rank, int numa_node)
 {
     cJSON *o = cJSON_CreateObject();
     char host[256];
@@ -119,12 +120,12 @@ void *p2pb_hostinfo_rank_json(int rank)
         hwloc_bitmap_free(set);
         char loc[64];
         int berr;
-        buffer_location(loc, sizeof loc, &berr);
+        buffer_location(numa_node, loc, sizeof loc, &berr);
         cJSON_AddItemToObject(o, "numa_node_of_buffers",
                               loc[0] ? cJSON_CreateString(loc) : cJSON_CreateNull());
-        if (buffer_node >= 0) {
+        if (numa_node >= 0) {
             char pol[32];
-            snprintf(pol, sizeof pol, "bind:%d", buffer_node);
+            snprintf(pol, sizeof pol, "bind:%d", numa_node);
             cJSON_AddStringToObject(o, "buffer_policy", pol);
             if (berr)
                 cJSON_AddStringToObject(o, "buffer_bind_error", strerror(berr));
@@ -157,21 +158,16 @@ void p2pb_hostinfo_numa_nodes(char *buf, size_t len)
     free(list);
 }
 
-void p2pb_hostinfo_set_buffer_node(int node)
+int p2pb_hostinfo_membind(int node, void *addr, size_t bytes)
 {
-    buffer_node = node;
-}
-
-int p2pb_hostinfo_membind(void *addr, size_t bytes)
-{
-    if (buffer_node < 0 || bytes == 0)
+    if (node < 0 || bytes == 0)
         return 0;
     if (p2pb_hostinfo_init() != 0)
         return -1;
     hwloc_nodeset_t ns = hwloc_bitmap_alloc();
     if (!ns)
         return -1;
-    hwloc_bitmap_only(ns, (unsigned)buffer_node);
+    hwloc_bitmap_only(ns, (unsigned)node);
     int rc =
         hwloc_set_area_membind(topo, addr, bytes, ns, HWLOC_MEMBIND_BIND, HWLOC_MEMBIND_BYNODESET);
     int e = errno;
@@ -261,7 +257,7 @@ size_t p2pb_hostinfo_memory_bytes(void)
     return 0;
 }
 
-void *p2pb_hostinfo_host_json(void)
+void *p2pb_hostinfo_host_json(const char *tcp_if)
 {
     cJSON *o = cJSON_CreateObject();
     char buf[256];
@@ -292,6 +288,6 @@ void *p2pb_hostinfo_host_json(void)
                                              : cJSON_CreateNull());
     int npus = topo_loaded ? hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU) : 0;
     cJSON_AddItemToObject(o, "cpufreq", p2pb_cpufreq_json(&src, npus));
-    cJSON_AddItemToObject(o, "knobs", knobs_json(&src));
+    cJSON_AddItemToObject(o, "knobs", knobs_json(&src, tcp_if));
     return o;
 }

@@ -352,19 +352,21 @@ static void plot_script_fn(FILE *o, const void *job)
 }
 
 /*
- * Run gnuplot prog with the script of job on its stdin, its stderr captured
- * (never passed through), and check that job->tmp then holds a non-empty
- * image. Returns P2PB_OK, or P2PB_EIO with one line, plus gnuplot's first
- * error line (sanitised) when it printed one.
+ * Run gnuplot prog (killed after timeout_s seconds; <= 0: no limit) with the
+ * script of job on its stdin, its stderr captured (never passed through),
+ * and check that job->tmp then holds a non-empty image. Returns P2PB_OK, or
+ * P2PB_EIO with one line, plus gnuplot's first error line (sanitised) when
+ * it printed one.
  */
-static enum p2pb_status plot_run(const char *prog, const struct plot_job *job, char *err,
-                                 size_t errlen)
+static enum p2pb_status plot_run(const char *prog, double timeout_s, const struct plot_job *job,
+                                 char *err, size_t errlen)
 {
-    return p2pb_gnuplot_run(prog, plot_script_fn, job, job->tmp, job->out, err, errlen);
+    return p2pb_gnuplot_run(prog, timeout_s, plot_script_fn, job, job->tmp, job->out, err, errlen);
 }
 
 enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *out,
-                           const char *kernel, const char *gnuplot, char *err, size_t errlen)
+                           const char *kernel, const char *gnuplot, double timeout_s, char *err,
+                           size_t errlen)
 {
     struct plot_job job = {.sides = sides, .nsides = nsides, .out = out};
     char tmp[4096];
@@ -381,7 +383,7 @@ enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *o
     }
     job.tmp = tmp;
     if (st == P2PB_OK)
-        st = plot_run(gnuplot ? gnuplot : "gnuplot", &job, err, errlen);
+        st = plot_run(gnuplot ? gnuplot : "gnuplot", timeout_s, &job, err, errlen);
     if (st == P2PB_OK && rename(tmp, out) != 0)
         st = p2pb_fail(P2PB_EIO, err, errlen, "cannot write plot '%s': %s", out, strerror(errno));
     if (st == P2PB_OK && !kernel)

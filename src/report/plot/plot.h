@@ -20,12 +20,14 @@
 /*
  * Plot latency and throughput against size (log-log) through gnuplot, one
  * line per side, the CI (or the launch range) as a band. out ends in .png or
- * .svg. kernel: the kernel to draw, NULL for the first row's kernel. gnuplot is fork/exec'd with
- * the script on its stdin; no shell. Returns P2PB_OK, P2PB_EUSAGE (bad extension), P2PB_EFORMAT
- * (nothing to plot, unknown kernel), P2PB_EIO (gnuplot failed).
+ * .svg. kernel: the kernel to draw, NULL for the first row's kernel. gnuplot (NULL: "gnuplot"
+ * from PATH) is fork/exec'd with the script on its stdin; no shell; killed after timeout_s
+ * seconds (--gnuplot-timeout; <= 0: no limit). Returns P2PB_OK, P2PB_EUSAGE (bad extension),
+ * P2PB_EFORMAT (nothing to plot, unknown kernel), P2PB_EIO (gnuplot failed or timed out).
  */
 enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *out,
-                           const char *kernel, const char *gnuplot, char *err, size_t errlen);
+                           const char *kernel, const char *gnuplot, double timeout_s, char *err,
+                           size_t errlen);
 
 /*
  * For a side with one launch: the 95% CI of the median of its row (kernel,
@@ -52,19 +54,17 @@ void p2pb_gnuplot_quote(FILE *o, const char *s);
 /* Writes a gnuplot script for ctx to o. */
 typedef void (*p2pb_gnuplot_script_fn)(FILE *o, const void *ctx);
 
-/* Seconds a gnuplot started by p2pb_gnuplot_run may take before it is
- * killed (--gnuplot-timeout, set by the commands from their options);
- * <= 0: no limit. */
-void p2pb_gnuplot_set_timeout(double seconds);
-
 /*
  * Run gnuplot prog (fork/exec, no shell) with script(ctx) on its stdin and
- * its stderr kept in a temporary file (never shown raw). Success: exit 0
- * and a non-empty file at image. Else P2PB_EIO with one line naming prog
- * and name (the file the user asked for), plus gnuplot's first error line,
- * sanitised. plot_run.c
+ * its stderr kept in a temporary file (never shown raw). timeout_s: seconds
+ * gnuplot may take before it (and its process group) is killed
+ * (--gnuplot-timeout); <= 0: no limit. Success: exit 0 and a non-empty file
+ * at image. Else P2PB_EIO with one line naming prog and name (the file the
+ * user asked for), plus gnuplot's first error line, sanitised, or saying
+ * that it did not finish within timeout_s. plot_run.c
  */
-enum p2pb_status p2pb_gnuplot_run(const char *prog, p2pb_gnuplot_script_fn script, const void *ctx,
-                                  const char *image, const char *name, char *err, size_t errlen);
+enum p2pb_status p2pb_gnuplot_run(const char *prog, double timeout_s, p2pb_gnuplot_script_fn script,
+                                  const void *ctx, const char *image, const char *name, char *err,
+                                  size_t errlen);
 
 #endif /* P2PBENCH_REPORT_PLOT_H */

@@ -23,8 +23,6 @@
 /* Exit status of the child when exec fails; its stderr then holds strerror. */
 enum { EXEC_FAILED = 127 };
 
-static double timeout_s; /* p2pb_gnuplot_set_timeout; <= 0: none */
-
 void p2pb_gnuplot_quote(FILE *o, const char *s)
 {
     int open = 0; /* inside a single-quoted run */
@@ -45,11 +43,6 @@ void p2pb_gnuplot_quote(FILE *o, const char *s)
     fputs(open ? "')" : ")", o);
 }
 
-void p2pb_gnuplot_set_timeout(double seconds)
-{
-    timeout_s = seconds;
-}
-
 /* Child side of the fork: infd as stdin, errfd as stderr, exec prog. */
 __attribute__((noreturn)) static void exec_gnuplot(const char *prog, int infd, int errfd)
 {
@@ -62,9 +55,10 @@ __attribute__((noreturn)) static void exec_gnuplot(const char *prog, int infd, i
     _exit(EXEC_FAILED);
 }
 
-/* Wait for pid at most timeout_s seconds (polling every 10 ms), then kill
- * it. *status as waitpid's; returns 1 when it had to be killed. */
-static int wait_bounded(pid_t pid, int *status)
+/* Wait for pid at most timeout_s seconds (<= 0: no limit; polling every
+ * 10 ms), then kill it. *status as waitpid's; returns 1 when it had to be
+ * killed. */
+static int wait_bounded(pid_t pid, double timeout_s, int *status)
 {
     struct timespec t0, now, tick = {0, 10 * 1000 * 1000};
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -131,8 +125,9 @@ static enum p2pb_status judge(const char *prog, int status, FILE *e, const char 
     return P2PB_OK;
 }
 
-enum p2pb_status p2pb_gnuplot_run(const char *prog, p2pb_gnuplot_script_fn script, const void *ctx,
-                                  const char *image, const char *name, char *err, size_t errlen)
+enum p2pb_status p2pb_gnuplot_run(const char *prog, double timeout_s, p2pb_gnuplot_script_fn script,
+                                  const void *ctx, const char *image, const char *name, char *err,
+                                  size_t errlen)
 {
     FILE *e = tmpfile(), *in = tmpfile();
     enum p2pb_status st = P2PB_OK;
@@ -155,7 +150,7 @@ enum p2pb_status p2pb_gnuplot_run(const char *prog, p2pb_gnuplot_script_fn scrip
         exec_gnuplot(prog, fileno(in), fileno(e));
     setpgid(pid, pid); /* also here: no race with a timeout that comes first */
     int status = 0;
-    if (wait_bounded(pid, &status))
+    if (wait_bounded(pid, timeout_s, &status))
         st = p2pb_fail(P2PB_EIO, err, errlen,
                        "gnuplot ('%s') did not finish within %g s writing '%s'; stopped it "
                        "(--gnuplot-timeout)",

@@ -147,14 +147,15 @@ void p2pb_survey_print(FILE *o, enum p2pb_survey_fmt fmt, const char *path,
 
 /*
  * Draw the latency and bandwidth heatmaps of m into out (.png or .svg)
- * with gnuplot (prog; NULL: "gnuplot" from PATH): nodes on both axes, the
+ * with gnuplot (prog; NULL: "gnuplot" from PATH; killed after timeout_s
+ * seconds, --gnuplot-timeout, <= 0: no limit): nodes on both axes, the
  * colour scale in usec and MB/s, slow links marked by a circle in their
  * cells, slow nodes by a cross on the diagonal and "(slow)" after the
  * name. Returns P2PB_OK, P2PB_EUSAGE (a name that is not .png / .svg),
- * P2PB_EIO (cannot write, gnuplot failed).
+ * P2PB_EIO (cannot write, gnuplot failed or timed out).
  */
 enum p2pb_status p2pb_survey_heatmap(const struct p2pb_survey_matrix *m,
                                      const struct p2pb_survey_verdict *v, const char *out,
-                                     const char *prog, char *err, size_t errlen);
+                                     const char *prog, double timeout_s, char *err, size_t errlen);
 
 #endif /* P2PBENCH_REPORT_SURVEY_H */

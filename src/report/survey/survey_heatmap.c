@@ -163,7 +163,7 @@ static void heatmap_script(FILE *o, const void *ctx)
 
 enum p2pb_status p2pb_survey_heatmap(const struct p2pb_survey_matrix *m,
                                      const struct p2pb_survey_verdict *v, const char *out,
-                                     const char *prog, char *err, size_t errlen)
+                                     const char *prog, double timeout_s, char *err, size_t errlen)
 {
     size_t l = strlen(out);
     int svg = l > 4 && strcmp(out + l - 4, ".svg") == 0;
@@ -181,7 +181,8 @@ enum p2pb_status p2pb_survey_heatmap(const struct p2pb_survey_matrix *m,
         return st;
     close(fd); /* gnuplot writes it by name */
     struct heatmap_job job = {m, v, tmp, svg};
-    st = p2pb_gnuplot_run(prog ? prog : "gnuplot", heatmap_script, &job, tmp, out, err, errlen);
+    st = p2pb_gnuplot_run(prog ? prog : "gnuplot", timeout_s, heatmap_script, &job, tmp, out, err,
+                          errlen);
     if (st == P2PB_OK && rename(tmp, out) != 0)
         st =
             p2pb_fail(P2PB_EIO, err, errlen, "cannot write heatmap '%s': %s", out, strerror(errno));
