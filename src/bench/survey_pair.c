@@ -363,16 +363,18 @@ void p2pb_survey_pair(MPI_Comm comm, const struct p2pb_survey_cfg *cfg, struct p
     const int lo = me < peer ? me : peer, hi = me < peer ? peer : me;
     struct meas m = {.comm = comm, .cfg = cfg, .b = b, .peer = peer};
     out[0].valid = out[1].valid = 0;
-    m.kc = (struct p2pb_kernel_ctx){.comm = comm,
-                                    .rank = me,
-                                    .peer = peer,
-                                    .dtype = MPI_BYTE,
-                                    .sbuf = b->sbuf,
-                                    .rbuf = b->rbuf,
-                                    .left = -1,
-                                    .right = -1,
-                                    .bytes = cfg->lat_bytes,
-                                    .count = (int)cfg->lat_bytes};
+    struct p2pb_kernel_ctx *c = &m.kc; /* the kernels' inputs; the rest zero */
+    c->comm = comm;
+    c->rank = me;
+    c->peer = peer;
+    c->left = c->right = -1;
+    c->dtype = MPI_BYTE;
+    c->sbuf = b->sbuf;
+    c->rbuf = b->rbuf;
+    c->bytes = cfg->lat_bytes;
+    c->count = (int)cfg->lat_bytes;
+    c->numa_node = -1; /* first touch: the survey's buffers are its own */
+    c->tcp_if = "";
 
     m.count = (int)cfg->lat_bytes;
     long k = latency(&m, me == lo);
