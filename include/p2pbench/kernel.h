@@ -3,15 +3,15 @@
  * kernel.h - the kernel contract.
  *
  * A kernel is one `const struct p2pb_kernel` in its own file under
- * kernels/, listed in the one table in kernels/registry.c. The harness
+ * benchmarks/, listed in the one table in benchmarks/registry.c. The harness
  * (src/bench/harness.c) alone reads clocks, synchronizes, repeats, agrees on
  * iteration counts, reduces across ranks and computes statistics; a kernel
  * only moves bytes.
  *
- * Adding a kernel: one file in kernels/ (the build picks up every .c file
- * there), one line in kernels/registry.c, one row in docs/kernels.md, one
+ * Adding a kernel: one file in benchmarks/ (the build picks up every .c file
+ * there), one line in benchmarks/registry.c, one row in docs/kernels.md, one
  * line in tests (the byte accounting table in tests/bench/bytecount.c for
- * IMB's four; tests/kernels/ for the others). docs/kernels.md, section
+ * IMB's four; tests/benchmarks/ for the others). docs/kernels.md, section
  * "Adding a kernel", walks through it.
  */
 #ifndef P2PBENCH_KERNEL_H
@@ -72,10 +72,10 @@ enum p2pb_rank_reduce {
 #define P2PB_KF_NO_MPI 0x8u
 #define P2PB_KF_ONEWAY 0x10u
 /* P2PB_KF_RMA         one-sided (MPI RMA) kernel: reads ctx->rma_sync and
- *                     ctx->rma_window (--rma-sync, --rma-window; kernels/rma.c) */
+ *                     ctx->rma_window (--rma-sync, --rma-window; benchmarks/rma.c) */
 #define P2PB_KF_RMA 0x100u
 
-/* --rma-sync: how an RMA kernel completes its puts / gets (kernels/rma.c). */
+/* --rma-sync: how an RMA kernel completes its puts / gets (benchmarks/rma.c). */
 enum p2pb_rma_sync {
     P2PB_RMA_FLUSH, /* MPI_Win_lock once per size, MPI_Win_flush per iteration */
     P2PB_RMA_LOCK,  /* MPI_Win_lock / MPI_Win_unlock per iteration */
@@ -83,7 +83,7 @@ enum p2pb_rma_sync {
     P2PB_RMA_PSCW   /* MPI_Win_post / start / complete / wait per iteration */
 };
 
-/* --rma-window: how an RMA kernel makes its window (kernels/rma.c). */
+/* --rma-window: how an RMA kernel makes its window (benchmarks/rma.c). */
 enum p2pb_rma_window {
     P2PB_RMA_CREATE,   /* MPI_Win_create on the harness's buffer */
     P2PB_RMA_ALLOCATE, /* MPI_Win_allocate: memory of MPI's */
@@ -92,7 +92,7 @@ enum p2pb_rma_window {
 };
 
 /* Names of enum p2pb_rma_sync / p2pb_rma_window values, by value, NULL-
- * terminated: the choices of --rma-sync / --rma-window (kernels/rma.c). */
+ * terminated: the choices of --rma-sync / --rma-window (benchmarks/rma.c). */
 extern const char *const p2pb_rma_sync_names[];
 extern const char *const p2pb_rma_window_names[];
 
@@ -376,7 +376,7 @@ struct p2pb_kernel {
  * Bytes counted per iteration of kernel k (its k->bytes rule) at message size
  * x bytes, window `window` messages and memcpy copy buffer copy_bytes bytes:
  * count * x, count * window * x or count * copy_bytes. Plain values, no ctx:
- * callers without a run (skipped rows) use it too. kernels/contract.c.
+ * callers without a run (skipped rows) use it too. benchmarks/contract.c.
  */
 double p2pb_kernel_bytes(const struct p2pb_kernel *k, size_t x, size_t window, size_t copy_bytes);
 
@@ -397,18 +397,18 @@ int p2pb_kernel_fixed_bytes(const struct p2pb_kernel *k);
 
 /*
  * 1 when kernel k declares the kernel-specific option `opt` (its long name
- * without "--") in k->options, else 0. kernels/contract.c.
+ * without "--") in k->options, else 0. benchmarks/contract.c.
  */
 int p2pb_kernel_reads(const struct p2pb_kernel *k, const char *opt);
 
 /*
  * Messages counted per iteration of kernel k (its k->msgs rule) with a
  * window of `window` messages: count or count * window; 0 when the kernel
- * counts none. kernels/contract.c.
+ * counts none. benchmarks/contract.c.
  */
 double p2pb_kernel_msgs(const struct p2pb_kernel *k, size_t window);
 
-/* The table of kernels (kernels/registry.c), in default run order. */
+/* The table of kernels (benchmarks/registry.c), in default run order. */
 extern const struct p2pb_kernel *const p2pb_kernels[];
 extern const size_t p2pb_nkernels;
 

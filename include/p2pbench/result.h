@@ -45,7 +45,7 @@ const char *p2pb_row_status_str(enum p2pb_row_status st);
 int p2pb_row_status_parse(const char *s);
 
 /*
- * Detours of the noise kernel (kernels/noise.c, docs/kernels.md) on one rank,
+ * Detours of the noise kernel (benchmarks/noise.c, docs/kernels.md) on one rank,
  * or on the aggregate row the worst rank's (largest lost_share). A detour is
  * a gap between two consecutive clock reads of a busy loop longer than
  * threshold_usec: the time the rank did not run its own loop (interrupts,

@@ -2,7 +2,7 @@
 /*
  * check.c - step 7 of one (kernel, size) (docs/methodology.md), --check:
  * iterations off the timed path whose send buffers carry the pattern of
- * (sender rank, iteration, byte offset) (kernels/pattern.c); the kernel's
+ * (sender rank, iteration, byte offset) (benchmarks/pattern.c); the kernel's
  * verify compares every received byte with what its sender must have sent.
  */
 #include <stdio.h>

@@ -2,7 +2,7 @@
 /*
  * manpage.c - p2pbench(1), printed by the hidden `p2pbench --help-man`
  * (no MPI) at build time: the options come from the option table
- * (options.c), the kernels from the registry (kernels/registry.c), so the
+ * (options.c), the kernels from the registry (benchmarks/registry.c), so the
  * page says what --help and --list say. The prose around them is here.
  */
 #include <stdio.h>

@@ -20,7 +20,7 @@
  * every default (p2pb_policy_init, options_init) come from it; the generic
  * parser (apply_option) converts and range-checks an argument by its kind
  * and stores it in the entry's field. Kernels default to the registry's
- * (kernels/registry.c, p2pb_kernel_is_default); the default results file
+ * (benchmarks/registry.c, p2pb_kernel_is_default); the default results file
  * name is made by preflight.c. README.md's "### Options" table must agree
  * (tests/bench/test_options.c checks names, letters and defaults). */
 

@@ -5,8 +5,8 @@
  * and bandwidth by a one-way stream (one sample: one iteration of the
  * Uniband kernel, the sender's W MPI_Isend of X bytes, the receiver's W
  * MPI_Irecv, then the acknowledgement; t = the sample's time on the sender;
- * MB/s = W X / t). Both time the kernels' own iterations (kernels/pingpong.c,
- * kernels/window.c, through their descriptors). The rank that times also
+ * MB/s = W X / t). Both time the kernels' own iterations (benchmarks/pingpong.c,
+ * benchmarks/window.c, through their descriptors). The rank that times also
  * decides, after each sample and off the timed path, whether to draw another
  * (the harness's stop rule, p2pb_stop_rule, with the survey's budget, and
  * the cap below) and tells its partner.
@@ -31,7 +31,7 @@
 #include "p2pbench/stats.h"
 #include "survey.h"
 
-/* The kernels whose iterations the survey times (kernels/registry.c). */
+/* The kernels whose iterations the survey times (benchmarks/registry.c). */
 extern const struct p2pb_kernel p2pb_kernel_pingpong;
 extern const struct p2pb_kernel p2pb_kernel_uniband;
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kernel_facts.c - the one MPI-free table of kernel facts (kernel_facts.h).
- * A new kernel is one row here beside its file in kernels/; the test
+ * A new kernel is one row here beside its file in benchmarks/; the test
  * tests/report/test_kernel_facts.c fails until the row agrees with the
  * descriptor.
  */

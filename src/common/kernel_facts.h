@@ -2,7 +2,7 @@
 /*
  * kernel_facts.h - what the writers, the importer and the report program
  * need to know of a kernel, by its name, without its descriptor: the
- * descriptors (kernels/, include/p2pbench/kernel.h) call MPI, and
+ * descriptors (benchmarks/, include/p2pbench/kernel.h) call MPI, and
  * p2pbench-report links no MPI. One MPI-free table, one row per kernel;
  * tests/report/test_kernel_facts.c holds every row against the descriptor
  * of the same name (and every descriptor has a row). Outside this table and
@@ -25,7 +25,7 @@
  * One kernel's facts. The first five mirror its descriptor (struct
  * p2pb_kernel): name, display_name, time_scale, bytes.count and max_ranks,
  * and flags its bytes unit, P2PB_KF_PER_GROUP, P2PB_PART_SELF,
- * P2PB_KF_DIRECTIONS and the default kernel list (kernels/registry.c).
+ * P2PB_KF_DIRECTIONS and the default kernel list (benchmarks/registry.c).
  */
 struct p2pb_kernel_facts {
     const char *name;    /* --list name, "pingpong" */

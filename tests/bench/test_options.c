@@ -479,7 +479,7 @@ static int parse_row(const char *line, const char *eol, struct readme_row *r)
 }
 
 /* The default README states for an option: the table's def_text; for
- * --kernels the registry's default kernels (kernels/registry.c). */
+ * --kernels the registry's default kernels (benchmarks/registry.c). */
 static void table_default(const struct p2pb_optdef *d, char *out, size_t outlen)
 {
     out[0] = '\0';

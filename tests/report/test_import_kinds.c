@@ -2,7 +2,7 @@
 /*
  * The importer's map from benchmark names in logs to kernels
  * (src/report/import/kinds.c) against p2pbench's kernel descriptors
- * (kernels/registry.c): every entry marked native names a kernel with the
+ * (benchmarks/registry.c): every entry marked native names a kernel with the
  * same name, display name and bytes counted per X; no other entry names a
  * p2pbench kernel. The largest window of a _winW suffix is --window's. The descriptors are plain
  * data: no MPI call is made, so the test runs without a launcher.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The MPI-free table of kernel facts (src/common/kernel_facts.c) against
- * p2pbench's kernel descriptors (kernels/registry.c): every descriptor has a
+ * p2pbench's kernel descriptors (benchmarks/registry.c): every descriptor has a
  * row, every row a descriptor, and name, display name, time scale, bytes
  * rule, rank count and the flags agree. The OSU program names are those
  * output/osu.c prints and the importer reads (their own test: the OSU

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * imb_ext.c - the IMB-EXT tables of the one-sided kernels (kernels/rma.c) in
+ * imb_ext.c - the IMB-EXT tables of the one-sided kernels (benchmarks/rma.c) in
  * the IMB-compatible layout (docs/kernels.md, "IMB layout"): which IMB-EXT
  * benchmark and mode each kernel's rows print as. IMB-EXT's t[usec] is the
  * time of one transfer of one origin (an iteration of W transfers / W in the

@@ -43,7 +43,7 @@
  *  bytes_factor  bytes counted per iteration in units of the message size X:
  *                MB/s = bytes_factor * X / t(usec), 1 MB = 10^6 B (IMB's
  *                definition, as in include/p2pbench/kernel.h)
- *  native        1: kernel is a p2pbench kernel (kernels/registry.c); name,
+ *  native        1: kernel is a p2pbench kernel (benchmarks/registry.c); name,
  *                display name and bytes per X then agree with its descriptor
  *                (tests/report/test_import_kinds.c checks it); 2: a one-sided
  *                kernel of issue 23 (rma.c), which a build may lack: name and

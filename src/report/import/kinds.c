@@ -2,7 +2,7 @@
 /*
  * The one map from benchmark names in logs to kernels (import.h, struct
  * p2pb_imp_kind). Entries marked native name a p2pbench kernel and agree
- * with its descriptor in kernels/ (tests/report/test_import_kinds.c); the
+ * with its descriptor in benchmarks/ (tests/report/test_import_kinds.c); the
  * report program cannot link those descriptors (they need MPI), hence this
  * table. A new IMB benchmark or OSU program is one line here.
  */

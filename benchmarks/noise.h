@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * noise.h - internal to kernels/ (and its unit test): the detour summary of
+ * noise.h - internal to benchmarks/ (and its unit test): the detour summary of
  * the noise kernel (noise.c). Not a public header.
  */
 #ifndef P2PBENCH_KERNELS_NOISE_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pmpi_test.h - the start and end shared by the byte-counting programs of
- * tests/kernels/ (each defines MPI_* wrappers that count, then calls
+ * tests/benchmarks/ (each defines MPI_* wrappers that count, then calls
  * PMPI_*): MPI_Init and the rank count at the start, the failures summed
  * over the ranks and one closing line at the end.
  */

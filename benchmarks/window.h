@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * window.h - internal to kernels/: the windowed streaming iteration that
+ * window.h - internal to benchmarks/: the windowed streaming iteration that
  * the unidirectional bandwidth kernels share (window.c defines it; uniband.c
  * runs it on ranks 0 and 1, uniband_multi.c on disjoint pairs). Not a public
  * header.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tcp.h - internal to kernels/: one plain TCP connection between the two
+ * tcp.h - internal to benchmarks/: one plain TCP connection between the two
  * ranks of a pair, for the raw-transport kernels tcp-pingpong and
  * tcp-uniband (docs/kernels.md). The lower rank listens on the IPv4 address
  * of the interface MPI uses (or --tcp-if; src/common/netif.h), the address

@@ -5,7 +5,7 @@
  * MPI_Send and MPI_Recv (each counts, then calls PMPI_*), runs exactly one
  * run_iter of the kernel in each phase at a few sizes, and compares every
  * rank's calls and bytes with the definition written out below
- * (docs/kernels.md, "Overlap"), independently of kernels/overlap.c:
+ * (docs/kernels.md, "Overlap"), independently of benchmarks/overlap.c:
  *   pure, overlap: ranks 0 and 1 each post one receive of X bytes from the
  *                  other and one send of X bytes to it, then one
  *                  MPI_Waitall of both requests; bytes counted 2X

@@ -172,7 +172,7 @@ int MPI_Sendrecv_c(const void *sbuf, MPI_Count scount, MPI_Datatype st, int dest
 }
 #endif
 
-/* ---- the definitions, written independently of kernels/ ---- */
+/* ---- the definitions, written independently of benchmarks/ ---- */
 
 /* One iteration on either of the 2 ranks: X sent, X received (PingPong,
  * Sendrecv in a chain of 2). Persistent: 2 starts, 2 inits in setup, none

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests (no MPI) of the noise kernel's detour summary (kernels/noise.h)
+ * Unit tests (no MPI) of the noise kernel's detour summary (benchmarks/noise.h)
  * and of the "noise" object of a result record (result_extras.c): values
  * worked out by hand from synthetic detour lists.
  */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../kernels/noise.h"
+#include "../../benchmarks/noise.h"
 #include "../lib/check.h"
 
 static void test_threshold(void)

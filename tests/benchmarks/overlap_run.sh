@@ -4,7 +4,7 @@
 #  (a) a run with the default compute: rows pure, cpu, overlap at each
 #      size, in that order; each overlap row's "overlap" object holds the
 #      medians of its size's three rows and the percentage the formula
-#      gives from them (tests/kernels/overlap_rows.py); the text table
+#      gives from them (tests/benchmarks/overlap_rows.py); the text table
 #      prints the formula and the overlap[%] column;
 #  (b) --overlap-compute 0 (no compute): the percentage is undefined
 #      everywhere: null with the reason in JSON, empty with the reason in

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Byte accounting of the one-sided kernels (kernels/rma.c) through the MPI
+ * Byte accounting of the one-sided kernels (benchmarks/rma.c) through the MPI
  * profiling interface: this program defines MPI_Put, MPI_Get, MPI_Rput and
  * MPI_Rget (each counts the origin's bytes, count x type size, then calls
  * PMPI_*), runs exactly one run_iter of each kernel at a few sizes and
@@ -66,7 +66,7 @@ int MPI_Rget(void *oaddr, int ocount, MPI_Datatype otype, int trank, MPI_Aint td
     return PMPI_Rget(oaddr, ocount, otype, trank, tdisp, tcount, ttype, win, req);
 }
 
-/* ---- the definitions, written independently of kernels/ ---- */
+/* ---- the definitions, written independently of benchmarks/ ---- */
 
 struct expect {
     int active;

@@ -73,7 +73,7 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype st, int dest, int st
     return PMPI_Sendrecv(sbuf, scount, st, dest, stag, rbuf, rcount, rt, src, rtag, comm, status);
 }
 
-/* ---- the definitions, written independently of kernels/ ---- */
+/* ---- the definitions, written independently of benchmarks/ ---- */
 
 #define ACK 4 /* bytes of the Uniband acknowledgement */
 

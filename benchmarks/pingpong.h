@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pingpong.h - internal to kernels/: the PingPong iteration (pingpong.c) that
+ * pingpong.h - internal to benchmarks/: the PingPong iteration (pingpong.c) that
  * Multi-PingPong (pingpong_multi.c) runs on disjoint pairs, and the
  * descriptor fields the two share, so they cannot drift apart.
  */

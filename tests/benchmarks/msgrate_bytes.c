@@ -7,7 +7,7 @@
  * timed iteration (run_iter) apart, with receives pre-posted and not, with
  * and without the cache pass, at a few sizes and windows, and compares each
  * rank's counts with the definition in docs/kernels.md, written out here
- * independently of kernels/msgrate.c:
+ * independently of benchmarks/msgrate.c:
  *   untimed step: pre-posted: W Irecv of X bytes; handshake (a zero-byte
  *                 Sendrecv) when pre-posted or with the cache pass;
  *                 nothing else
