@@ -378,6 +378,13 @@ enum p2pb_status p2pb_disturbance_from_json(const void *cjson_obj, struct p2pb_d
  * share of its samples' wall time, percent (docs/host-context.md). */
 #define P2PB_DISTURBED_LOST_PCT 5.0
 
+/* A survey measurement is CPU-starved when a rank of the pair waited for a
+ * CPU (run delay, the row's cpu_wait_pct) at least this many percentage
+ * points of its wall time more than the survey's typical measurement did: a
+ * slow value of it says nothing about the link, and p2pbench-report survey
+ * does not name a link slow on it (docs/survey.md). */
+#define P2PB_SURVEY_STARVED_PCT 20.0
+
 /* 1 when d was measured and a rank lost its CPU during the samples: steal
  * of at least 1% of its CPUs' time, at least P2PB_DISTURBED_LOST_PCT of the
  * wall time off its CPU after involuntary context switches, or a CPU

@@ -401,6 +401,9 @@ static void collect_retest(struct walk *w, int lo, int hi, double lat_above, dou
            slow ? "" : "; p2pbench-report survey judges against the typical pair");
     if (capped)
         printf("; %d of 3 rows capped at %g s", capped, s->cfg.cap_s);
+    double wait = fmax(rows[0].cpu_wait_pct, fmax(rows[1].cpu_wait_pct, rows[2].cpu_wait_pct));
+    if (wait >= P2PB_SURVEY_STARVED_PCT) /* against the typical pair: p2pbench-report survey */
+        printf("; a rank waited for a CPU %.0f%% of the time", wait);
     printf("\n");
     fflush(stdout);
 }

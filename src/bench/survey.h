@@ -47,6 +47,9 @@ struct p2pb_survey_row {
     int capped;           /* 1: the cap (cfg.cap_s) ended the sampling */
     size_t msgs;          /* messages per sample: the stream's window (<= --window); latency 1 */
     size_t msg_bytes;     /* bytes per message as sent (the stream's: <= X when shrunk) */
+    double cpu_wait_pct;  /* the larger of the two ranks' share of the measurement's
+                           * wall time spent runnable but waiting for a CPU (run
+                           * delay, /proc/self/schedstat), percent; -1 unknown */
     int valid;            /* 1 when the slot holds a row */
 };
 

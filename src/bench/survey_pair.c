@@ -22,6 +22,7 @@
  * one shorter message), and the row records the bytes a sample moved.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -357,6 +358,48 @@ static void fill_row(struct p2pb_survey_row *o, const struct meas *m, int metric
     o->valid = 1;
 }
 
+/* This thread's run delay, ns: the time it was runnable but waited for a
+ * CPU, the second field of /proc/self/schedstat (the kernel's
+ * Documentation/scheduler/sched-stats.rst); -1 when unreadable (a kernel
+ * without schedstats). */
+static double run_delay_ns(void)
+{
+    unsigned long long run = 0, wait = 0;
+    FILE *f = fopen("/proc/self/schedstat", "r");
+    int n = f ? fscanf(f, "%llu %llu", &run, &wait) : 0;
+    if (f)
+        fclose(f);
+    return n == 2 ? (double)wait : -1.0;
+}
+
+/* A measurement's start for its CPU wait (wait_pct). */
+struct wait_mark {
+    double delay_ns; /* run_delay_ns() then; -1 unknown */
+    uint64_t wall_ns;
+};
+
+static void wait_begin(struct wait_mark *w)
+{
+    w->delay_ns = run_delay_ns();
+    w->wall_ns = p2pb_now_ns();
+}
+
+/* The pair's CPU wait since w, percent of the wall time: this rank's, and
+ * on the controller the larger of its own and the partner's (sent after the
+ * measurement, off the timed path, on the control tag); -1 unknown. */
+static double pair_wait_pct(const struct meas *m, const struct wait_mark *w, int controller)
+{
+    double now = run_delay_ns(), wall = (double)(p2pb_now_ns() - w->wall_ns);
+    double mine = now >= 0 && w->delay_ns >= 0 && wall > 0 ? 100 * (now - w->delay_ns) / wall : -1;
+    if (!controller) {
+        P2PB_MPI_CHECK(MPI_Send(&mine, 1, MPI_DOUBLE, m->peer, TAG_CTL, m->comm));
+        return mine;
+    }
+    double theirs = -1;
+    P2PB_MPI_CHECK(MPI_Recv(&theirs, 1, MPI_DOUBLE, m->peer, TAG_CTL, m->comm, MPI_STATUS_IGNORE));
+    return mine < 0 || theirs < 0 ? -1 : fmin(100, fmax(mine, theirs));
+}
+
 void p2pb_survey_pair(MPI_Comm comm, const struct p2pb_survey_cfg *cfg, struct p2pb_survey_bufs *b,
                       int me, int peer, struct p2pb_survey_row out[2])
 {
@@ -377,17 +420,26 @@ void p2pb_survey_pair(MPI_Comm comm, const struct p2pb_survey_cfg *cfg, struct p
     c->tcp_if = "";
 
     m.count = (int)cfg->lat_bytes;
+    struct wait_mark w;
+    wait_begin(&w);
     long k = latency(&m, me == lo);
-    if (me == lo)
+    double wait = pair_wait_pct(&m, &w, me == lo);
+    if (me == lo) {
         fill_row(&out[0], &m, P2PB_SURVEY_LATENCY, lo, hi, -1, (size_t)k);
+        out[0].cpu_wait_pct = wait;
+    }
 
     m.kc.priv = b->stream_priv;
     for (int from = lo; from >= 0; from = from == lo ? hi : -1) {
         m.n = 0;
         m.capped = 0;
         m.kc.direction = from == hi; /* direction 1: the higher rank sends */
+        wait_begin(&w);
         stream(&m, me == from);
-        if (me == from)
+        wait = pair_wait_pct(&m, &w, me == from);
+        if (me == from) {
             fill_row(&out[1], &m, P2PB_SURVEY_BANDWIDTH, lo, hi, from, 1);
+            out[1].cpu_wait_pct = wait;
+        }
     }
 }

@@ -49,6 +49,8 @@ cJSON *p2pb_survey_row_json(const struct p2pb_survey_row *row, const char (*host
     }
     if (row->retest && row->stayed_slow >= 0)
         cJSON_AddBoolToObject(o, "stayed_slow", row->stayed_slow);
+    if (row->cpu_wait_pct >= 0)
+        cJSON_AddNumberToObject(o, "cpu_wait_pct", round(row->cpu_wait_pct * 10) / 10);
     return o;
 }
 

@@ -5,7 +5,9 @@
  * 20 usec and 1000 MB/s with a few percent of spread; a slow node (every
  * link through it at 100 MB/s), a slow link (one pair at 100 MB/s), both
  * at once, a link slow by latency only, and nothing slow, also when one
- * link is 10% off (below the 20% minimum). The outlier bounds by hand.
+ * link is 10% off (below the 20% minimum); a slow link whose kept value was
+ * CPU-starved against the typical one is not named but listed apart. The
+ * outlier bounds by hand.
  */
 #include <math.h>
 #include <string.h>
@@ -92,12 +94,46 @@ static void test_bounds(void)
     CHECK(p2pb_outlier_bounds(y, 2, &r, &med, &mad, &above, &below) == P2PB_EUSAGE);
 }
 
+/* A link at 100 MB/s whose kept bandwidth (one direction) waited for a CPU
+ * 20 points more than the typical measurement (25%): not a slow link, in
+ * starved_link (bandwidth); every pair waiting alike (an oversubscribed,
+ * quiet machine) or a starved latency only: the link is named. */
+static void test_starved(void)
+{
+    static double lw[N * N], bww[N * N];
+    const struct p2pb_outlier_rule rule = {P2PB_OUTLIER_K, P2PB_OUTLIER_MIN_OFF};
+    struct p2pb_survey_matrix m = healthy();
+    slow_link_bw(2, 4, 100);
+    m.lat_wait = lw;
+    m.bw_wait = bww;
+    for (int i = 0; i < N * N; i++)
+        lw[i] = bww[i] = 25;
+    bww[4 * N + 2] = 45;
+    struct p2pb_survey_verdict v;
+    CHECK(p2pb_survey_verdict(&m, &rule, P2PB_SLOW_LATENCY | P2PB_SLOW_BANDWIDTH, &v) == P2PB_OK);
+    CHECK(v.nslow_links == 0 && v.nslow_nodes == 0 && v.nstarved_links == 1);
+    CHECK(v.starved_link[2 * N + 4] == P2PB_SLOW_BANDWIDTH);
+    CHECK(v.starved_link[4 * N + 2] == P2PB_SLOW_BANDWIDTH);
+    p2pb_survey_verdict_free(&v);
+    bww[4 * N + 2] = 44; /* 19 points above: judged */
+    CHECK(p2pb_survey_verdict(&m, &rule, P2PB_SLOW_LATENCY | P2PB_SLOW_BANDWIDTH, &v) == P2PB_OK);
+    CHECK(v.nslow_links == 1 && v.slow_link[2 * N + 4] == P2PB_SLOW_BANDWIDTH);
+    p2pb_survey_verdict_free(&v);
+    bww[4 * N + 2] = 25;
+    lw[4 * N + 2] = lw[2 * N + 4] = 90; /* starved latency: bandwidth still judged */
+    CHECK(p2pb_survey_verdict(&m, &rule, P2PB_SLOW_LATENCY | P2PB_SLOW_BANDWIDTH, &v) == P2PB_OK);
+    CHECK(v.nslow_links == 1 && v.slow_link[2 * N + 4] == P2PB_SLOW_BANDWIDTH);
+    CHECK(v.nstarved_links == 0);
+    p2pb_survey_verdict_free(&v);
+}
+
 int main(void)
 {
     unsigned nodes, why;
     size_t nlinks;
     int link[2];
     test_bounds();
+    test_starved();
 
     struct p2pb_survey_matrix m = healthy(); /* nothing slow */
     verdict(&m, &nodes, &nlinks, link, &why);

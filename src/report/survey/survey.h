@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "outlier.h"
+#include "p2pbench/result.h"
 #include "p2pbench/status.h"
 
 /* Longest node label: a host name, or "host:rank" when a host has several
@@ -26,7 +27,9 @@
  * interference only slows a measurement down (retested[i * n + j] = 1).
  * capped[i * n + j] says the kept value came from a row its time cap ended
  * ("capped": true; bits P2PB_SURVEY_CAPPED_LAT, symmetric, and
- * P2PB_SURVEY_CAPPED_BW, from row i to column j).
+ * P2PB_SURVEY_CAPPED_BW, from row i to column j); lat_wait, bw_wait the
+ * kept values' cpu_wait_pct (percent of the measurement a rank of the pair
+ * waited for a CPU; NAN unknown), laid out as lat and bw.
  */
 struct p2pb_survey_matrix {
     size_t n;
@@ -36,6 +39,7 @@ struct p2pb_survey_matrix {
     double *bw;                        /* [n * n] MB/s (10^6 B/s) from row i to column j */
     unsigned char *retested;           /* [n * n] */
     unsigned char *capped;             /* [n * n] P2PB_SURVEY_CAPPED_* bits */
+    double *lat_wait, *bw_wait;        /* [n * n] percent, NAN unknown; NULL: none */
     /* from the run record's "survey" object ("" / 0 when missing) */
     char per[16], mode[16], order[16];
     double seed;
@@ -88,17 +92,26 @@ const char *p2pb_survey_why(unsigned why);
  *    factor 1 + min_off, resp. 1 - min_off, off), latency above or
  *    bandwidth below; needs at least 3 nodes;
  *  - slow link: a pair of two nodes that are not slow whose residual e_ij
- *    lies beyond the bounds of all such pairs' residuals (at least 3).
+ *    lies beyond the bounds of all such pairs' residuals (at least 3),
+ *    unless the kept value was CPU-starved: its CPU wait (m->lat_wait,
+ *    m->bw_wait; bandwidth: either direction) at least
+ *    P2PB_SURVEY_STARVED_PCT points above the median wait of the metric's
+ *    kept values (a rank of that pair waited for a CPU far more than the
+ *    typical pair's did, as on a host busy with other work; an
+ *    oversubscribed but quiet machine makes every pair wait alike): such
+ *    a pair goes into starved_link instead, not judged.
  * Arrays [n]: node_lat, node_bw (medians over partners, usec and MB/s, for
  * the tables), node_lat_f, node_bw_f (exp(a_i): the node's factor on its
- * links' values), slow_node. [n * n], symmetric: slow_link.
+ * links' values), slow_node. [n * n], symmetric: slow_link, starved_link
+ * (P2PB_SLOW_* bits of the rule it met).
  */
 struct p2pb_survey_verdict {
     double *node_lat, *node_bw;
     double *node_lat_f, *node_bw_f;
     unsigned char *slow_node;
     unsigned char *slow_link;
-    size_t nslow_nodes, nslow_links;
+    unsigned char *starved_link;
+    size_t nslow_nodes, nslow_links, nstarved_links;
     double lat_median, bw_median; /* exp(mu): the typical pair, usec and MB/s */
 };
 

@@ -26,6 +26,7 @@
 /* One survey row as read. */
 struct srow {
     int lo, hi, from, retest, latency, capped;
+    double wait; /* cpu_wait_pct; NAN unknown */
     double median, mbs;
     char host[2][64];
 };
@@ -114,6 +115,7 @@ static int read_row(const cJSON *o, struct srow *r)
         return -1;
     r->retest = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "retest"));
     r->capped = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "capped"));
+    r->wait = get_number(o, "cpu_wait_pct", NAN);
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "t_usec");
     r->median = t ? get_number(t, "median", NAN) : NAN;
     r->mbs = get_number(o, "mbytes_per_sec", NAN);
@@ -163,6 +165,12 @@ static long node_of(const struct p2pb_survey_matrix *m, int rank)
     return p ? p - m->ranks : -1;
 }
 
+/* Set (on) or clear bit in *c. */
+static void mark(unsigned char *c, unsigned bit, int on)
+{
+    *c = (unsigned char)((*c & ~bit) | (on ? bit : 0));
+}
+
 /* Pass 2: row r into the labels and the matrices (a retest keeps the better
  * of the two: interference, contention or a busy host, only ever slows a
  * measurement down). */
@@ -181,19 +189,19 @@ static void fill_row(struct p2pb_survey_matrix *m, const struct srow *r)
         *x = keep ? *x : r->median;
         m->lat[b * n + a] = *x;
         for (int k = 0; k < 2 && !keep; k++) {
-            unsigned char *c = &m->capped[k ? b * n + a : a * n + b];
-            *c = (unsigned char)((*c & ~P2PB_SURVEY_CAPPED_LAT) |
-                                 (r->capped ? P2PB_SURVEY_CAPPED_LAT : 0));
+            size_t at = k ? b * n + a : a * n + b;
+            mark(&m->capped[at], P2PB_SURVEY_CAPPED_LAT, r->capped);
+            m->lat_wait[at] = r->wait;
         }
     } else {
         size_t from = r->from == r->lo ? a : b, to = from == a ? b : a;
         double *x = &m->bw[from * n + to];
         int keep = r->retest && isfinite(*x) && *x > r->mbs;
         *x = keep ? *x : r->mbs;
-        unsigned char *c = &m->capped[from * n + to];
-        if (!keep)
-            *c = (unsigned char)((*c & ~P2PB_SURVEY_CAPPED_BW) |
-                                 (r->capped ? P2PB_SURVEY_CAPPED_BW : 0));
+        if (!keep) {
+            mark(&m->capped[from * n + to], P2PB_SURVEY_CAPPED_BW, r->capped);
+            m->bw_wait[from * n + to] = r->wait;
+        }
     }
     if (r->retest)
         m->retested[a * n + b] = m->retested[b * n + a] = 1;
@@ -262,7 +270,12 @@ static enum p2pb_status make_nodes(struct reading *rd, struct p2pb_survey_matrix
     m->bw = malloc(n * n * sizeof *m->bw);
     m->retested = calloc(n * n, 1);
     m->capped = calloc(n * n, 1);
-    if (!m->labels || !m->lat || !m->bw || !m->retested || !m->capped)
+    m->lat_wait = malloc(n * n * sizeof *m->lat_wait);
+    m->bw_wait = malloc(n * n * sizeof *m->bw_wait);
+    for (size_t i = 0; m->lat_wait && m->bw_wait && i < n * n; i++)
+        m->lat_wait[i] = m->bw_wait[i] = NAN;
+    if (!m->labels || !m->lat || !m->bw || !m->retested || !m->capped || !m->lat_wait ||
+        !m->bw_wait)
         return P2PB_ENOMEM;
     for (size_t i = 0; i < n * n; i++)
         m->lat[i] = m->bw[i] = NAN;
@@ -378,5 +391,7 @@ void p2pb_survey_matrix_free(struct p2pb_survey_matrix *m)
     free(m->bw);
     free(m->retested);
     free(m->capped);
+    free(m->lat_wait);
+    free(m->bw_wait);
     memset(m, 0, sizeof *m);
 }

@@ -138,6 +138,15 @@ static void print_verdicts(FILE *o, const struct p2pb_survey_matrix *m,
                 fprintf(o, "slow link: %s-%s (%s; t %.2f usec, %.1f MB/s)%s\n", m->labels[i],
                         m->labels[j], p2pb_survey_why(v->slow_link[i * n + j]), m->lat[i * n + j],
                         p2pb_survey_pair_bw(m, i, j), m->retested[i * n + j] ? "" : nr);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (v->starved_link[i * n + j])
+                fprintf(o,
+                        "not judged: %s-%s (%s beyond the link rule, t %.2f usec, %.1f MB/s, "
+                        "but measured while a rank of the pair waited for a CPU at least "
+                        "%g%% of the time: CPU-starved, not a link verdict)\n",
+                        m->labels[i], m->labels[j], p2pb_survey_why(v->starved_link[i * n + j]),
+                        m->lat[i * n + j], p2pb_survey_pair_bw(m, i, j), P2PB_SURVEY_STARVED_PCT);
     if (!v->nslow_nodes && !v->nslow_links)
         fprintf(o, "no slow node, no slow link\n");
 }
@@ -198,7 +207,8 @@ static cJSON *pair_json(const struct p2pb_survey_matrix *m, size_t i, size_t j)
 
 /* "slow_nodes": [labels], "slow_links": [[a, b], ...], the same of those
  * never retested alone in "not_retested", "capped_pairs" (a kept value
- * capped), "slowest": {...}. */
+ * capped), "starved_links" (beyond the link rule, but CPU-starved: not
+ * judged), "slowest": {...}. */
 static void add_verdicts(cJSON *d, const struct p2pb_survey_matrix *m,
                          const struct p2pb_survey_verdict *v)
 {
@@ -208,6 +218,7 @@ static void add_verdicts(cJSON *d, const struct p2pb_survey_matrix *m,
     cJSON *nr_nodes = cJSON_AddArrayToObject(nr, "slow_nodes");
     cJSON *nr_links = cJSON_AddArrayToObject(nr, "slow_links");
     cJSON *capped = cJSON_AddArrayToObject(d, "capped_pairs");
+    cJSON *starved = cJSON_AddArrayToObject(d, "starved_links");
     for (size_t i = 0; i < m->n; i++) {
         if (v->slow_node[i])
             cJSON_AddItemToArray(nodes, cJSON_CreateString(m->labels[i]));
@@ -220,6 +231,8 @@ static void add_verdicts(cJSON *d, const struct p2pb_survey_matrix *m,
                 cJSON_AddItemToArray(nr_links, pair_json(m, i, j));
             if (m->capped[i * m->n + j] || m->capped[j * m->n + i])
                 cJSON_AddItemToArray(capped, pair_json(m, i, j));
+            if (v->starved_link[i * m->n + j])
+                cJSON_AddItemToArray(starved, pair_json(m, i, j));
         }
     }
     cJSON *sl = cJSON_AddObjectToObject(d, "slowest");

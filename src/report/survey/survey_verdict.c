@@ -119,14 +119,41 @@ static int off_typical(double y, double mu, const struct p2pb_outlier_rule *r, i
     return bw ? y - mu < log(1 - fmin(r->min_off, 0.99)) : y - mu > log(1 + r->min_off);
 }
 
+/* The median of the kept values' CPU waits of one metric (percent; NAN
+ * when none is known); tmp holds n * n doubles. */
+static double typical_wait(const struct p2pb_survey_matrix *m, int bw, double *tmp)
+{
+    const double *w = bw ? m->bw_wait : m->lat_wait;
+    size_t k = 0;
+    for (size_t i = 0; w && i < m->n * m->n; i++)
+        if (isfinite(w[i]))
+            tmp[k++] = w[i];
+    return k ? median_finite(tmp, k) : NAN;
+}
+
+/* 1 when pair (i, j)'s kept value of one metric waited for a CPU at least
+ * P2PB_SURVEY_STARVED_PCT points more than the typical (med) one; either
+ * direction for bandwidth. */
+static int starved(const struct p2pb_survey_matrix *m, int bw, size_t i, size_t j, double med)
+{
+    const double *w = bw ? m->bw_wait : m->lat_wait;
+    const size_t n = m->n;
+    if (!w || !isfinite(med))
+        return 0;
+    double x = fmax(isfinite(w[i * n + j]) ? w[i * n + j] : -1,
+                    isfinite(w[j * n + i]) ? w[j * n + i] : -1);
+    return x >= med + P2PB_SURVEY_STARVED_PCT;
+}
+
 /* Slow links of one metric: residuals of pairs of healthy nodes beyond the
  * bounds of all such residuals, whose own value is also off the typical
  * pair (off_typical): a link only slower than its two nodes' other links is
  * not named, since node effects fitted on noisy values (a CPU-starved run)
  * make such residuals from noise alone (docs/survey.md, "Verdicts"). */
-static void judge_links(const struct fit *f, const struct p2pb_outlier_rule *r, int bw,
-                        struct p2pb_survey_verdict *v)
+static void judge_links(const struct p2pb_survey_matrix *m, const struct fit *f,
+                        const struct p2pb_outlier_rule *r, int bw, struct p2pb_survey_verdict *v)
 {
+    const double wait_med = typical_wait(m, bw, f->tmp);
     size_t n = f->n, k = 0;
     double *e = f->tmp, med, mad, above, below;
     for (size_t i = 0; i < n; i++)
@@ -142,8 +169,10 @@ static void judge_links(const struct fit *f, const struct p2pb_outlier_rule *r, 
                 !off_typical(f->y[i * n + j], f->mu, r, bw))
                 continue;
             unsigned char why = bw ? P2PB_SLOW_BANDWIDTH : P2PB_SLOW_LATENCY;
-            v->slow_link[i * n + j] |= why;
-            v->slow_link[j * n + i] |= why;
+            /* a starved measurement says nothing of the link */
+            unsigned char *to = starved(m, bw, i, j, wait_med) ? v->starved_link : v->slow_link;
+            to[i * n + j] |= why;
+            to[j * n + i] |= why;
         }
 }
 
@@ -165,11 +194,13 @@ static void judge(const struct p2pb_survey_matrix *m, const struct p2pb_outlier_
     v->bw_median = exp(f[1].mu);
     for (int bw = 0; bw < 2; bw++)
         if (metrics & (bw ? P2PB_SLOW_BANDWIDTH : P2PB_SLOW_LATENCY))
-            judge_links(&f[bw], rule, bw, v);
+            judge_links(m, &f[bw], rule, bw, v);
     for (size_t i = 0; i < m->n; i++) {
         v->nslow_nodes += v->slow_node[i] != 0;
         for (size_t j = i + 1; j < m->n; j++)
             v->nslow_links += v->slow_link[i * m->n + j] != 0;
+        for (size_t j = i + 1; j < m->n; j++)
+            v->nstarved_links += v->starved_link[i * m->n + j] && !v->slow_link[i * m->n + j];
     }
 }
 
@@ -186,8 +217,9 @@ enum p2pb_status p2pb_survey_verdict(const struct p2pb_survey_matrix *m,
     v->node_bw_f = calloc(n + 1, sizeof *v->node_bw_f);
     v->slow_node = calloc(n + 1, 1);
     v->slow_link = calloc(n * n + 1, 1);
-    int ok =
-        v->node_lat && v->node_bw && v->node_lat_f && v->node_bw_f && v->slow_node && v->slow_link;
+    v->starved_link = calloc(n * n + 1, 1);
+    int ok = v->node_lat && v->node_bw && v->node_lat_f && v->node_bw_f && v->slow_node &&
+             v->slow_link && v->starved_link;
     for (int k = 0; k < 2; k++) {
         f[k].y = calloc(n * n + 1, sizeof *f[k].y);
         f[k].a = calloc(n + 1, sizeof *f[k].a);
@@ -212,5 +244,6 @@ void p2pb_survey_verdict_free(struct p2pb_survey_verdict *v)
     free(v->node_bw_f);
     free(v->slow_node);
     free(v->slow_link);
+    free(v->starved_link);
     memset(v, 0, sizeof *v);
 }
