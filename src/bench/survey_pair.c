@@ -160,7 +160,8 @@ static void round_trips(struct meas *m, long k)
 
 /* Latency, both sides. The initiator times one round trip, then up to
  * LAT_WARMUP - 1 more (as many as fit in a quarter of the cap; their count
- * is sent), and chooses k from their mean: a sample of at least
+ * is sent), and chooses k from the fastest of those more (the first when
+ * there are none): a sample of at least
  * LAT_SAMPLE_NS, at most one sample's share of the cap (k >= 1); it sends
  * k, then samples; samples[] hold t = round trip / 2 in usec. Returns k
  * (initiator) or 0. */
@@ -181,11 +182,18 @@ static long latency(struct meas *m, int initiator)
     double rt_ns = (double)(p2pb_now_ns() - m->all_ns), quarter = m->cfg->cap_s * 0.25e9;
     extra = rt_ns * LAT_WARMUP <= quarter ? LAT_WARMUP - 1 : (long)(quarter / rt_ns);
     P2PB_MPI_CHECK(MPI_Send(&extra, 1, MPI_LONG, m->peer, TAG_CTL, m->comm));
-    round_trips(m, extra);
+    /* k from the fastest round trip after the first: the first ones pay the
+     * pair's connection set-up (milliseconds under MPICH), which made k 1
+     * and the samples as short as the clock's steps (a CI of width 0) */
+    for (long i = 0; i < extra; i++) {
+        uint64_t t1 = p2pb_now_ns();
+        round_trips(m, 1);
+        double d = (double)(p2pb_now_ns() - t1);
+        rt_ns = i == 0 || d < rt_ns ? d : rt_ns;
+    }
     m->warmup = (size_t)extra + 1;
     m->last_ns = m->t0_ns = p2pb_now_ns();
     m->warm_ns = m->t0_ns - m->all_ns;
-    rt_ns = (double)m->warm_ns / (double)m->warmup;
     double most = rt_ns > 0 ? floor(sample_share_ns(m->cfg) / rt_ns) : LAT_MAX_K;
     k = rt_ns > 0 ? (long)ceil(LAT_SAMPLE_NS / rt_ns) : 1;
     k = (double)k > most ? (long)most : k;

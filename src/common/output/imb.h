@@ -44,7 +44,8 @@ void p2pb_imb_describe(const struct p2pb_result *r, int foreign, struct p2pb_imb
  * mode); else 0 and t untouched. */
 int p2pb_imb_ext_describe(const struct p2pb_result *r, struct p2pb_imb_tab *t);
 
-/* A rule as wide as ncols 13-character columns ("#---...", 13 ncols characters). */
+/* imb_table.c: a rule as wide as ncols 13-character columns ("#---...",
+ * 13 ncols characters). */
 void p2pb_imb_rule(FILE *o, int ncols);
 
 /* The column header of cols, with a leading Group column when group. */

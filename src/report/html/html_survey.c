@@ -419,6 +419,12 @@ static void verdict_box(FILE *o, const struct html_survey *h, const struct html_
     if (listed > LINKS_LISTED)
         fprintf(o, "<li>... and %zu more slow links (p2pbench-report survey FILE -f csv)</li>\n",
                 listed - LINKS_LISTED);
+    if (v->nstarved_links)
+        fprintf(o,
+                "<li><b>not judged</b>: %zu link%s beyond the link rule but measured while a "
+                "rank of the pair waited for a CPU at least %g points more than the typical "
+                "measurement (CPU-starved; p2pbench-report survey FILE lists them)</li>\n",
+                v->nstarved_links, v->nstarved_links == 1 ? "" : "s", P2PB_SURVEY_STARVED_PCT);
     if (!v->nslow_nodes && !v->nslow_links)
         fputs("<li>no slow node, no slow link</li>\n", o);
     fprintf(o,

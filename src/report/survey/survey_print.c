@@ -144,7 +144,8 @@ static void print_verdicts(FILE *o, const struct p2pb_survey_matrix *m,
                 fprintf(o,
                         "not judged: %s-%s (%s beyond the link rule, t %.2f usec, %.1f MB/s, "
                         "but measured while a rank of the pair waited for a CPU at least "
-                        "%g%% of the time: CPU-starved, not a link verdict)\n",
+                        "%g points more than the typical measurement: CPU-starved, not a "
+                        "link verdict)\n",
                         m->labels[i], m->labels[j], p2pb_survey_why(v->starved_link[i * n + j]),
                         m->lat[i * n + j], p2pb_survey_pair_bw(m, i, j), P2PB_SURVEY_STARVED_PCT);
     if (!v->nslow_nodes && !v->nslow_links)
