@@ -75,11 +75,8 @@ static void print_options(FILE *f)
 {
     size_t n;
     const struct p2pb_optdef *t = p2pb_option_table(&n);
-    for (size_t i = 0; i < n; i++) {
-        char help[512];
-        p2pb_option_help(&t[i], help, sizeof help);
-        p2pb_roff_option(f, t[i].letter, t[i].name, t[i].metavar, help);
-    }
+    for (size_t i = 0; i < n; i++)
+        p2pb_opt_print_man(f, &t[i]);
 }
 
 static void print_kernels(FILE *f)

@@ -24,28 +24,20 @@
  * name is made by preflight.c. README.md's "### Options" table must agree
  * (tests/bench/test_options.c checks names, letters and defaults). */
 
-static enum p2pb_status apply_kernels(struct p2pb_optparse *ps, const char *arg);
-static enum p2pb_status apply_format(struct p2pb_optparse *ps, const char *arg);
-static enum p2pb_status apply_output(struct p2pb_optparse *ps, const char *arg);
-static enum p2pb_status apply_no_results(struct p2pb_optparse *ps, const char *arg);
-static enum p2pb_status apply_label(struct p2pb_optparse *ps, const char *arg);
-static enum p2pb_status apply_tcp_if(struct p2pb_optparse *ps, const char *arg);
-static enum p2pb_status apply_bound(struct p2pb_optparse *ps, const char *arg);
+static enum p2pb_status apply_kernels(struct p2pb_optparser *p, const char *arg);
+static enum p2pb_status apply_sizes(struct p2pb_optparser *p, const char *arg);
+static enum p2pb_status apply_msglog(struct p2pb_optparser *p, const char *arg);
+static enum p2pb_status apply_format(struct p2pb_optparser *p, const char *arg);
+static enum p2pb_status apply_output(struct p2pb_optparser *p, const char *arg);
+static enum p2pb_status apply_no_results(struct p2pb_optparser *p, const char *arg);
+static enum p2pb_status apply_label(struct p2pb_optparser *p, const char *arg);
+static enum p2pb_status apply_tcp_if(struct p2pb_optparser *p, const char *arg);
+static enum p2pb_status apply_bound(struct p2pb_optparser *p, const char *arg);
 
 /* The field of an entry: its struct, its C type (from the member's type, so
  * the two cannot disagree) and its offset. */
-/* (clang-format 14 breaks _Generic's associations apart) */
-/* clang-format off */
-#define CTYPE_OF(x) \
-    _Generic((x), size_t: P2PB_CT_SIZE, long: P2PB_CT_LONG, int: P2PB_CT_INT, \
-             double: P2PB_CT_DOUBLE)
-/* clang-format on */
-#define POLICY_FIELD(m)                                                      \
-    .dst = P2PB_DST_POLICY, .ctype = CTYPE_OF(((struct p2pb_policy *)0)->m), \
-    .off = offsetof(struct p2pb_policy, m)
-#define OPTIONS_FIELD(m)                                                       \
-    .dst = P2PB_DST_OPTIONS, .ctype = CTYPE_OF(((struct p2pb_options *)0)->m), \
-    .off = offsetof(struct p2pb_options, m)
+#define POLICY_FIELD(m) P2PB_OPT_FIELD(P2PB_DST_POLICY, struct p2pb_policy, m)
+#define OPTIONS_FIELD(m) P2PB_OPT_FIELD(P2PB_DST_OPTIONS, struct p2pb_options, m)
 
 /* One table entry: id, long name, short letter (0: none), kind, metavar
  * (NULL: none), then designated fields (range, default, field, help). */
@@ -70,10 +62,10 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
     OPT(O_KERNELS, "kernels", 'k', P2PB_OPT_STRING, "LIST", .apply = apply_kernels, .many = 1,
         .help = "kernels to run, comma separated (also positional; -k may be repeated); see "
                 "--list"),
-    OPT(O_SIZES, "sizes", 's', P2PB_OPT_SIZE_LIST, "LIST", .list = p2pb_parse_size_list,
+    OPT(O_SIZES, "sizes", 's', P2PB_OPT_SIZE_LIST, "LIST", .apply = apply_sizes,
         .help = "message sizes in bytes: 0,8,1K,64K,1M | 1K..1M (x2) | 1K..1M*4 | 100..1000+100"),
     OPT(O_MSGLOG, "msglog", 'm', P2PB_OPT_SIZE_LIST, "A:B", .def_text = "0:22",
-        .list = p2pb_parse_msglog, .help = "sizes 0 and 2^A .. 2^B (as IMB -msglog)"),
+        .apply = apply_msglog, .help = "sizes 0 and 2^A .. 2^B (as IMB -msglog)"),
     OPT(O_FORMAT, "format", 'f', P2PB_OPT_ENUM, "FMT", .def_text = "text", .apply = apply_format,
         .help = "stdout format: {def} (default), imb, csv, markdown, osu"),
     OPT(O_OUTPUT, "output", 'o', P2PB_OPT_STRING, "FILE",
@@ -242,57 +234,23 @@ const struct p2pb_optdef *p2pb_option_table(size_t *n)
 
 /* ---- Defaults ---- */
 
-/* The field of d in the struct at base (a p2pb_options or a p2pb_policy,
- * as d->dst says). */
-static void *field_of(const struct p2pb_optdef *d, void *base)
+void p2pb_options_engine(struct p2pb_optparser *p, struct p2pb_options *o)
 {
-    return (char *)base + d->off;
-}
-
-void p2pb_opt_store_count(const struct p2pb_optdef *d, void *base, size_t v)
-{
-    void *f = field_of(d, base);
-    switch (d->ctype) {
-    case P2PB_CT_SIZE: *(size_t *)f = v; break;
-    case P2PB_CT_LONG: *(long *)f = (long)v; break;
-    case P2PB_CT_INT: *(int *)f = (int)v; break;
-    case P2PB_CT_DOUBLE: *(double *)f = (double)v; break;
-    case P2PB_CT_NONE: break;
-    }
-}
-
-void p2pb_opt_store_real(const struct p2pb_optdef *d, void *base, double v)
-{
-    if (d->ctype == P2PB_CT_DOUBLE)
-        *(double *)field_of(d, base) = v;
-}
-
-/* Store d->def (may be negative: -1 sentinels) in d's field. */
-static void store_default(const struct p2pb_optdef *d, void *base)
-{
-    void *f = field_of(d, base);
-    switch (d->ctype) {
-    case P2PB_CT_SIZE: *(size_t *)f = (size_t)d->def; break;
-    case P2PB_CT_LONG: *(long *)f = (long)d->def; break;
-    case P2PB_CT_INT: *(int *)f = (int)d->def; break;
-    case P2PB_CT_DOUBLE: *(double *)f = d->def; break;
-    case P2PB_CT_NONE: break;
-    }
-}
-
-/* Store the default of every entry whose field is in a dst struct at base. */
-static void apply_defaults(void *base, enum p2pb_optdst dst)
-{
-    for (size_t i = 0; i < O_COUNT; i++)
-        if (p2pb_opt_table[i].dst == dst)
-            store_default(&p2pb_opt_table[i], base);
+    memset(p, 0, sizeof *p);
+    p->table = p2pb_opt_table;
+    p->n = O_COUNT;
+    p->base[P2PB_DST_OPTIONS] = o;
+    p->base[P2PB_DST_POLICY] = o ? &o->policy : NULL;
 }
 
 void p2pb_policy_init(struct p2pb_policy *pol)
 {
+    struct p2pb_optparser p;
+    p2pb_options_engine(&p, NULL);
     memset(pol, 0, sizeof *pol);
     pol->mode = P2PB_POLICY_ADAPTIVE;
-    apply_defaults(pol, P2PB_DST_POLICY);
+    p.base[P2PB_DST_POLICY] = pol;
+    p2pb_opt_defaults(&p);
 }
 
 void p2pb_default_sizes(size_t *sizes, size_t *n)
@@ -306,32 +264,16 @@ void p2pb_default_sizes(size_t *sizes, size_t *n)
 
 void p2pb_options_init(struct p2pb_options *o)
 {
+    struct p2pb_optparser p;
     memset(o, 0, sizeof *o);
-    p2pb_policy_init(&o->policy);
-    apply_defaults(o, P2PB_DST_OPTIONS);
+    o->policy.mode = P2PB_POLICY_ADAPTIVE;
+    p2pb_options_engine(&p, o);
+    p2pb_opt_defaults(&p);
     o->reporter = p2pb_reporter_find(p2pb_opt_table[O_FORMAT].def_text);
     o->output_default = 1;
 }
 
 /* ---- --help ---- */
-
-void p2pb_option_help(const struct p2pb_optdef *d, char *buf, size_t len)
-{
-    const char *mark = d->def_text ? strstr(d->help, "{def}") : NULL;
-    if (!mark)
-        snprintf(buf, len, "%s", d->help);
-    else
-        snprintf(buf, len, "%.*s%s%s", (int)(mark - d->help), d->help, d->def_text,
-                 mark + strlen("{def}"));
-}
-
-/* d's help with "{def}" replaced by its default text, and a newline. */
-static void print_help_text(FILE *f, const struct p2pb_optdef *d)
-{
-    char help[512];
-    p2pb_option_help(d, help, sizeof help);
-    fprintf(f, "%s\n", help);
-}
 
 void p2pb_options_usage(FILE *f)
 {
@@ -341,17 +283,8 @@ void p2pb_options_usage(FILE *f)
             "docs/survey.md)\n"
             "MPI point-to-point benchmarks (PingPong, PingPing, Sendrecv, Exchange, ...)\n"
             "with per-size statistics and a JSON Lines results file.\n\nOptions:\n");
-    for (size_t i = 0; i < O_COUNT; i++) {
-        const struct p2pb_optdef *d = &p2pb_opt_table[i];
-        char left[64];
-        const char *sep = d->metavar ? " " : "", *meta = d->metavar ? d->metavar : "";
-        if (d->letter)
-            snprintf(left, sizeof left, "-%c, --%s%s%s", d->letter, d->name, sep, meta);
-        else
-            snprintf(left, sizeof left, "    --%s%s%s", d->name, sep, meta);
-        fprintf(f, "  %-28s ", left);
-        print_help_text(f, d);
-    }
+    for (size_t i = 0; i < O_COUNT; i++)
+        p2pb_opt_print_line(f, &p2pb_opt_table[i]);
     fprintf(f, "\nEach option may be given once (a second one is a usage error); -k adds "
                "kernels each time.\n"
                "Units: message size in bytes; t in usec; MB/s with 1 MB = 10^6 bytes.\n"
@@ -398,15 +331,35 @@ enum p2pb_status p2pb_opt_add_kernels(struct p2pb_options *o, const char *list, 
     return st;
 }
 
-static enum p2pb_status apply_kernels(struct p2pb_optparse *ps, const char *arg)
+/* --sizes, --msglog: the list into o->sizes (--sizes with --msglog:
+ * check_conflicts, options_parse.c). */
+static enum p2pb_status apply_sizes(struct p2pb_optparser *p, const char *arg)
 {
+    struct p2pb_optparse *ps = p->user;
+    struct p2pb_options *o = ps->o;
+    o->sizes_given = 1;
+    return p2pb_parse_size_list(arg, o->sizes, P2PB_MAX_SIZES, &o->nsizes, ps->err, ps->errlen);
+}
+
+static enum p2pb_status apply_msglog(struct p2pb_optparser *p, const char *arg)
+{
+    struct p2pb_optparse *ps = p->user;
+    struct p2pb_options *o = ps->o;
+    o->sizes_given = 1;
+    return p2pb_parse_msglog(arg, o->sizes, P2PB_MAX_SIZES, &o->nsizes, ps->err, ps->errlen);
+}
+
+static enum p2pb_status apply_kernels(struct p2pb_optparser *p, const char *arg)
+{
+    struct p2pb_optparse *ps = p->user;
     return p2pb_opt_add_kernels(ps->o, arg, ps->err, ps->errlen);
 }
 
 /* Reporter names are matched without case; a name of 32 bytes or more is
  * unknown. */
-static enum p2pb_status apply_format(struct p2pb_optparse *ps, const char *arg)
+static enum p2pb_status apply_format(struct p2pb_optparser *p, const char *arg)
 {
+    struct p2pb_optparse *ps = p->user;
     char lower[32];
     size_t i = 0;
     for (; arg[i] && i + 1 < sizeof lower; i++)
@@ -419,8 +372,9 @@ static enum p2pb_status apply_format(struct p2pb_optparse *ps, const char *arg)
     return P2PB_OK;
 }
 
-static enum p2pb_status apply_output(struct p2pb_optparse *ps, const char *arg)
+static enum p2pb_status apply_output(struct p2pb_optparser *p, const char *arg)
 {
+    struct p2pb_optparse *ps = p->user;
     struct p2pb_options *o = ps->o;
     if (!*arg)
         return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen, "empty results file name for --output");
@@ -431,8 +385,9 @@ static enum p2pb_status apply_output(struct p2pb_optparse *ps, const char *arg)
     return P2PB_OK;
 }
 
-static enum p2pb_status apply_no_results(struct p2pb_optparse *ps, const char *arg)
+static enum p2pb_status apply_no_results(struct p2pb_optparser *p, const char *arg)
 {
+    struct p2pb_optparse *ps = p->user;
     (void)arg;
     ps->o->output[0] = '\0';
     ps->o->output_default = 0;
@@ -440,13 +395,15 @@ static enum p2pb_status apply_no_results(struct p2pb_optparse *ps, const char *a
 }
 
 /* LAT,BW (sizes.c, p2pb_parse_size_pair). */
-enum p2pb_status p2pb_opt_survey_sizes(struct p2pb_optparse *ps, const char *arg)
+enum p2pb_status p2pb_opt_survey_sizes(struct p2pb_optparser *p, const char *arg)
 {
+    struct p2pb_optparse *ps = p->user;
     return p2pb_parse_size_pair(arg, &ps->o->survey_lat, &ps->o->survey_bw, ps->err, ps->errlen);
 }
 
-static enum p2pb_status apply_label(struct p2pb_optparse *ps, const char *arg)
+static enum p2pb_status apply_label(struct p2pb_optparser *p, const char *arg)
 {
+    struct p2pb_optparse *ps = p->user;
     struct p2pb_options *o = ps->o;
     char shown[48]; /* the value as the message shows it: cut, sanitised */
     snprintf(shown, sizeof shown, "%.40s", arg);
@@ -464,8 +421,9 @@ static enum p2pb_status apply_label(struct p2pb_optparse *ps, const char *arg)
 
 /* An interface name: 1..15 bytes (IFNAMSIZ - 1) of letters, digits and
  * "-_.@:"; whether it exists is checked on every rank (preflight.c). */
-static enum p2pb_status apply_tcp_if(struct p2pb_optparse *ps, const char *arg)
+static enum p2pb_status apply_tcp_if(struct p2pb_optparser *p, const char *arg)
 {
+    struct p2pb_optparse *ps = p->user;
     struct p2pb_options *o = ps->o;
     size_t n = strlen(arg);
     int ok = n > 0 && n < 16 && n < sizeof o->tcp_if;
@@ -480,8 +438,9 @@ static enum p2pb_status apply_tcp_if(struct p2pb_optparse *ps, const char *arg)
 }
 
 /* --bound RATE: the rate of one path, MB/s (bound.h, p2pb_parse_rate). */
-static enum p2pb_status apply_bound(struct p2pb_optparse *ps, const char *arg)
+static enum p2pb_status apply_bound(struct p2pb_optparser *p, const char *arg)
 {
+    struct p2pb_optparse *ps = p->user;
     char why[160];
     if (p2pb_parse_rate(arg, &ps->o->policy.bound_mbps, why, sizeof why) != P2PB_OK)
         return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen, "--bound: %s", why);

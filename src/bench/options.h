@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * options.h - command line of p2pbench: one option table (struct
- * p2pb_optdef, src/bench/options.c) from which the getopt_long arrays, the
+ * p2pb_optdef of the option engine, src/common/optengine.h; the table in
+ * src/bench/options.c) from which the getopt_long arrays, the
  * --help text and every default come; validation across options. Message
  * sizes are parsed by src/common/sizes.c (sizes.h, included here).
  * Parsing is pure (no MPI): preflight.c parses on every rank, rank 0's verdict is
@@ -16,7 +17,8 @@
 #include "p2pbench/kernel.h"
 #include "output/output.h"
 #include "p2pbench/status.h"
-#include "sizes.h" /* p2pb_parse_size, size lists */
+#include "optengine.h" /* struct p2pb_optdef: the option engine */
+#include "sizes.h"     /* p2pb_parse_size, size lists */
 
 #define P2PB_MAX_SIZES 4096
 #define P2PB_MAX_KERNELS 64
@@ -83,74 +85,20 @@ void p2pb_policy_init(struct p2pb_policy *pol);
 enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *o, char *err,
                                     size_t errlen);
 
-/* Kind of an option's argument: decides getopt's has_arg, the conversion
- * and the range check the generic parser applies. */
-enum p2pb_optkind {
-    P2PB_OPT_FLAG,      /* no argument; stores 1 */
-    P2PB_OPT_COUNT,     /* decimal integer in [min, max] */
-    P2PB_OPT_SECONDS,   /* number of seconds (strtod forms) in [min, max] */
-    P2PB_OPT_FRACTION,  /* number (strtod forms) in [min, max] */
-    P2PB_OPT_SIZE,      /* one size in bytes (p2pb_parse_size), at least min */
-    P2PB_OPT_SIZE_LIST, /* message sizes: the entry's list parser fills
-                         * p2pb_options.sizes */
-    P2PB_OPT_ENUM,      /* one of choices[] (exact match); stores the index */
-    P2PB_OPT_STRING     /* text; the entry's apply step checks and stores it */
-};
-
-/* Which struct holds an option's field. */
+/* The structs that hold the options' fields: the indexes of the option
+ * engine's bases (struct p2pb_optdef.dst, optengine.h). The table's
+ * defaults: def and def_text agree except for --warmup (def -1 means the
+ * harness's rule, def_text "10" states it) and the entries whose default
+ * is made elsewhere (--output's name by preflight.c, --msglog's sizes by
+ * p2pb_default_sizes from def_text). */
 enum p2pb_optdst {
     P2PB_DST_NONE,    /* no field: only "given" is recorded, or apply stores */
     P2PB_DST_OPTIONS, /* struct p2pb_options */
     P2PB_DST_POLICY   /* struct p2pb_policy (p2pb_options.policy) */
 };
 
-/* C type of an option's field (set from the field's type by the table). */
-enum p2pb_ctype { P2PB_CT_NONE, P2PB_CT_SIZE, P2PB_CT_LONG, P2PB_CT_INT, P2PB_CT_DOUBLE };
-
-struct p2pb_optparse; /* the parser's state, private to options.c */
-
-/* Size list parser: p2pb_parse_size_list or p2pb_parse_msglog. */
-typedef enum p2pb_status (*p2pb_size_list_fn)(const char *spec, size_t *sizes, size_t cap,
-                                              size_t *n, char *err, size_t errlen);
-
-/*
- * One command line option. The table (p2pb_option_table) lists them in
- * --help order. Defaults: def is stored in the field when the option is not
- * given (integers exact, they are below 2^53); def_text is the default as
- * --help ("{def}" in help is replaced by it) and README.md state it, NULL
- * when the default is prose or none. The two agree except for --warmup
- * (def -1 means the harness's rule, def_text "10" states it) and the
- * entries whose default is made elsewhere (--output's name by preflight.c,
- * --msglog's sizes by p2pb_default_sizes from def_text).
- */
-struct p2pb_optdef {
-    const char *name; /* long name, without "--" */
-    char letter;      /* short option, 0 = none */
-    enum p2pb_optkind kind;
-    const char *metavar;        /* argument's name in --help; NULL for flags */
-    double min, max;            /* range: COUNT, SECONDS, FRACTION; SIZE uses min */
-    const char *def_text;       /* default as documented; NULL = none / prose */
-    double def;                 /* stored default (in the field's unit) */
-    enum p2pb_optdst dst;       /* struct of the field */
-    enum p2pb_ctype ctype;      /* type of the field */
-    size_t off;                 /* offsetof the field in that struct */
-    const char *const *choices; /* ENUM: names, NULL-terminated */
-    p2pb_size_list_fn list;     /* SIZE_LIST: the parser */
-    /* 1: may be given more than once, the values add up (the kernels);
-     * 0 (every other option): a second one is refused, naming it */
-    int many;
-    /* Special step that replaces the generic store (kernels, format,
-     * output, label, no-results); returns P2PB_OK or fails with a message. */
-    enum p2pb_status (*apply)(struct p2pb_optparse *ps, const char *arg);
-    const char *help; /* --help text */
-};
-
 /* The option table, *n entries, in --help order. */
 const struct p2pb_optdef *p2pb_option_table(size_t *n);
-
-/* d's --help text with "{def}" replaced by d->def_text, into buf (len
- * bytes, cut to fit, always terminated). */
-void p2pb_option_help(const struct p2pb_optdef *d, char *buf, size_t len);
 
 /* Print --help to f. */
 void p2pb_options_usage(FILE *f);

@@ -64,16 +64,12 @@ enum opt_id {
     O_COUNT
 };
 
-/* getopt_long's value of an option without a short letter: this + id. */
-#define OPT_LONG_ONLY 256
-
-/* State of one parse. */
+/* State of one parse: the engine's (given[], first[], err) and p2pbench's. */
 struct p2pb_optparse {
+    struct p2pb_optparser eng; /* eng.user points back here */
     struct p2pb_options *o;
-    unsigned char given[O_COUNT]; /* 1 once the option was on the command line */
-    const char *first[O_COUNT];   /* its value then (NULL: a flag) */
-    int kernels_given;            /* kernels named on the command line */
-    char *err;
+    int kernels_given; /* kernels named on the command line */
+    char *err;         /* = eng.err */
     size_t errlen;
 };
 
@@ -83,10 +79,9 @@ extern const struct p2pb_optdef p2pb_opt_table[O_COUNT];
 /* Every field of o (and o->policy) at its table default. */
 void p2pb_options_init(struct p2pb_options *o);
 
-/* Store v (a count) or x (a real) in d's field of the struct at base (a
- * p2pb_options or a p2pb_policy, as d->dst says), converted to its C type. */
-void p2pb_opt_store_count(const struct p2pb_optdef *d, void *base, size_t v);
-void p2pb_opt_store_real(const struct p2pb_optdef *d, void *base, double x);
+/* An engine over the table with o and o->policy as its bases (and no
+ * state else), e.g. for p2pb_opt_defaults. */
+void p2pb_options_engine(struct p2pb_optparser *p, struct p2pb_options *o);
 
 /* Add the comma-separated kernel names of list to o (positional kernels and
  * -k). Returns P2PB_OK, or P2PB_EUSAGE naming an unknown kernel. */
@@ -95,6 +90,6 @@ enum p2pb_status p2pb_opt_add_kernels(struct p2pb_options *o, const char *list, 
 
 /* --survey-sizes LAT,BW into o->survey_lat / survey_bw (sizes.c,
  * p2pb_parse_size_pair). Returns P2PB_OK or P2PB_EUSAGE with a message. */
-enum p2pb_status p2pb_opt_survey_sizes(struct p2pb_optparse *ps, const char *arg);
+enum p2pb_status p2pb_opt_survey_sizes(struct p2pb_optparser *p, const char *arg);
 
 #endif

@@ -1,321 +1,158 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * args: the options of p2pbench-report as one table. getopt_long's option
- * list and short-option string are built from it, each entry's setter stores
- * its value, and p2pb_args_print_options writes the "Options:" lines of the
- * usage text from it.
+ * args: the options of p2pbench-report as one table of the option engine
+ * (src/common/optengine.h): it converts, checks and stores each value, and
+ * writes the "Options:" lines of the usage text and the man page from it.
+ * Each command lists the options it takes (struct p2pb_report_cmd).
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "args.h"
 #include "outlier.h"
-#include "roff.h"
 
-typedef enum p2pb_status (*opt_setter)(struct p2pb_args *a, const char *value, char *err,
-                                       size_t errlen);
+/* The struct an entry's field is in: the engine's base 1. */
+#define ARG(m) P2PB_OPT_FIELD(1, struct p2pb_args, m)
+#define STRUCT_ARGS(p) ((struct p2pb_args *)(p)->base[1])
 
-/* One option: long name, short letter (0: none), name of its value in the
- * help (NULL: takes none), the commands that take it, its setter and help. */
-struct opt {
-    const char *name;
-    char letter;
-    const char *value;
-    unsigned cmds;
-    opt_setter set;
-    const char *help;
-};
-
-static enum p2pb_status set_format(struct p2pb_args *a, const char *v, char *err, size_t errlen)
-{
-    (void)err;
-    (void)errlen;
-    a->format = v;
-    return P2PB_OK;
-}
-
-static enum p2pb_status set_metric(struct p2pb_args *a, const char *v, char *err, size_t errlen)
-{
-    if (strcmp(v, "latency") == 0)
-        a->metric = P2PB_METRIC_LATENCY;
-    else if (strcmp(v, "throughput") == 0)
-        a->metric = P2PB_METRIC_THROUGHPUT;
-    else
-        return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                         "invalid --metric '%s' (latency or throughput)" P2PB_TRY_HELP, v);
-    return P2PB_OK;
-}
-
-static enum p2pb_status set_vs(struct p2pb_args *a, const char *v, char *err, size_t errlen)
+/* --vs: the files after it form side B (its own words when given twice). */
+static enum p2pb_status set_vs(struct p2pb_optparser *p, const char *v)
 {
     (void)v;
+    struct p2pb_args *a = STRUCT_ARGS(p);
     if (a->side == 1)
-        return p2pb_fail(P2PB_EUSAGE, err, errlen, "--vs given twice" P2PB_TRY_HELP);
+        return p2pb_fail(P2PB_EUSAGE, p->err, p->errlen, "--vs given twice");
     a->side = 1;
     return P2PB_OK;
 }
 
 /* A percentage in [0.0001, 100), "%" allowed after it, stored as a fraction
  * (below 0.0001% the margin is finer than the ratios are printed). */
-static enum p2pb_status set_threshold(struct p2pb_args *a, const char *v, char *err, size_t errlen)
+static enum p2pb_status set_threshold(struct p2pb_optparser *p, const char *v)
 {
     char *end;
     errno = 0;
     double x = strtod(v, &end);
     if (end == v || errno || (*end && strcmp(end, "%") != 0) || !(x >= 0.0001 && x < 100.0))
-        return p2pb_fail(
-            P2PB_EUSAGE, err, errlen,
-            "invalid --threshold '%s' (a percentage from 0.0001 to below 100)" P2PB_TRY_HELP, v);
-    a->threshold = x / 100.0;
-    return P2PB_OK;
-}
-
-static enum p2pb_status set_holm(struct p2pb_args *a, const char *v, char *err, size_t errlen)
-{
-    (void)v;
-    (void)err;
-    (void)errlen;
-    a->holm = 1;
+        return p2pb_fail(P2PB_EUSAGE, p->err, p->errlen,
+                         "invalid value '%s' for --threshold (a percentage from 0.0001 to below "
+                         "100)",
+                         v);
+    STRUCT_ARGS(p)->threshold = x / 100.0;
     return P2PB_OK;
 }
 
 /* The regression gate uses Holm: it controls the family-wise error rate. */
-static enum p2pb_status set_fail(struct p2pb_args *a, const char *v, char *err, size_t errlen)
-{
-    a->fail = 1;
-    return set_holm(a, v, err, errlen);
-}
-
-static enum p2pb_status set_allow_incomplete(struct p2pb_args *a, const char *v, char *err,
-                                             size_t errlen)
+static enum p2pb_status set_fail(struct p2pb_optparser *p, const char *v)
 {
     (void)v;
-    (void)err;
-    (void)errlen;
-    a->allow_incomplete = 1;
+    STRUCT_ARGS(p)->fail = 1;
+    STRUCT_ARGS(p)->holm = 1;
     return P2PB_OK;
 }
 
-static enum p2pb_status set_output(struct p2pb_args *a, const char *v, char *err, size_t errlen)
+/* A size limit in MiB (an integer in the entry's range), stored in bytes. */
+static enum p2pb_status set_max_file_size(struct p2pb_optparser *p, const char *v)
 {
-    (void)err;
-    (void)errlen;
-    a->output = v;
-    return P2PB_OK;
+    size_t mib;
+    enum p2pb_status st =
+        p2pb_opt_count(&p2pb_report_options[RO_MAX_FILE_SIZE], v, &mib, p->err, p->errlen);
+    if (st == P2PB_OK)
+        STRUCT_ARGS(p)->max_file_bytes = mib << 20;
+    return st;
 }
 
-static enum p2pb_status set_kernel(struct p2pb_args *a, const char *v, char *err, size_t errlen)
-{
-    (void)err;
-    (void)errlen;
-    a->kernel = v;
-    return P2PB_OK;
-}
-
-static enum p2pb_status set_gnuplot(struct p2pb_args *a, const char *v, char *err, size_t errlen)
-{
-    (void)err;
-    (void)errlen;
-    a->gnuplot = v;
-    return P2PB_OK;
-}
-
-static enum p2pb_status set_title(struct p2pb_args *a, const char *v, char *err, size_t errlen)
-{
-    (void)err;
-    (void)errlen;
-    a->title = v;
-    return P2PB_OK;
-}
-
-static enum p2pb_status set_force(struct p2pb_args *a, const char *v, char *err, size_t errlen)
+static enum p2pb_status set_help(struct p2pb_optparser *p, const char *v)
 {
     (void)v;
-    (void)err;
-    (void)errlen;
-    a->force = 1;
+    STRUCT_ARGS(p)->action = P2PB_ARGS_HELP;
     return P2PB_OK;
 }
 
-static enum p2pb_status set_heatmap(struct p2pb_args *a, const char *v, char *err, size_t errlen)
-{
-    (void)err;
-    (void)errlen;
-    a->heatmap = v;
-    return P2PB_OK;
-}
-
-static enum p2pb_status set_fail_on_outside(struct p2pb_args *a, const char *v, char *err,
-                                            size_t errlen)
+static enum p2pb_status set_version(struct p2pb_optparser *p, const char *v)
 {
     (void)v;
-    (void)err;
-    (void)errlen;
-    a->fail_on_outside = 1;
+    STRUCT_ARGS(p)->action = P2PB_ARGS_VERSION;
     return P2PB_OK;
 }
 
-static enum p2pb_status set_fail_on_slow(struct p2pb_args *a, const char *v, char *err,
-                                         size_t errlen)
-{
-    (void)v;
-    (void)err;
-    (void)errlen;
-    a->fail_on_slow = 1;
-    return P2PB_OK;
-}
+static const char *const metric_names[] = {"latency", "throughput", NULL}; /* enum p2pb_metric */
 
-/* A number in [lo, hi] into *out, or a usage error naming the option. */
-static enum p2pb_status set_real(const char *opt, const char *v, double lo, double hi, double *out,
-                                 char *err, size_t errlen)
-{
-    char *end;
-    errno = 0;
-    double x = strtod(v, &end);
-    if (end == v || *end || errno || !(x >= lo && x <= hi))
-        return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                         "invalid --%s '%s' (a number from %g to %g)" P2PB_TRY_HELP, opt, v, lo,
-                         hi);
-    *out = x;
-    return P2PB_OK;
-}
-
-static enum p2pb_status set_mad_k(struct p2pb_args *a, const char *v, char *err, size_t errlen)
-{
-    return set_real("mad-k", v, 0, 100, &a->mad_k, err, errlen);
-}
-
-static enum p2pb_status set_min_off(struct p2pb_args *a, const char *v, char *err, size_t errlen)
-{
-    return set_real("min-off", v, 0, 0.99, &a->min_off, err, errlen);
-}
-
-static enum p2pb_status set_gnuplot_timeout(struct p2pb_args *a, const char *v, char *err,
-                                            size_t errlen)
-{
-    return set_real("gnuplot-timeout", v, 1, 86400, &a->gnuplot_timeout, err, errlen);
-}
-
-/* A size limit in MiB (an integer in 1..1048576), stored in bytes. */
-static enum p2pb_status set_max_file_size(struct p2pb_args *a, const char *v, char *err,
-                                          size_t errlen)
-{
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(v, &end, 10);
-    if (end == v || *end || errno || v[0] == '-' || x < 1 || x > 1048576)
-        return p2pb_fail(
-            P2PB_EUSAGE, err, errlen,
-            "invalid --max-file-size '%s' (MiB, an integer in 1..1048576)" P2PB_TRY_HELP, v);
-    a->max_file_bytes = (size_t)x << 20;
-    return P2PB_OK;
-}
-
-static enum p2pb_status set_help(struct p2pb_args *a, const char *v, char *err, size_t errlen)
-{
-    (void)v;
-    (void)err;
-    (void)errlen;
-    a->action = P2PB_ARGS_HELP;
-    return P2PB_OK;
-}
-
-static enum p2pb_status set_version(struct p2pb_args *a, const char *v, char *err, size_t errlen)
-{
-    (void)v;
-    (void)err;
-    (void)errlen;
-    a->action = P2PB_ARGS_VERSION;
-    return P2PB_OK;
-}
-
-#define CMD_SC (P2PB_CMD_SHOW | P2PB_CMD_COMPARE | P2PB_CMD_SURVEY)
-#define CMD_CP (P2PB_CMD_COMPARE | P2PB_CMD_PLOT | P2PB_CMD_HTML)
-#define CMD_IP (P2PB_CMD_IMPORT | P2PB_CMD_PLOT | P2PB_CMD_HTML | P2PB_CMD_BASELINE)
-#define CMD_CH (P2PB_CMD_COMPARE | P2PB_CMD_HTML)
+/* One entry: id, long name, short letter (0: none), kind, metavar (NULL:
+ * none), then designated fields (range, default, field, help). */
+#define OPT(id, long_name, short_letter, arg_kind, meta, ...) \
+    [id] = {.name = (long_name),                              \
+            .letter = (short_letter),                         \
+            .kind = (arg_kind),                               \
+            .metavar = (meta),                                \
+            __VA_ARGS__}
 
 /*
- * The options, in the order of the usage text. cmds lists the commands that
- * take an option; each command rejects the others with its own message
- * (p2pb_args_only). -t is taken, and ignored, by show, import and plot as
- * well, as it always was.
+ * Every option of p2pbench-report, in the order of the usage text. Which
+ * commands take one is the command's own list (struct p2pb_report_cmd,
+ * cmd_*.c); --help, --version and --max-file-size every command takes.
  */
-static const struct opt opts[] = {
-    {"format", 'f', "FMT", CMD_SC, set_format, "output format (see above; default text)"},
-    {"metric", 'm', "M", P2PB_CMD_SHOW | P2PB_CMD_SURVEY, set_metric,
-     "show: latency (t_median, usec) or throughput (MB/s); survey: judge only that"},
-    {"vs", 0, NULL, CMD_CP, set_vs, "compare/plot/html: the files after it form side B"},
-    {"threshold", 't', "PCT", P2PB_CMD_ALL, set_threshold,
-     "compare/html: equivalence margin d in percent (default 5); baseline: least envelope"},
-    {"holm", 0, NULL, CMD_CH, set_holm,
-     "compare/html: Holm adjustment instead of Benjamini-Hochberg"},
-    {"fail-on-regression", 0, NULL, P2PB_CMD_COMPARE, set_fail,
-     "compare: exit 1 on a row changed for the worse (Holm) or an incomplete file"},
-    {"allow-incomplete", 0, NULL, P2PB_CMD_COMPARE, set_allow_incomplete,
-     "compare: the gate passes incomplete files (still flagged)"},
-    {"output", 'o', "PATH", CMD_IP, set_output,
-     "import: output directory; plot: image; html: the page; baseline build: the file"},
-    {"force", 0, NULL, P2PB_CMD_IMPORT, set_force,
-     "import: replace results files that exist (default: refuse)"},
-    {"kernel", 'k', "NAME", P2PB_CMD_PLOT, set_kernel,
-     "plot: kernel to draw (default: the first in the first file)"},
-    {"gnuplot", 0, "PATH", P2PB_CMD_PLOT | P2PB_CMD_SURVEY, set_gnuplot,
-     "plot, survey: gnuplot executable (default gnuplot, from PATH)"},
-    {"gnuplot-timeout", 0, "SEC", P2PB_CMD_PLOT | P2PB_CMD_SURVEY, set_gnuplot_timeout,
-     "plot, survey: stop a gnuplot that has not finished after SEC seconds (default 60)"},
-    {"max-file-size", 0, "MIB", P2PB_CMD_ALL, set_max_file_size,
-     "refuse a results file or log larger than MIB MiB (default 256)"},
-    {"heatmap", 0, "FILE", P2PB_CMD_SURVEY, set_heatmap,
-     "survey: latency and bandwidth heatmaps (.png or .svg) via gnuplot"},
-    {"fail-on-slow", 0, NULL, P2PB_CMD_SURVEY, set_fail_on_slow,
-     "survey: exit 1 when a slow node or slow link is found"},
-    {"fail-on-outside", 0, NULL, P2PB_CMD_BASELINE, set_fail_on_outside,
-     "baseline check: exit 1 when a run is outside its class's baseline"},
-    {"mad-k", 0, "K", P2PB_CMD_SURVEY | P2PB_CMD_HTML, set_mad_k,
-     "survey, html: slow = more than K scaled MADs off the median (default 3)"},
-    {"min-off", 0, "FRAC", P2PB_CMD_SURVEY | P2PB_CMD_HTML, set_min_off,
-     "survey, html: ... and at least FRAC of the median off (default 0.2)"},
-    {"title", 0, "TEXT", P2PB_CMD_HTML, set_title, "html: page title (default: p2pbench: A vs B)"},
-    {"help", 'h', NULL, P2PB_CMD_ALL, set_help, "show this help and exit"},
-    {"version", 'V', NULL, P2PB_CMD_ALL, set_version, "show version and exit"},
+const struct p2pb_optdef p2pb_report_options[RO_COUNT] = {
+    OPT(RO_FORMAT, "format", 'f', P2PB_OPT_STRING, "FMT", ARG(format),
+        .help = "output format (see above; default text)"),
+    OPT(RO_METRIC, "metric", 'm', P2PB_OPT_ENUM, "M", ARG(metric), .def = -1,
+        .choices = metric_names,
+        .help = "show: latency (t_median, usec) or throughput (MB/s); survey: judge only that"),
+    OPT(RO_VS, "vs", 0, P2PB_OPT_FLAG, NULL, .apply = set_vs, .many = 1,
+        .help = "compare/plot/html: the files after it form side B"),
+    OPT(RO_THRESHOLD, "threshold", 't', P2PB_OPT_FRACTION, "PCT", ARG(threshold), .def_text = "5",
+        .def = 0.05, .apply = set_threshold,
+        .help = "compare/html: equivalence margin d in percent (default {def}); baseline: least "
+                "envelope"),
+    OPT(RO_HOLM, "holm", 0, P2PB_OPT_FLAG, NULL, ARG(holm),
+        .help = "compare/html: Holm adjustment instead of Benjamini-Hochberg"),
+    OPT(RO_FAIL, "fail-on-regression", 0, P2PB_OPT_FLAG, NULL, .apply = set_fail,
+        .help = "compare: exit 1 on a row changed for the worse (Holm) or an incomplete file"),
+    OPT(RO_ALLOW_INCOMPLETE, "allow-incomplete", 0, P2PB_OPT_FLAG, NULL, ARG(allow_incomplete),
+        .help = "compare: the gate passes incomplete files (still flagged)"),
+    OPT(RO_OUTPUT, "output", 'o', P2PB_OPT_STRING, "PATH", ARG(output),
+        .help = "import: output directory; plot: image; html: the page; baseline build: the file"),
+    OPT(RO_FORCE, "force", 0, P2PB_OPT_FLAG, NULL, ARG(force),
+        .help = "import: replace results files that exist (default: refuse)"),
+    OPT(RO_KERNEL, "kernel", 'k', P2PB_OPT_STRING, "NAME", ARG(kernel),
+        .help = "plot: kernel to draw (default: the first in the first file)"),
+    OPT(RO_GNUPLOT, "gnuplot", 0, P2PB_OPT_STRING, "PATH", ARG(gnuplot),
+        .help = "plot, survey: gnuplot executable (default gnuplot, from PATH)"),
+    OPT(RO_GNUPLOT_TIMEOUT, "gnuplot-timeout", 0, P2PB_OPT_SECONDS, "SEC", .min = 1, .max = 86400,
+        .def_text = "60", .def = 60, ARG(gnuplot_timeout),
+        .help = "plot, survey: stop a gnuplot that has not finished after SEC seconds (default "
+                "{def})"),
+    /* stored in bytes: def is def_text MiB */
+    OPT(RO_MAX_FILE_SIZE, "max-file-size", 0, P2PB_OPT_COUNT, "MIB", .min = 1, .max = 1048576,
+        .def_text = "256", .def = 256.0 * 1048576, ARG(max_file_bytes), .apply = set_max_file_size,
+        .help = "refuse a results file or log larger than MIB MiB (default {def})"),
+    OPT(RO_HEATMAP, "heatmap", 0, P2PB_OPT_STRING, "FILE", ARG(heatmap),
+        .help = "survey: latency and bandwidth heatmaps (.png or .svg) via gnuplot"),
+    OPT(RO_FAIL_ON_SLOW, "fail-on-slow", 0, P2PB_OPT_FLAG, NULL, ARG(fail_on_slow),
+        .help = "survey: exit 1 when a slow node or slow link is found"),
+    OPT(RO_FAIL_ON_OUTSIDE, "fail-on-outside", 0, P2PB_OPT_FLAG, NULL, ARG(fail_on_outside),
+        .help = "baseline check: exit 1 when a run is outside its class's baseline"),
+    OPT(RO_MAD_K, "mad-k", 0, P2PB_OPT_FRACTION, "K", .min = 0, .max = 100, .def_text = "3",
+        .def = P2PB_OUTLIER_K, ARG(mad_k),
+        .help = "survey, html: slow = more than K scaled MADs off the median (default {def})"),
+    OPT(RO_MIN_OFF, "min-off", 0, P2PB_OPT_FRACTION, "FRAC", .min = 0, .max = 0.99,
+        .def_text = "0.2", .def = P2PB_OUTLIER_MIN_OFF, ARG(min_off),
+        .help = "survey, html: ... and at least FRAC of the median off (default {def})"),
+    OPT(RO_TITLE, "title", 0, P2PB_OPT_STRING, "TEXT", ARG(title),
+        .help = "html: page title (default: p2pbench: A vs B)"),
+    OPT(RO_HELP, "help", 'h', P2PB_OPT_FLAG, NULL, .apply = set_help, .stop = 1,
+        .help = "show this help and exit"),
+    OPT(RO_VERSION, "version", 'V', P2PB_OPT_FLAG, NULL, .apply = set_version, .stop = 1,
+        .help = "show version and exit"),
 };
 
-enum { NOPTS = sizeof opts / sizeof opts[0], LONG_ONLY = 256 };
-
-/* getopt_long's view of the table: long options (option i returns its
- * letter, or LONG_ONLY + i), and the short-option string. "-" hands files
- * over in order (as option 1), ":" reports a missing value as ':'. */
-static void getopt_tables(struct option longs[NOPTS + 1], char shorts[2 * NOPTS + 3])
+/* Options every command takes besides its own list. */
+static int common_option(size_t id)
 {
-    size_t k = 0;
-    shorts[k++] = '-';
-    shorts[k++] = ':';
-    for (size_t i = 0; i < NOPTS; i++) {
-        longs[i] = (struct option){opts[i].name, opts[i].value ? required_argument : no_argument,
-                                   NULL, opts[i].letter ? opts[i].letter : LONG_ONLY + (int)i};
-        if (opts[i].letter) {
-            shorts[k++] = opts[i].letter;
-            if (opts[i].value)
-                shorts[k++] = ':';
-        }
-    }
-    longs[NOPTS] = (struct option){NULL, 0, NULL, 0};
-    shorts[k] = '\0';
-}
-
-/* Table index of what getopt_long returned, or -1. */
-static int opt_index(int c)
-{
-    if (c >= LONG_ONLY)
-        return c - LONG_ONLY < NOPTS ? c - LONG_ONLY : -1;
-    for (int i = 0; i < NOPTS; i++)
-        if (opts[i].letter && opts[i].letter == c)
-            return i;
-    return -1;
+    return id == RO_HELP || id == RO_VERSION || id == RO_MAX_FILE_SIZE;
 }
 
 static enum p2pb_status push_file(struct p2pb_args *a, const char *path)
@@ -378,78 +215,71 @@ static enum p2pb_status add_path(struct p2pb_args *a, const char *path, char *er
     return P2PB_OK;
 }
 
-/* Act on one result c of getopt_long. */
-static enum p2pb_status take(int c, char **argv, struct p2pb_args *a, char *err, size_t errlen)
+/* The engine's operand step: a file (or a directory's files) of the
+ * current side. */
+static enum p2pb_status take_path(struct p2pb_optparser *p, const char *path)
 {
-    if (c == 1)
-        return add_path(a, optarg, err, errlen);
-    if (c == ':')
-        return p2pb_fail(P2PB_EUSAGE, err, errlen, "option '%s' needs a value" P2PB_TRY_HELP,
-                         argv[optind - 1]);
-    int i = opt_index(c);
-    if (i < 0)
-        return p2pb_fail(P2PB_EUSAGE, err, errlen, "unknown option '%s'" P2PB_TRY_HELP,
-                         argv[optind - 1]);
-    /* one rule with p2pbench's: an option is taken once, a second value
-     * never silently replaces the first (--vs says it in its own words) */
-    if ((a->given & (1u << i)) && opts[i].set != set_vs)
-        return p2pb_fail(P2PB_EUSAGE, err, errlen, "--%s given twice: give it once" P2PB_TRY_HELP,
-                         opts[i].name);
-    a->given |= 1u << i;
-    return opts[i].set(a, optarg, err, errlen);
+    return add_path(STRUCT_ARGS(p), path, p->err, p->errlen);
+}
+
+/* Is option id one the command takes? Else "-k/--kernel is not an option of
+ * compare; compare takes -f/--format, ..." */
+static enum p2pb_status cmd_takes(struct p2pb_optparser *p, size_t id)
+{
+    const struct p2pb_report_cmd *c = p->user;
+    if (common_option(id))
+        return P2PB_OK;
+    for (size_t i = 0; i < c->noptions; i++)
+        if (c->options[i] == id)
+            return P2PB_OK;
+    char name[48], list[512] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < c->noptions && len < sizeof list; i++)
+        len += (size_t)snprintf(
+            list + len, sizeof list - len, "%s%s", i ? ", " : "",
+            p2pb_opt_names(&p2pb_report_options[c->options[i]], name, sizeof name));
+    if (len >= sizeof list)
+        len = sizeof list - 1;
+    return p2pb_fail(P2PB_EUSAGE, p->err, p->errlen, "%s is not an option of %s; %s takes %s",
+                     p2pb_opt_names(&p2pb_report_options[id], name, sizeof name), c->name, c->name,
+                     c->noptions ? list : "no option but --max-file-size");
 }
 
 void p2pb_args_init(struct p2pb_args *a, int expand_dirs)
 {
+    struct p2pb_optparser p = {.table = p2pb_report_options, .n = RO_COUNT, .base = {NULL, a}};
     memset(a, 0, sizeof *a);
-    a->metric = -1;
-    a->threshold = 0.05;
-    a->mad_k = P2PB_OUTLIER_K;
-    a->min_off = P2PB_OUTLIER_MIN_OFF;
-    a->max_file_bytes = (size_t)256 << 20; /* --max-file-size 256 */
-    a->gnuplot_timeout = 60;               /* --gnuplot-timeout 60 */
+    p2pb_opt_defaults(&p);
     a->expand_dirs = expand_dirs;
 }
 
-enum p2pb_status p2pb_args_parse(int argc, char **argv, struct p2pb_args *a, char *err,
-                                 size_t errlen)
+/* A usage error's message ends with P2PB_TRY_HELP (once). */
+static enum p2pb_status with_try_help(enum p2pb_status st, char *err, size_t errlen)
 {
-    struct option longs[NOPTS + 1];
-    char shorts[2 * NOPTS + 3];
-    getopt_tables(longs, shorts);
-    optind = 1;
-    opterr = 0;
-    int c;
-    while (a->action == P2PB_ARGS_RUN && (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-        enum p2pb_status st = take(c, argv, a, err, errlen);
-        if (st != P2PB_OK)
-            return st;
-    }
-    if (a->action == P2PB_ARGS_RUN && a->side == 1 && a->nfiles[1] == 0)
-        return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                         "--vs needs at least one file after it" P2PB_TRY_HELP);
-    return P2PB_OK;
+    size_t len = strlen(err), tl = strlen(P2PB_TRY_HELP);
+    if (st != P2PB_EUSAGE || (len >= tl && strcmp(err + len - tl, P2PB_TRY_HELP) == 0))
+        return st;
+    snprintf(err + len, errlen > len ? errlen - len : 0, "%s", P2PB_TRY_HELP);
+    return st;
 }
 
-enum p2pb_status p2pb_args_only(const struct p2pb_args *a, unsigned cmd, const char *msg, char *err,
-                                size_t errlen)
+enum p2pb_status p2pb_args_parse(int argc, char **argv, const struct p2pb_report_cmd *cmd,
+                                 struct p2pb_args *a, char *err, size_t errlen)
 {
-    static const char *const names[] = {"show", "compare", "import", "plot"}; /* P2PB_CMD_* bits */
-    const char *cname = "this command";
-    for (size_t b = 0; b < sizeof names / sizeof names[0]; b++)
-        if (cmd == 1u << b)
-            cname = names[b];
-    for (int i = 0; i < NOPTS; i++) {
-        if (!(a->given & (1u << i)) || (opts[i].cmds & cmd))
-            continue;
-        char shrt[8] = "";
-        if (opts[i].letter)
-            snprintf(shrt, sizeof shrt, "-%c/", opts[i].letter);
-        return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                         "%s--%s is not an option of %s; %s" P2PB_TRY_HELP, shrt, opts[i].name,
-                         cname, msg);
-    }
-    return P2PB_OK;
+    struct p2pb_optparser p = {.table = p2pb_report_options,
+                               .n = RO_COUNT,
+                               .base = {NULL, a},
+                               .user = (void *)cmd,
+                               .on_operand = take_path,
+                               .accepts = cmd_takes,
+                               .err = err,
+                               .errlen = errlen};
+    enum p2pb_status st = p2pb_opt_parse(&p, argc, argv);
+    if (st == P2PB_ERANGE) /* a value out of its range: a usage error here (exit 2) */
+        st = P2PB_EUSAGE;
+    if (st == P2PB_OK && a->action == P2PB_ARGS_RUN && a->side == 1 && a->nfiles[1] == 0)
+        st = p2pb_fail(P2PB_EUSAGE, err, errlen, "--vs needs at least one file after it");
+    return with_try_help(st, err, errlen);
 }
 
 enum p2pb_status p2pb_args_format(const struct p2pb_args *a, const struct p2pb_fmt_name *names,
@@ -514,21 +344,19 @@ enum p2pb_status p2pb_args_distinct_files(const struct p2pb_args *a, char *err, 
     return rc;
 }
 
-void p2pb_args_print_options(FILE *o)
+void p2pb_args_print_options(FILE *o, const struct p2pb_report_cmd *cmd)
 {
-    for (size_t i = 0; i < NOPTS; i++) {
-        char name[48];
-        snprintf(name, sizeof name, "--%s%s%s", opts[i].name, opts[i].value ? " " : "",
-                 opts[i].value ? opts[i].value : "");
-        if (opts[i].letter)
-            fprintf(o, "  -%c, %-20s  %s\n", opts[i].letter, name, opts[i].help);
-        else
-            fprintf(o, "      %-20s  %s\n", name, opts[i].help);
+    for (size_t i = 0; i < RO_COUNT; i++) {
+        int taken = !cmd || common_option(i);
+        for (size_t k = 0; cmd && k < cmd->noptions; k++)
+            taken |= cmd->options[k] == i;
+        if (taken)
+            p2pb_opt_print_line(o, &p2pb_report_options[i]);
     }
 }
 
 void p2pb_args_print_man(FILE *o)
 {
-    for (size_t i = 0; i < NOPTS; i++)
-        p2pb_roff_option(o, opts[i].letter, opts[i].name, opts[i].value, opts[i].help);
+    for (size_t i = 0; i < RO_COUNT; i++)
+        p2pb_opt_print_man(o, &p2pb_report_options[i]);
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "load.h"
+#include "optengine.h"
 
 /* Second line of the message of a usage error. */
 #define P2PB_TRY_HELP "\nTry 'p2pbench-report --help'."
@@ -29,17 +30,36 @@ static inline size_t p2pb_cmd_errlen(size_t errlen)
     return errlen < P2PB_CMD_ERRLEN ? errlen : P2PB_CMD_ERRLEN;
 }
 
-/* The commands, as bits of the set of commands that take an option. */
-enum p2pb_cmd_bit {
-    P2PB_CMD_SHOW = 1u << 0,
-    P2PB_CMD_COMPARE = 1u << 1,
-    P2PB_CMD_IMPORT = 1u << 2,
-    P2PB_CMD_PLOT = 1u << 3,
-    P2PB_CMD_HTML = 1u << 4,
-    P2PB_CMD_SURVEY = 1u << 5,
-    P2PB_CMD_BASELINE = 1u << 6,
-    P2PB_CMD_ALL = (1u << 7) - 1
+/* The options of p2pbench-report: indexes of p2pb_report_options. */
+enum p2pb_ropt {
+    RO_FORMAT,
+    RO_METRIC,
+    RO_VS,
+    RO_THRESHOLD,
+    RO_HOLM,
+    RO_FAIL,
+    RO_ALLOW_INCOMPLETE,
+    RO_OUTPUT,
+    RO_FORCE,
+    RO_KERNEL,
+    RO_GNUPLOT,
+    RO_GNUPLOT_TIMEOUT,
+    RO_MAX_FILE_SIZE,
+    RO_HEATMAP,
+    RO_FAIL_ON_SLOW,
+    RO_FAIL_ON_OUTSIDE,
+    RO_MAD_K,
+    RO_MIN_OFF,
+    RO_TITLE,
+    RO_HELP,
+    RO_VERSION,
+    RO_COUNT
 };
+
+/* The option table (args.c), RO_COUNT entries: names, kinds, ranges,
+ * defaults and help of every option; each stores into struct p2pb_args
+ * (the engine's base 1). */
+extern const struct p2pb_optdef p2pb_report_options[RO_COUNT];
 
 /* What the command line asks for besides the command itself. */
 enum p2pb_args_action {
@@ -74,7 +94,6 @@ struct p2pb_args {
     size_t nfiles[2];       /* nfiles[s] strdup'ed paths each, in order */
     int side;               /* side the next file goes to: 1 after --vs */
     int expand_dirs;        /* 1: a directory stands for its *.jsonl files */
-    unsigned given;         /* bit i: option i of the table was given */
     enum p2pb_args_action action;
 };
 
@@ -84,27 +103,46 @@ struct p2pb_fmt_name {
     enum p2pb_outfmt fmt;
 };
 
-/* Empty arguments: no option given, threshold 0.05, files up to 256 MiB.
- * expand_dirs as above. */
+/* Empty arguments: every option at its table default (threshold 0.05,
+ * files up to 256 MiB, ...). expand_dirs as above. */
 void p2pb_args_init(struct p2pb_args *a, int expand_dirs);
 
 /*
- * Parse argv[1..argc-1] (argv[0] is the command name) into a, which must
- * come from p2pb_args_init: options in any order, files in order, "--vs"
- * switching to side B. Stops at -h or -V (a->action says which).
- * Returns P2PB_OK, P2PB_EUSAGE (unknown option, missing or bad value, an
- * option given twice, --vs with no file after it) or P2PB_ENOMEM.
+ * One command (git's builtins' way): its name, what runs it, whether a
+ * directory argument stands for its *.jsonl files, its lines of the usage
+ * text (the synopsis after the name, then the description; lines separated
+ * by '\n'), verbs (NULL, or the words one of which must follow the name,
+ * "baseline build", taken before the options so that no verb is read as a
+ * directory) and the options it takes (p2pb_ropt indexes, noptions of
+ * them; --help, --version and --max-file-size besides). Each cmd_*.c
+ * defines its own.
  */
-enum p2pb_status p2pb_args_parse(int argc, char **argv, struct p2pb_args *a, char *err,
-                                 size_t errlen);
+struct p2pb_report_cmd {
+    const char *name;
+    enum p2pb_status (*run)(struct p2pb_args *a, char *err, size_t errlen);
+    int expand_dirs;
+    const char *synopsis;
+    const char *help;
+    const char *const *verbs;
+    const unsigned char *options;
+    size_t noptions;
+};
+
+/* The commands (cmd_*.c), in the order of the usage text. */
+extern const struct p2pb_report_cmd p2pb_cmd_show_def, p2pb_cmd_compare_def, p2pb_cmd_import_def,
+    p2pb_cmd_plot_def, p2pb_cmd_html_def, p2pb_cmd_survey_def, p2pb_cmd_baseline_def;
 
 /*
- * P2PB_EUSAGE when an option that command cmd (one P2PB_CMD_* bit) does not
- * take was given: "-k/--kernel is not an option of compare; MSG" (msg says
- * what the command takes; P2PB_TRY_HELP is added). Else P2PB_OK.
+ * Parse argv[1..argc-1] (argv[0] is the command name) for command cmd into
+ * a, which must come from p2pb_args_init: options in any order, files in
+ * order, "--vs" switching to side B. Stops at -h or -V (a->action says
+ * which). Returns P2PB_OK, P2PB_EUSAGE (unknown option, an option the
+ * command does not take, a missing or bad value, an option given twice,
+ * --vs with no file after it; the message ends with P2PB_TRY_HELP) or
+ * P2PB_ENOMEM.
  */
-enum p2pb_status p2pb_args_only(const struct p2pb_args *a, unsigned cmd, const char *msg, char *err,
-                                size_t errlen);
+enum p2pb_status p2pb_args_parse(int argc, char **argv, const struct p2pb_report_cmd *cmd,
+                                 struct p2pb_args *a, char *err, size_t errlen);
 
 /*
  * The format of -f: text when not given, else the entry of names[0..n-1]
@@ -126,8 +164,9 @@ enum p2pb_status p2pb_args_distinct_files(const struct p2pb_args *a, char *err, 
 /* Free the file lists of a. */
 void p2pb_args_free(struct p2pb_args *a);
 
-/* The "Options:" lines of the usage text, one per table entry, to o. */
-void p2pb_args_print_options(FILE *o);
+/* The "Options:" lines of the usage text to o: every option (cmd NULL) or
+ * those command cmd takes. */
+void p2pb_args_print_options(FILE *o, const struct p2pb_report_cmd *cmd);
 
 /* The same options as man(7) tagged paragraphs (roff.h), for
  * p2pbench-report(1) (p2pbench-report --help-man). */

@@ -255,19 +255,28 @@ static enum p2pb_status check(const struct p2pb_args *a, char *err, size_t errle
 enum p2pb_status p2pb_cmd_baseline(struct p2pb_args *a, char *err, size_t errlen)
 {
     int is_build = strcmp(a->verb, "build") == 0;
-    enum p2pb_status st = p2pb_args_only(
-        a, P2PB_CMD_BASELINE,
-        is_build ? "baseline build takes only RUN... -o BASE.json"
-                 : "baseline check takes only BASE.json RUN... [-t PCT] [--fail-on-outside]",
-        err, errlen);
-    if (st == P2PB_OK && a->nfiles[1])
-        st = p2pb_fail(P2PB_EUSAGE, err, errlen, "baseline takes no --vs" P2PB_TRY_HELP);
-    if (st == P2PB_OK && is_build && a->fail_on_outside)
-        st = p2pb_fail(P2PB_EUSAGE, err, errlen,
-                       "--fail-on-outside is an option of baseline check" P2PB_TRY_HELP);
-    if (st == P2PB_OK && !is_build && a->output)
-        st = p2pb_fail(P2PB_EUSAGE, err, errlen, "-o is an option of baseline build" P2PB_TRY_HELP);
-    if (st != P2PB_OK)
-        return st;
+    if (is_build && a->fail_on_outside)
+        return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                         "--fail-on-outside is an option of baseline check" P2PB_TRY_HELP);
+    if (!is_build && a->output)
+        return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                         "-o is an option of baseline build" P2PB_TRY_HELP);
     return is_build ? build(a, err, errlen) : check(a, err, errlen);
 }
+
+static const unsigned char baseline_options[] = {RO_OUTPUT, RO_THRESHOLD, RO_FAIL_ON_OUTSIDE};
+
+static const char *const baseline_verbs[] = {"build", "check", NULL};
+const struct p2pb_report_cmd p2pb_cmd_baseline_def = {
+    .name = "baseline",
+    .run = p2pb_cmd_baseline,
+    .expand_dirs = 1,
+    .synopsis = "build RUN... -o BASE.json | check BASE.json RUN... [-t PCT] [--fail-on-outside]",
+    .help = "build: an envelope per host class (CPU model, hypervisor, MPI library, link\n"
+            "profile, host count), row and metric from many launches; check: each new\n"
+            "launch's rows ok, outside (slower|faster) or without a baseline for its class,\n"
+            "and the hosts the outside launches share (docs/report.md, \"Baselines\")",
+    .verbs = baseline_verbs,
+    .options = baseline_options,
+    .noptions = sizeof baseline_options,
+};

@@ -28,11 +28,6 @@ static enum p2pb_status check_args(const struct p2pb_args *a, enum p2pb_outfmt *
     if (st == P2PB_OK && (a->nfiles[0] == 0 || a->nfiles[1] == 0))
         st = p2pb_fail(P2PB_EUSAGE, err, errlen,
                        "compare needs files on both sides: A... --vs B..." P2PB_TRY_HELP);
-    if (st == P2PB_OK)
-        st = p2pb_args_only(a, P2PB_CMD_COMPARE,
-                            "compare takes only -f, -t, --holm, --fail-on-regression and "
-                            "--allow-incomplete",
-                            err, errlen);
     return st;
 }
 
@@ -154,3 +149,22 @@ enum p2pb_status p2pb_cmd_compare(struct p2pb_args *a, char *err, size_t errlen)
     p2pb_side_free(&sb);
     return st;
 }
+
+static const unsigned char compare_options[] = {RO_FORMAT, RO_VS,   RO_THRESHOLD,
+                                                RO_HOLM,   RO_FAIL, RO_ALLOW_INCOMPLETE};
+
+const struct p2pb_report_cmd p2pb_cmd_compare_def = {
+    .name = "compare",
+    .run = p2pb_cmd_compare,
+    .expand_dirs = 1,
+    .synopsis = "A... --vs B... [-f text|markdown|csv|json] [-t PCT] [--holm]\n"
+                "[--fail-on-regression [--allow-incomplete]]",
+    .help = "compare two groups of launches (one results file per launch; a directory\n"
+            "stands for its *.jsonl files): medians, Hodges-Lehmann ratio B/A with 95% CI,\n"
+            "Mann-Whitney p (the gate), Welch's p on log values adjusted over the\n"
+            "rows, verdict per row (an inconclusive one with the launches it needs),\n"
+            "host-context differences",
+    .verbs = NULL,
+    .options = compare_options,
+    .noptions = sizeof compare_options,
+};

@@ -22,10 +22,7 @@ static enum p2pb_status check_args(const struct p2pb_args *a, char *err, size_t 
         !(n > 4 && strcasecmp(a->output + n - 4, ".htm") == 0))
         return p2pb_fail(P2PB_EUSAGE, err, errlen,
                          "html output '%s' must end in .html or .htm" P2PB_TRY_HELP, a->output);
-    return p2pb_args_only(a, P2PB_CMD_HTML,
-                          "html takes only RUN... [--vs RUN...] -o FILE.html [-t PCT] [--holm] "
-                          "[--title TEXT] [--mad-k K] [--min-off FRAC]",
-                          err, errlen);
+    return P2PB_OK;
 }
 
 /* Load side A (and B after --vs); sides of one name are called "A" and "B". */
@@ -65,3 +62,20 @@ enum p2pb_status p2pb_cmd_html(struct p2pb_args *a, char *err, size_t errlen)
     p2pb_side_free(&s[1]);
     return st;
 }
+
+static const unsigned char html_options[] = {RO_VS,    RO_OUTPUT, RO_THRESHOLD, RO_HOLM,
+                                             RO_TITLE, RO_MAD_K,  RO_MIN_OFF};
+
+const struct p2pb_report_cmd p2pb_cmd_html_def = {
+    .name = "html",
+    .run = p2pb_cmd_html,
+    .expand_dirs = 1,
+    .synopsis = "RUN... [--vs RUN...] -o FILE.html [-t PCT] [--holm] [--title TEXT]\n"
+                "[--mad-k K] [--min-off FRAC]",
+    .help = "one self-contained page (inline SVG and CSS, no script): run summary, host\n"
+            "context, per kernel latency and throughput charts and, with --vs, compare's\n"
+            "table with verdicts and the confounders; survey files: heatmaps and verdicts",
+    .verbs = NULL,
+    .options = html_options,
+    .noptions = sizeof html_options,
+};

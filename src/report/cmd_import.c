@@ -7,11 +7,6 @@
 
 enum p2pb_status p2pb_cmd_import(struct p2pb_args *a, char *err, size_t errlen)
 {
-    enum p2pb_status st = p2pb_args_only(
-        a, P2PB_CMD_IMPORT, "import takes only LOG..., -o DIR, --force and --max-file-size", err,
-        errlen);
-    if (st != P2PB_OK)
-        return st;
     if (a->nfiles[0] == 0)
         return p2pb_fail(P2PB_EUSAGE, err, errlen,
                          "import needs at least one log file" P2PB_TRY_HELP);
@@ -19,3 +14,16 @@ enum p2pb_status p2pb_cmd_import(struct p2pb_args *a, char *err, size_t errlen)
     return p2pb_import_logs(a->files[0], a->nfiles[0], a->output ? a->output : ".", a->force,
                             a->max_file_bytes, stderr, err, p2pb_cmd_errlen(errlen));
 }
+
+static const unsigned char import_options[] = {RO_OUTPUT, RO_FORCE};
+
+const struct p2pb_report_cmd p2pb_cmd_import_def = {
+    .name = "import",
+    .run = p2pb_cmd_import,
+    .expand_dirs = 0,
+    .synopsis = "LOG... [-o DIR] [--force]",
+    .help = "convert IMB/PMB/OSU text logs into results files in DIR (default .)",
+    .verbs = NULL,
+    .options = import_options,
+    .noptions = sizeof import_options,
+};

@@ -39,10 +39,7 @@ static enum p2pb_status check_args(const struct p2pb_args *a, char *err, size_t 
     if (a->nfiles[0] == 0)
         return p2pb_fail(P2PB_EUSAGE, err, errlen,
                          "plot needs at least one results file" P2PB_TRY_HELP);
-    enum p2pb_status st = p2pb_args_only(
-        a, P2PB_CMD_PLOT,
-        "plot takes only RUN... [--vs RUN...] -o FILE [-k KERNEL] [--gnuplot PATH]", err, errlen);
-    return st == P2PB_OK ? p2pb_args_distinct_files(a, err, errlen) : st;
+    return p2pb_args_distinct_files(a, err, errlen);
 }
 
 /* --vs: side A and side B, as compare names them. */
@@ -118,3 +115,19 @@ enum p2pb_status p2pb_cmd_plot(struct p2pb_args *a, char *err, size_t errlen)
     plot_sides_free(&ps);
     return st;
 }
+
+static const unsigned char plot_options[] = {RO_VS, RO_OUTPUT, RO_KERNEL, RO_GNUPLOT,
+                                             RO_GNUPLOT_TIMEOUT};
+
+const struct p2pb_report_cmd p2pb_cmd_plot_def = {
+    .name = "plot",
+    .run = p2pb_cmd_plot,
+    .expand_dirs = 1,
+    .synopsis = "RUN... [--vs RUN...] -o FILE.png|FILE.svg [-k KERNEL] [--gnuplot PATH]\n"
+                "[--gnuplot-timeout SEC]",
+    .help = "latency and throughput against size (log-log) via gnuplot; one line per\n"
+            "label (or per side with --vs) and variant, the CI or launch range as a band",
+    .verbs = NULL,
+    .options = plot_options,
+    .noptions = sizeof plot_options,
+};

@@ -342,11 +342,8 @@ static void flag_incomplete(const struct p2pb_side *s, enum p2pb_outfmt fmt, int
 static enum p2pb_status check_args(const struct p2pb_args *a, enum p2pb_outfmt *fmt, char *err,
                                    size_t errlen)
 {
-    enum p2pb_status st =
-        p2pb_args_only(a, P2PB_CMD_SHOW, "show takes only --format and --metric", err, errlen);
-    if (st == P2PB_OK)
-        st = p2pb_args_format(a, show_formats, sizeof show_formats / sizeof show_formats[0], fmt,
-                              err, errlen);
+    enum p2pb_status st = p2pb_args_format(
+        a, show_formats, sizeof show_formats / sizeof show_formats[0], fmt, err, errlen);
     if (st == P2PB_OK && a->nfiles[0] == 0)
         st = p2pb_fail(P2PB_EUSAGE, err, errlen,
                        "show needs at least one results file" P2PB_TRY_HELP);
@@ -379,3 +376,17 @@ enum p2pb_status p2pb_cmd_show(struct p2pb_args *a, char *err, size_t errlen)
     p2pb_side_free(&s);
     return st;
 }
+
+static const unsigned char show_options[] = {RO_FORMAT, RO_METRIC};
+
+const struct p2pb_report_cmd p2pb_cmd_show_def = {
+    .name = "show",
+    .run = p2pb_cmd_show,
+    .expand_dirs = 1,
+    .synopsis = "RUN.jsonl... [-f text|imb|osu|csv|markdown|json] [-m latency|throughput]",
+    .help = "print the tables of results files without rerunning; with --metric, one\n"
+            "column per file side by side",
+    .verbs = NULL,
+    .options = show_options,
+    .noptions = sizeof show_options,
+};

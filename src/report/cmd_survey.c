@@ -18,13 +18,7 @@ static enum p2pb_status check_args(const struct p2pb_args *a, enum p2pb_survey_f
     if (a->nfiles[0] != 1 || a->nfiles[1] != 0)
         return p2pb_fail(P2PB_EUSAGE, err, errlen,
                          "survey takes exactly one results file" P2PB_TRY_HELP);
-    enum p2pb_status st = p2pb_args_only(a, P2PB_CMD_SURVEY,
-                                         "survey takes only FILE [-f text|json|csv] [-m latency|"
-                                         "throughput] [--heatmap FILE] [--fail-on-slow] [--mad-k "
-                                         "K] [--min-off FRAC] [--gnuplot PATH]",
-                                         err, errlen);
-    if (st == P2PB_OK)
-        st = p2pb_args_format(a, survey_formats, 3, &f, err, errlen);
+    enum p2pb_status st = p2pb_args_format(a, survey_formats, 3, &f, err, errlen);
     if (st != P2PB_OK)
         return st;
     *fmt = f == P2PB_OUT_JSON  ? P2PB_SURVEY_JSON
@@ -69,3 +63,20 @@ enum p2pb_status p2pb_cmd_survey(struct p2pb_args *a, char *err, size_t errlen)
     p2pb_survey_matrix_free(&m);
     return st;
 }
+
+static const unsigned char survey_options[] = {RO_FORMAT,       RO_METRIC,         RO_HEATMAP,
+                                               RO_FAIL_ON_SLOW, RO_MAD_K,          RO_MIN_OFF,
+                                               RO_GNUPLOT,      RO_GNUPLOT_TIMEOUT};
+
+const struct p2pb_report_cmd p2pb_cmd_survey_def = {
+    .name = "survey",
+    .run = p2pb_cmd_survey,
+    .expand_dirs = 0,
+    .synopsis = "FILE [-f text|json|csv] [-m latency|throughput] [--heatmap FILE.png|.svg]\n"
+                "[--fail-on-slow] [--mad-k K] [--min-off FRAC]",
+    .help = "a 'p2pbench survey' file: latency and bandwidth matrices by host, the\n"
+            "slowest pairs, slow nodes and slow links (docs/survey.md)",
+    .verbs = NULL,
+    .options = survey_options,
+    .noptions = sizeof survey_options,
+};

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * p2pbench-report: show, compare, import, plot, html. No MPI.
- * A table of commands; each command is in its own file (cmd_*.c), the
- * options are one table in args.c. Exit status: see exit_code below.
+ * A table of commands; each command is in its own file (cmd_*.c) with the
+ * list of options it takes; the options are one table in args.c. Exit
+ * status: see exit_code below.
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,65 +13,9 @@
 #include "text.h"
 #include "version.h"
 
-/* One command: its name, what runs it, whether a directory argument stands
- * for its *.jsonl files, and its lines of the usage text (the synopsis after
- * the name, then the description; lines separated by '\n'); verbs: NULL, or
- * the words one of which must follow the name ("baseline build"), taken
- * before the options so that no verb is read as a directory. */
-struct report_cmd {
-    const char *name;
-    enum p2pb_status (*run)(struct p2pb_args *a, char *err, size_t errlen);
-    int expand_dirs;
-    const char *synopsis;
-    const char *help;
-    const char *const *verbs;
-};
-
-static const char *const baseline_verbs[] = {"build", "check", NULL};
-
-static const struct report_cmd cmds[] = {
-    {"show", p2pb_cmd_show, 1,
-     "RUN.jsonl... [-f text|imb|osu|csv|markdown|json] [-m latency|throughput]",
-     "print the tables of results files without rerunning; with --metric, one\n"
-     "column per file side by side",
-     NULL},
-    {"compare", p2pb_cmd_compare, 1,
-     "A... --vs B... [-f text|markdown|csv|json] [-t PCT] [--holm]\n"
-     "[--fail-on-regression [--allow-incomplete]]",
-     "compare two groups of launches (one results file per launch; a directory\n"
-     "stands for its *.jsonl files): medians, Hodges-Lehmann ratio B/A with 95% CI,\n"
-     "Mann-Whitney p (the gate), Welch's p on log values adjusted over the\n"
-     "rows, verdict per row (an inconclusive one with the launches it needs),\n"
-     "host-context differences",
-     NULL},
-    {"import", p2pb_cmd_import, 0, "LOG... [-o DIR] [--force]",
-     "convert IMB/PMB/OSU text logs into results files in DIR (default .)", NULL},
-    {"plot", p2pb_cmd_plot, 1,
-     "RUN... [--vs RUN...] -o FILE.png|FILE.svg [-k KERNEL] [--gnuplot PATH]\n"
-     "[--gnuplot-timeout SEC]",
-     "latency and throughput against size (log-log) via gnuplot; one line per\n"
-     "label (or per side with --vs) and variant, the CI or launch range as a band",
-     NULL},
-    {"html", p2pb_cmd_html, 1,
-     "RUN... [--vs RUN...] -o FILE.html [-t PCT] [--holm] [--title TEXT]\n"
-     "[--mad-k K] [--min-off FRAC]",
-     "one self-contained page (inline SVG and CSS, no script): run summary, host\n"
-     "context, per kernel latency and throughput charts and, with --vs, compare's\n"
-     "table with verdicts and the confounders; survey files: heatmaps and verdicts",
-     NULL},
-    {"survey", p2pb_cmd_survey, 0,
-     "FILE [-f text|json|csv] [-m latency|throughput] [--heatmap FILE.png|.svg]\n"
-     "[--fail-on-slow] [--mad-k K] [--min-off FRAC]",
-     "a 'p2pbench survey' file: latency and bandwidth matrices by host, the\n"
-     "slowest pairs, slow nodes and slow links (docs/survey.md)",
-     NULL},
-    {"baseline", p2pb_cmd_baseline, 1,
-     "build RUN... -o BASE.json | check BASE.json RUN... [-t PCT] [--fail-on-outside]",
-     "build: an envelope per host class (CPU model, hypervisor, MPI library, link\n"
-     "profile, host count), row and metric from many launches; check: each new\n"
-     "launch's rows ok, outside (slower|faster) or without a baseline for its class,\n"
-     "and the hosts the outside launches share (docs/report.md, \"Baselines\")",
-     baseline_verbs},
+static const struct p2pb_report_cmd *const cmds[] = {
+    &p2pb_cmd_show_def, &p2pb_cmd_compare_def, &p2pb_cmd_import_def,   &p2pb_cmd_plot_def,
+    &p2pb_cmd_html_def, &p2pb_cmd_survey_def,  &p2pb_cmd_baseline_def,
 };
 
 enum { NCMDS = sizeof cmds / sizeof cmds[0] };
@@ -95,18 +40,29 @@ static void print_lines(FILE *o, const char *text, int indent)
     fprintf(o, "%s\n", text);
 }
 
-/* The usage text: commands from cmds, options from the table of args.c. */
-static void print_usage(FILE *o)
+/* Command c's synopsis and description. */
+static void print_command(FILE *o, const struct p2pb_report_cmd *c)
 {
-    fputs(usage_head, o);
-    for (size_t i = 0; i < NCMDS; i++) {
-        fprintf(o, "  %s ", cmds[i].name);
-        print_lines(o, cmds[i].synopsis, 3 + (int)strlen(cmds[i].name));
-        fputs("        ", o);
-        print_lines(o, cmds[i].help, 8);
+    fprintf(o, "  %s ", c->name);
+    print_lines(o, c->synopsis, 3 + (int)strlen(c->name));
+    fputs("        ", o);
+    print_lines(o, c->help, 8);
+}
+
+/* The usage text: commands from cmds, options from the table of args.c;
+ * with c, that command and the options it takes (p2pbench-report c --help). */
+static void print_usage(FILE *o, const struct p2pb_report_cmd *c)
+{
+    if (c) {
+        fputs("Usage: p2pbench-report COMMAND [OPTION]... FILE...\n\nCommand:\n", o);
+        print_command(o, c);
+    } else {
+        fputs(usage_head, o);
+        for (size_t i = 0; i < NCMDS; i++)
+            print_command(o, cmds[i]);
     }
     fputs("\nOptions:\n", o);
-    p2pb_args_print_options(o);
+    p2pb_args_print_options(o, c);
     fputs(usage_tail, o);
 }
 
@@ -126,11 +82,11 @@ static void print_man(FILE *o)
                       "text logs; it needs no MPI. Its commands:");
     for (size_t i = 0; i < NCMDS; i++) {
         fputs(".TP\n\\fB", o);
-        p2pb_roff_text(o, cmds[i].name);
+        p2pb_roff_text(o, cmds[i]->name);
         fputs("\\fR ", o);
-        p2pb_roff_para(o, cmds[i].synopsis);
+        p2pb_roff_para(o, cmds[i]->synopsis);
         fputs(".br\n", o);
-        p2pb_roff_para(o, cmds[i].help);
+        p2pb_roff_para(o, cmds[i]->help);
     }
     p2pb_roff_section(o, "OPTIONS");
     p2pb_args_print_man(o);
@@ -151,14 +107,14 @@ static const char *command_names(char *buf, size_t len)
     size_t used = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < NCMDS && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", cmds[i].name);
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", cmds[i]->name);
     return buf;
 }
 
 /* Parse the options of command c (argv[0] is its name), then run it, or
  * print the help or the version when asked for. */
-static enum p2pb_status run_command(const struct report_cmd *c, int argc, char **argv, char *err,
-                                    size_t errlen)
+static enum p2pb_status run_command(const struct p2pb_report_cmd *c, int argc, char **argv,
+                                    char *err, size_t errlen)
 {
     struct p2pb_args a;
     const char *verb = NULL;
@@ -176,9 +132,9 @@ static enum p2pb_status run_command(const struct report_cmd *c, int argc, char *
     }
     p2pb_args_init(&a, c->expand_dirs);
     a.verb = verb;
-    enum p2pb_status st = p2pb_args_parse(argc, argv, &a, err, errlen);
+    enum p2pb_status st = p2pb_args_parse(argc, argv, c, &a, err, errlen);
     if (st == P2PB_OK && a.action == P2PB_ARGS_HELP)
-        print_usage(stdout);
+        print_usage(stdout, c);
     else if (st == P2PB_OK && a.action == P2PB_ARGS_VERSION)
         print_version();
     else if (st == P2PB_OK)
@@ -195,7 +151,7 @@ static enum p2pb_status dispatch(int argc, char **argv, char *err, size_t errlen
         return p2pb_fail(P2PB_EUSAGE, err, errlen, "missing command (%s)" P2PB_TRY_HELP,
                          command_names(names, sizeof names));
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-        print_usage(stdout);
+        print_usage(stdout, NULL);
         return P2PB_OK;
     }
     if (strcmp(argv[1], "--help-man") == 0) { /* not in --help: the build makes the page */
@@ -207,8 +163,8 @@ static enum p2pb_status dispatch(int argc, char **argv, char *err, size_t errlen
         return P2PB_OK;
     }
     for (size_t i = 0; i < NCMDS; i++)
-        if (strcmp(argv[1], cmds[i].name) == 0)
-            return run_command(&cmds[i], argc - 1, argv + 1, err, errlen);
+        if (strcmp(argv[1], cmds[i]->name) == 0)
+            return run_command(cmds[i], argc - 1, argv + 1, err, errlen);
     return p2pb_fail(P2PB_EUSAGE, err, errlen, "unknown command '%s' (%s)" P2PB_TRY_HELP, argv[1],
                      command_names(names, sizeof names));
 }

@@ -254,9 +254,10 @@ static void table_shape(void)
     for (size_t i = 0; i < n; i++) {
         const struct p2pb_optdef *d = &t[i];
         expect((d->kind == P2PB_OPT_FLAG) == (d->metavar == NULL), "--%s: metavar", d->name);
-        expect(d->kind != P2PB_OPT_STRING || d->apply, "--%s: STRING needs apply", d->name);
+        expect(d->kind != P2PB_OPT_STRING || d->apply || d->ctype == P2PB_CT_STR,
+               "--%s: STRING needs apply or a text field", d->name);
         expect(d->kind != P2PB_OPT_ENUM || d->apply || d->choices, "--%s: choices", d->name);
-        expect(d->kind != P2PB_OPT_SIZE_LIST || d->list, "--%s: list parser", d->name);
+        expect(d->kind != P2PB_OPT_SIZE_LIST || d->apply, "--%s: list parser", d->name);
         expect(!strstr(d->help, "{def}") || d->def_text, "--%s: {def} without default", d->name);
         for (size_t j = 0; j < i; j++) {
             expect(strcmp(t[i].name, t[j].name) != 0, "--%s twice", d->name);
@@ -285,7 +286,8 @@ static void declared_options(void)
     CHECK(!p2pb_kernel_reads(p2pb_kernel_find("msgrate"), "cache"));
     CHECK(p2pb_kernel_reads(p2pb_kernel_find("msgrate"), "cache-pollute"));
     CHECK(parse(&o, "pingpong", "--cache-pollute", "1M") == P2PB_OK);
-    CHECK_STR_CONTAINS(o.unused, "--cache-pollute has no effect on what runs (it is read by: msgrate)");
+    CHECK_STR_CONTAINS(o.unused,
+                       "--cache-pollute has no effect on what runs (it is read by: msgrate)");
     CHECK(parse(&o, "msgrate", "--cache-pollute", "1M") == P2PB_OK && o.unused[0] == '\0');
     CHECK(parse(&o, "pingpong", "--rma-sync", "fence") == P2PB_OK);
     CHECK_STR_CONTAINS(o.unused, "(it is read by: put_latency, get_latency, put_bw, get_bw,");

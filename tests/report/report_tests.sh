@@ -225,9 +225,9 @@ errors)
     expect_status 2 "$bin" show --metric speed a/a-01.jsonl
     # a repeated option is refused, never the last one kept (issue 20, item 17)
     expect_status 2 "$bin" show -m latency --metric throughput a/a-01.jsonl
-    grep -q "^p2pbench-report: --metric given twice: give it once" err.txt || fail "show -m -m: $(cat err.txt)"
+    grep -q "^p2pbench-report: --metric given twice ('latency', then 'throughput'): give it once" err.txt || fail "show -m -m: $(cat err.txt)"
     expect_status 2 "$bin" compare -t 5 a --vs a -t 10
-    grep -q "^p2pbench-report: --threshold given twice: give it once" err.txt || fail "compare -t -t: $(cat err.txt)"
+    grep -q "^p2pbench-report: --threshold given twice ('5', then '10'): give it once" err.txt || fail "compare -t -t: $(cat err.txt)"
     # inconsistent rows are refused naming file, line and field (issue 20, item 17)
     run='{"type":"run","schema":"p2pbench/1","nranks":2}'
     row='{"type":"result","kernel":"pingpong","bytes":8,"nranks":2'
@@ -253,7 +253,17 @@ errors)
     expect_status 2 "$bin" plot --metric latency a/a-01.jsonl -o x.png
     grep -q "^p2pbench-report: -m/--metric is not an option of plot; " err.txt || fail "plot -m: $(cat err.txt)"
     expect_status 2 "$bin" plot a/a-01.jsonl
+    # the list of what a command takes is its own table's (args.c, cmd_*.c)
+    expect_status 2 "$bin" show -t 5 a/a-01.jsonl
+    grep -q "^p2pbench-report: -t/--threshold is not an option of show; show takes -f/--format, -m/--metric\$" err.txt ||
+        fail "show -t: $(cat err.txt)"
     expect_status 0 "$bin" --help
+    # COMMAND --help: that command and the options it takes, nothing else
+    "$bin" compare --help >help.txt 2>&1 || fail "compare --help: exit $?"
+    for o in --format --vs --threshold --holm --fail-on-regression --allow-incomplete --max-file-size --help; do
+        grep -q -- "^ .* $o\b" help.txt || fail "compare --help lacks $o"
+    done
+    ! grep -q -e "--heatmap" -e "--kernel" -e "--title" -e "^  show " help.txt || fail "compare --help lists another command's: $(cat help.txt)"
     # fuzz: truncations and byte flips of every case file must never crash
     for f in "$cases"/*.txt; do
         n=$(wc -c <"$f")

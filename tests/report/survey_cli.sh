@@ -81,7 +81,7 @@ expect_status 2 "$bin" survey slow.jsonl ok.jsonl
 grep -q "survey takes exactly one results file" err.txt && pass "two files: exit 2" || fail "two"
 expect_status 2 "$bin" survey slow.jsonl -f markdown
 expect_status 2 "$bin" survey slow.jsonl --min-off 1.5
-grep -q "invalid --min-off '1.5'" err.txt && pass "bad --min-off" || fail "min-off"
+grep -q "value '1.5' for --min-off is out of range (0..0.99)" err.txt && pass "bad --min-off" || fail "min-off"
 expect_status 2 "$bin" survey slow.jsonl --vs ok.jsonl
 printf '{"type":"run","schema":"p2pbench/1"}\n{"type":"end","status":"complete"}\n' >none.jsonl
 expect_status 1 "$bin" survey none.jsonl

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * optengine.h - the one option engine of both programs: an option is an
+ * entry of a table (struct p2pb_optdef) that says its names, the kind of its
+ * value, its range, its default and the field that holds it; the engine
+ * builds getopt_long's arrays from a table, converts and range-checks each
+ * value by its kind, stores it in its field, refuses an option given twice,
+ * stores the defaults and prints the option lines of --help and the man
+ * page. What a program adds is its table and the steps across options.
+ *   p2pbench:        src/bench/options.c (one table), options_parse.c
+ *   p2pbench-report: src/report/args.c (the options), each cmd_*.c the
+ *                    list of options its command takes
+ * Errors follow status.h: a p2pb_status and a one-line message in a
+ * caller-owned buffer, naming the option and the bad value.
+ */
+#ifndef P2PBENCH_OPTENGINE_H
+#define P2PBENCH_OPTENGINE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "p2pbench/status.h"
+#include "sizes.h"
+
+/* Most entries a table may have. */
+#define P2PB_OPT_MAX 64
+/* Most structs that hold options' fields (struct p2pb_optdef.dst < this). */
+#define P2PB_OPT_NBASES 4
+
+/* Kind of an option's value: decides getopt's has_arg, the conversion and
+ * the range check. */
+enum p2pb_optkind {
+    P2PB_OPT_FLAG,      /* no value; stores 1 */
+    P2PB_OPT_COUNT,     /* decimal integer in [min, max] */
+    P2PB_OPT_SECONDS,   /* number of seconds (strtod forms) in [min, max] */
+    P2PB_OPT_FRACTION,  /* number (strtod forms) in [min, max] */
+    P2PB_OPT_SIZE,      /* one size in bytes (p2pb_parse_size), in [min, max] (max 0: none) */
+    P2PB_OPT_SIZE_LIST, /* message sizes: the entry's apply step parses them */
+    P2PB_OPT_ENUM,      /* one of choices[] (exact match); stores the index */
+    P2PB_OPT_STRING     /* text: stored as given (ctype STR) or by the apply step */
+};
+
+/* C type of an option's field (P2PB_OPT_CTYPE(field) sets it from the
+ * field's type, so that the two cannot disagree). */
+enum p2pb_ctype {
+    P2PB_CT_NONE,
+    P2PB_CT_SIZE,
+    P2PB_CT_LONG,
+    P2PB_CT_INT,
+    P2PB_CT_DOUBLE,
+    P2PB_CT_STR /* const char *: the argument itself (argv outlives the parse) */
+};
+
+/* clang-format off */
+#define P2PB_OPT_CTYPE(x) \
+    _Generic((x), size_t: P2PB_CT_SIZE, long: P2PB_CT_LONG, int: P2PB_CT_INT, \
+             double: P2PB_CT_DOUBLE, const char *: P2PB_CT_STR)
+/* clang-format on */
+
+/* The field m of struct type T, held in base dst of the parser: designated
+ * initialisers of struct p2pb_optdef. */
+#define P2PB_OPT_FIELD(dst_index, T, m) \
+    .dst = (dst_index), .ctype = P2PB_OPT_CTYPE(((T *)0)->m), .off = offsetof(T, m)
+
+struct p2pb_optparser;
+
+/*
+ * One option. Defaults: def is stored in the field before parsing
+ * (integers exact, they are below 2^53); def_text is the default as the
+ * help ("{def}" in help is replaced by it) and the docs state it, NULL when
+ * the default is prose or none. The two agree unless the table's comment
+ * says why not (a sentinel such as -1 for "the harness's rule", or a unit:
+ * MiB given, bytes stored).
+ */
+struct p2pb_optdef {
+    const char *name;           /* long name, without "--" */
+    char letter;                /* short option, 0 = none */
+    enum p2pb_optkind kind;     /* of its value */
+    const char *metavar;        /* value's name in --help; NULL for flags */
+    double min, max;            /* range: COUNT, SECONDS, FRACTION, SIZE */
+    const char *def_text;       /* default as documented; NULL = none / prose */
+    double def;                 /* stored default (in the field's unit) */
+    int dst;                    /* struct of the field: index of the parser's base, 0 = none */
+    enum p2pb_ctype ctype;      /* type of the field */
+    size_t off;                 /* offsetof the field in that struct */
+    const char *const *choices; /* ENUM: names, NULL-terminated */
+    /* 1: may be given more than once, each value goes to apply (the kernels);
+     * 0 (every other option): a second one is refused, naming both values */
+    int many;
+    /* 1: parsing ends once this option is taken (--help, --version) */
+    int stop;
+    /* Special step that replaces the generic store; returns P2PB_OK or
+     * fails with a message in p->err. */
+    enum p2pb_status (*apply)(struct p2pb_optparser *p, const char *arg);
+    const char *help; /* --help text */
+};
+
+/*
+ * One parse of argv against a table. The caller fills table, n, base[],
+ * user, hint (and on_operand, accepts when needed), then calls
+ * p2pb_opt_parse. base[d->dst] is the struct an entry's field is in
+ * (base[0] unused). Operands: with on_operand, each is handed to it in
+ * order as it comes (getopt's "-" mode); without, getopt moves them to the
+ * end, from argv[p->next] on.
+ */
+struct p2pb_optparser {
+    const struct p2pb_optdef *table;
+    size_t n;                    /* entries, at most P2PB_OPT_MAX */
+    void *base[P2PB_OPT_NBASES]; /* structs holding the fields */
+    void *user;                  /* the program's state, for apply steps */
+    const char *hint;            /* ends an unknown-option message, e.g. " (see
+                                  * p2pbench --help)" */
+    enum p2pb_status (*on_operand)(struct p2pb_optparser *p, const char *arg);
+    /* NULL, or P2PB_OK when the entry id may be used here, else a failure
+     * with its message (an option of another command) */
+    enum p2pb_status (*accepts)(struct p2pb_optparser *p, size_t id);
+    unsigned char given[P2PB_OPT_MAX]; /* 1 once the option was on the command line */
+    const char *first[P2PB_OPT_MAX];   /* its (first) value then; NULL for a flag */
+    int stopped;                       /* 1: an entry with stop ended the parse */
+    int next;                          /* after p2pb_opt_parse: the first operand left */
+    char *err;
+    size_t errlen;
+};
+
+/* Store every entry's def in its field (entries with dst 0 have none).
+ * Cannot fail. */
+void p2pb_opt_defaults(const struct p2pb_optparser *p);
+
+/*
+ * Parse argv[1..argc-1]: each option converted by its entry's kind and
+ * stored (or handed to its apply step), operands as described above.
+ * Returns P2PB_OK, or P2PB_EUSAGE (unknown option, missing or bad value, an
+ * option given twice), P2PB_ERANGE (a value out of its range) or what an
+ * apply step or on_operand returned, with the message in p->err.
+ * Not reentrant (getopt_long's state).
+ */
+enum p2pb_status p2pb_opt_parse(struct p2pb_optparser *p, int argc, char **argv);
+
+/* The converters of the kinds, for apply steps that convert then store in
+ * their own way: arg as d's kind into *v (COUNT, SIZE, ENUM: an index) or
+ * *x (SECONDS, FRACTION), range-checked. P2PB_OK, P2PB_EUSAGE (not a value
+ * of that kind) or P2PB_ERANGE, with a message naming --name and arg. */
+enum p2pb_status p2pb_opt_count(const struct p2pb_optdef *d, const char *arg, size_t *v, char *err,
+                                size_t errlen);
+enum p2pb_status p2pb_opt_real(const struct p2pb_optdef *d, const char *arg, double *x, char *err,
+                               size_t errlen);
+
+/* d's help text with "{def}" replaced by d->def_text, into buf (len bytes,
+ * cut to fit, always terminated). */
+void p2pb_opt_help(const struct p2pb_optdef *d, char *buf, size_t len);
+
+/* One --help line of d: "  -f, --format FMT             text" (no letter:
+ * six spaces before --name), to f. */
+void p2pb_opt_print_line(FILE *f, const struct p2pb_optdef *d);
+
+/* The same as a man(7) tagged paragraph (roff.h) to f. */
+void p2pb_opt_print_man(FILE *f, const struct p2pb_optdef *d);
+
+/* "-f/--format" or "--vs": how messages name d, into buf (len bytes). */
+const char *p2pb_opt_names(const struct p2pb_optdef *d, char *buf, size_t len);
+
+#endif /* P2PBENCH_OPTENGINE_H */
