@@ -61,23 +61,23 @@ fi
 run build_and_test ci -L unit -j"$jobs"
 run bash -c "cd '$root/build-ci' && ctest --output-on-failure -LE unit"
 run build_and_test mpich -L unit -j"$jobs"
-# (report_plot_kernels draws every kernel's rows with gnuplot: report code, not
+# (report.plot_kernels draws every kernel's rows with gnuplot: report code, not
 # the MPI library's; the Open MPI run has it)
-run bash -c "cd '$root/build-mpich' && ctest --output-on-failure -L mpi -LE unit -E '^report_plot_kernels\$'"
+run bash -c "cd '$root/build-mpich' && ctest --output-on-failure -L mpi -LE unit -E '^report.plot_kernels\$'"
 # Sanitizers: leak detection on for the unit tests; off for mpiexec-launched
 # tests, because the MPI library itself leaks at exit. Five mpi tests are left
-# to the other builds: mpi_bad_input_np2 (the option parser's errors, which
-# test_options runs under ASan as a unit test; np3 keeps the errors the ranks
-# must agree on: 63 s -> 15 s), mpi_disturbed judges the scheduler's doing,
-# not p2pbench's memory (13 s), large_message_2g (labelled mpi so that the
+# to the other builds: bench.bad_input_np2 (the option parser's errors, which
+# bench.options runs under ASan as a unit test; np3 keeps the errors the ranks
+# must agree on: 63 s -> 15 s), bench.disturbed judges the scheduler's doing,
+# not p2pbench's memory (13 s), bench.large_message_2g (labelled mpi so that the
 # MPICH run takes its large-count path) needs about 9 GB of buffers, beyond
-# what ASan's shadow memory leaves on a CI runner, report_plot_kernels is
-# gnuplot's time (27 s), and mpi_results_schema checks the files' form (42 s;
+# what ASan's shadow memory leaves on a CI runner, report.plot_kernels is
+# gnuplot's time (27 s), and bench.results_schema checks the files' form (42 s;
 # the kernels' rows are written under ASan by their own -o tests).
 run env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     bash -c "$(declare -f build_and_test); root='$root' jobs=$jobs build_and_test asan -L unit -j$jobs"
 run env ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    bash -c "cd '$root/build-asan' && ctest --output-on-failure -L mpi -E '^(mpi_bad_input_np2|mpi_disturbed|large_message_2g|report_plot_kernels|mpi_results_schema)\$'"
+    bash -c "cd '$root/build-asan' && ctest --output-on-failure -L mpi -E '^(bench.bad_input_np2|bench.disturbed|bench.large_message_2g|report.plot_kernels|bench.results_schema)\$'"
 # The fuzz preset in full (every target: clang -Werror sees all the code, not
 # only what the libFuzzer targets link), then the libFuzzer targets
 # (tests/fuzz/); without clang's libFuzzer the configure step says so, and

@@ -23,7 +23,7 @@
 # the 10% effect is not judged and what must hold under any load is:
 # never `changed (better)`, the disturbance named in every row that is not
 # `changed (worse)`, no launch above the line rate. The A/A property (no `changed` without an effect) is
-# tested by report_gate (an A/A pair through scripts/gate.sh) and measured
+# tested by report.gate (an A/A pair through scripts/gate.sh) and measured
 # by the A/A campaigns of docs/performance.md; an A/A twin here (4 + 4
 # launches, a minute) was dropped to keep the suite short.
 # Why these rates: a launch must end in seconds (4 MiB one way takes 84 ms at
@@ -52,7 +52,7 @@
 set -euo pipefail
 
 # shellcheck disable=SC2034 # used by driver.sh
-DRIVER=netns_effect
+DRIVER=multihost.netns_effect
 # shellcheck disable=SC2034
 REQUIRE_VAR=P2PB_REQUIRE_NETNS
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
