@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "bound.h"
-#include "harness_internal.h"
+#include "measure.h"
 #include "netif.h"
 
 /* Timed batches of copies; the fastest gives the rate (a batch that lost

@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "harness_internal.h"
+#include "measure.h"
 #include "host/hostinfo.h"
 
 /* At most 1 Mi buffer sets for --off-cache: 64 MiB of 32-byte messages. */

@@ -7,7 +7,7 @@
  */
 #include <math.h>
 
-#include "harness_internal.h"
+#include "measure.h"
 
 /* Shortest sample the harness aims for, in ns, besides the timer rule of
  * p2pb_choose_batch: a sample must span the host's periodic noise (timer

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness_internal.h"
+#include "measure.h"
 
 /* Patterned iterations per size; the pass stops at the first failure. */
 #define P2PB_CHECK_ROUNDS 3

@@ -2,24 +2,16 @@
 /*
  * harness.c - the one timing loop: one (kernel, size) as the steps of
  * docs/methodology.md, "One (kernel, size)", each a function of its own file
- * (harness_internal.h lists them). See harness.h.
+ * (measure.h lists them). See harness.h.
  */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "harness_internal.h"
+#include "measure.h"
 #include "noise_rows.h"
 #include "host/hostinfo.h"
-
-void p2pb_mpi_fail(const char *call, const char *file, int line, int code)
-{
-    if (code != MPI_SUCCESS)
-        p2pb_mpi_error(call, file, line, code);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-    _exit(1);
-}
 
 /* Which ranks work, their partners and groups (kernel.h). Returns how many
  * ranks take part. */

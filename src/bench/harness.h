@@ -8,7 +8,7 @@
  * the per-rank durations) until the stopping rule is met, and finally
  * computes statistics. Rank 0 decides every count and broadcasts it, so all
  * ranks stop together. Methodology: docs/methodology.md. harness.c runs the
- * steps; harness_internal.h says which file holds each.
+ * steps; measure.h says which file holds each.
  */
 #ifndef P2PBENCH_HARNESS_H
 #define P2PBENCH_HARNESS_H

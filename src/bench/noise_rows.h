@@ -7,7 +7,7 @@
 #ifndef P2PBENCH_NOISE_ROWS_H
 #define P2PBENCH_NOISE_ROWS_H
 
-#include "harness_internal.h"
+#include "measure.h"
 
 /*
  * For a kernel with noise_stats: every active rank's statistics to rank 0

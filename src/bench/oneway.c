@@ -7,7 +7,7 @@
  * rank 1 answers with its clock tb, rank 0 receives it at t2; the reading
  * goes to every rank, which keeps the same model.
  */
-#include "harness_internal.h"
+#include "measure.h"
 
 /* Exchanges per reading: at least MIN, then more (up to MAX) while the
  * fastest is still slower than P2PB_CLOCK_GOOD_RTT x the fastest seen in

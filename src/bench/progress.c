@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness_internal.h"
+#include "measure.h"
 
 /* Message tag of a progress count (the communicator is ours alone). */
 #define P2PB_PROGRESS_TAG 1

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness_internal.h"
+#include "measure.h"
 #include "overlap.h"
 #include "p2pbench/stats.h"
 

@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 
-#include "harness_internal.h"
+#include "measure.h"
 #include "p2pbench/stats.h"
 
 /* Fewest warm-up iterations of a size's first round when --warmup is not

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * harness_internal.h - private to the harness files of src/bench/. One
+ * measure.h - private to the harness files of src/bench/. One
  * (kernel, size) is one struct p2pb_measure that harness.c takes through the
  * steps of docs/methodology.md, "One (kernel, size)":
  *
@@ -9,14 +9,16 @@
  *   calibration.c  3. iterations per sample k, sample counts
  *   rows.c         6. IMB's per-rank means; statistics; the result rows
  *   check.c        7. the --check payload pass
- *   watchdog.c     the --timeout alarm, and the test-only seams
+ *   watchdog.c     the --timeout alarm
+ *   seams.c        the test-only seams (P2PB_TEST_FAULT)
+ *   mpi_util.c     P2PB_MPI_CHECK's abort (mpi_util.h)
  *   progress.c     per-rank progress counters for the timeout report
  *
  * Every step is collective: all ranks of the communicator call it in the
  * same order. The public face is harness.h.
  */
-#ifndef P2PBENCH_HARNESS_INTERNAL_H
-#define P2PBENCH_HARNESS_INTERNAL_H
+#ifndef P2PBENCH_MEASURE_H
+#define P2PBENCH_MEASURE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -359,4 +361,4 @@ void p2pb_oneway_round_end(struct p2pb_measure *r);
  */
 double p2pb_oneway_iters(struct p2pb_measure *r, size_t m);
 
-#endif /* P2PBENCH_HARNESS_INTERNAL_H */
+#endif /* P2PBENCH_MEASURE_H */
