@@ -54,7 +54,7 @@ double p2pb_timed_batch(struct p2pb_measure *r, size_t m, int ramp)
     const struct p2pb_test_seams *seams = p2pb_test_seams();
     P2PB_MPI_CHECK(MPI_Barrier(r->c.comm));
     uint64_t t0 = p2pb_now_ns();
-    if (ramp && seams->calib_batch) /* test seam (watchdog.c); NULL in normal runs */
+    if (ramp && seams->calib_batch) /* test seam (seams.c); NULL in normal runs */
         seams->calib_batch(&r->c);
     uint64_t untimed = p2pb_run_iters(r, m); /* kernel.h, between_iter */
     double local = (double)(p2pb_now_ns() - t0 - untimed), dur = 0;

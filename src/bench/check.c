@@ -39,7 +39,7 @@ static int run_and_verify(struct p2pb_measure *r)
     if ((r->k->between_iter && r->k->between_iter(c) != P2PB_OK) || r->k->run_iter(c) != P2PB_OK ||
         (r->k->finish_iter && r->k->finish_iter(c) != P2PB_OK))
         p2pb_mpi_fail(r->k->name, __FILE__, __LINE__, MPI_SUCCESS);
-    if (seams->check_ran) /* test seam (watchdog.c); NULL in normal runs */
+    if (seams->check_ran) /* test seam (seams.c); NULL in normal runs */
         seams->check_ran(c);
     if (r->k->verify(c, &bad_off) == P2PB_OK)
         return 0;

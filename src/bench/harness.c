@@ -96,7 +96,7 @@ static void start_run(struct p2pb_measure *r, MPI_Comm comm, const struct p2pb_k
     if ((k->flags & P2PB_KF_OVERLAP) && direction == P2PB_OVL_CPU)
         r->bf = 0; /* the compute alone moves no bytes: no MB/s, no bound */
     r->mf = p2pb_kernel_msgs(k, c->window);
-    if (p2pb_test_seams()->double_bytes) /* test seam (watchdog.c): a byte-counting error */
+    if (p2pb_test_seams()->double_bytes) /* test seam (seams.c): a byte-counting error */
         r->bf *= 2;
     r->ngroups = p2pb_ngroups(k, r->nactive);
     r->per_group = (k->flags & P2PB_KF_PER_GROUP) && r->ngroups > 1;
@@ -111,7 +111,7 @@ static enum p2pb_status measure(struct p2pb_measure *r, char *err, size_t errlen
 {
     const struct p2pb_test_seams *seams = p2pb_test_seams();
     enum p2pb_status verdict = P2PB_OK;
-    if (seams->size_start) /* test seam (watchdog.c); NULL in normal runs */
+    if (seams->size_start) /* test seam (seams.c); NULL in normal runs */
         seams->size_start(r->k, r->c.bytes, r->c.rank);
     p2pb_watchdog_phase(P2PB_PHASE_WARMUP);
     if (r->round == 0)
