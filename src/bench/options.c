@@ -39,14 +39,7 @@ static enum p2pb_status apply_bound(struct p2pb_optparser *p, const char *arg);
 #define POLICY_FIELD(m) P2PB_OPT_FIELD(P2PB_DST_POLICY, struct p2pb_policy, m)
 #define OPTIONS_FIELD(m) P2PB_OPT_FIELD(P2PB_DST_OPTIONS, struct p2pb_options, m)
 
-/* One table entry: id, long name, short letter (0: none), kind, metavar
- * (NULL: none), then designated fields (range, default, field, help). */
-#define OPT(id, long_name, short_letter, arg_kind, meta, ...) \
-    [id] = {.name = (long_name),                              \
-            .letter = (short_letter),                         \
-            .kind = (arg_kind),                               \
-            .metavar = (meta),                                \
-            __VA_ARGS__}
+#define OPT P2PB_OPT
 
 /* Largest sample count and batch accepted. */
 #define MAX_COUNT 100000000.0

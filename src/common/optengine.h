@@ -62,6 +62,16 @@ enum p2pb_ctype {
 #define P2PB_OPT_FIELD(dst_index, T, m) \
     .dst = (dst_index), .ctype = P2PB_OPT_CTYPE(((T *)0)->m), .off = offsetof(T, m)
 
+/* One table entry: id (its index), long name, short letter (0: none),
+ * kind, metavar (NULL: none), then designated fields (range, default,
+ * field, apply, help). */
+#define P2PB_OPT(id, long_name, short_letter, arg_kind, meta, ...) \
+    [id] = {.name = (long_name),                                   \
+            .letter = (short_letter),                              \
+            .kind = (arg_kind),                                    \
+            .metavar = (meta),                                     \
+            __VA_ARGS__}
+
 struct p2pb_optparser;
 
 /*

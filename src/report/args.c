@@ -81,14 +81,7 @@ static enum p2pb_status set_version(struct p2pb_optparser *p, const char *v)
 
 static const char *const metric_names[] = {"latency", "throughput", NULL}; /* enum p2pb_metric */
 
-/* One entry: id, long name, short letter (0: none), kind, metavar (NULL:
- * none), then designated fields (range, default, field, help). */
-#define OPT(id, long_name, short_letter, arg_kind, meta, ...) \
-    [id] = {.name = (long_name),                              \
-            .letter = (short_letter),                         \
-            .kind = (arg_kind),                               \
-            .metavar = (meta),                                \
-            __VA_ARGS__}
+#define OPT P2PB_OPT
 
 /*
  * Every option of p2pbench-report, in the order of the usage text. Which
