@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # The options p2pbench-report's --help lists (generated from its option
 # table, src/report/args.c) and the options table of docs/report.md are the
-# same set of long options, with the same short letters.
+# same set of long options, with the same short letters; and each command's
+# --help (its own option list, cmd_*.c) has the options the table's commands
+# column gives it.
 #   options_doc.sh P2PBENCH-REPORT SOURCE-DIR
 set -eu
 # shellcheck source=SCRIPTDIR/../lib/driver.sh
@@ -26,4 +28,22 @@ else
     diff /tmp/options_doc.$$.help /tmp/options_doc.$$.doc || true
     rm -f /tmp/options_doc.$$.help /tmp/options_doc.$$.doc
 fi
+# The commands column: each command's --help lists exactly the options the
+# column gives it ("all": every command).
+commands=$("$bin" --help | sed -n '/^Commands:/,/^Options:/p' | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p')
+rows=$(sed -n '/^| option | commands | meaning |/,/^$/p' "$doc" | tail -n +3 | grep '^|')
+for c in $commands; do
+    have=$("$bin" "$c" --help | sed -n '/^Options:/,/^$/p' |
+        sed -n 's/^ *\(-[A-Za-z], \)\{0,1\}--\([a-z-]*\).*/\2/p' | sort)
+    want=$(echo "$rows" | awk -F'|' -v c="$c" '{
+            n = split($3, cs, /,/); ok = 0
+            for (i = 1; i <= n; i++) { gsub(/ /, "", cs[i]); if (cs[i] == c || cs[i] == "all") ok = 1 }
+            if (ok) print $2 }' |
+        grep -o -- '--[a-z-]*' | sed 's/^--//' | sort)
+    if [ -n "$have" ] && [ "$have" = "$want" ]; then
+        pass "$c: $(echo "$have" | wc -l) options, as docs/report.md's commands column says"
+    else
+        fail "$c --help and docs/report.md's commands column differ: help '$(echo "$have" | tr '\n' ' ')', doc '$(echo "$want" | tr '\n' ' ')'"
+    fi
+done
 summary
