@@ -16,7 +16,12 @@
 # slows samples down (a receiver that waits for its CPU reads the message
 # late); the medians are printed beside them. One second attempt of a case
 # is allowed (load average 8 on 2 CPUs put the fastest of 15 samples 14%
-# above the line); a wrong clock or a wrong direction fails both.
+# above the line); a wrong clock or a wrong direction fails both. On a
+# machine whose CPUs are busy with other work (CPU pressure >= BUSY_PSI,
+# driver.sh; two spinning processes and a build: the fastest sample 25%
+# above the line) a shaped row is judged only on what load cannot cause:
+# no faster than the line less 10%; the 10% ceiling and the symmetry of (b)
+# are then not judged, and the output says so.
 #
 # Usage: netns_oneway.sh P2PBENCH_BIN OUTDIR
 # Exit 0 all passed, 1 a check failed, 2 usage, 77 skipped (not root, or ip,
@@ -27,6 +32,7 @@ set -euo pipefail
 DRIVER=netns_oneway
 # shellcheck disable=SC2034
 REQUIRE_VAR=P2PB_REQUIRE_NETNS
+BUSY="" WITHIN="within 10% of the serialisation time" # busy_judge, shaped_ok
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=SCRIPTDIR/../lib/driver.sh
 . "$HERE/../lib/driver.sh"
@@ -95,18 +101,43 @@ judge() {
     fi
 }
 
+# shaped_ok M: 0 when M usec is within 10% of the serialisation time, or,
+# with BUSY set (CPU pressure), not below it less 10%
+shaped_ok() {
+    WITHIN="within 10% of $SERIAL_USEC"
+    [[ -z $BUSY ]] || WITHIN="not below 90% of $SERIAL_USEC$BUSY"
+    if [[ -n $BUSY ]]; then
+        float_test 'm >= 0.90 * s' "m=$1" "s=$SERIAL_USEC"
+    else
+        float_test 'abs(m - s) <= 0.10 * s' "m=$1" "s=$SERIAL_USEC"
+    fi
+}
+
+# busy_judge (after cpu_pressure_mark and the run): BUSY set (with the reason) when the CPU pressure
+# during the run reached BUSY_PSI
+busy_judge() {
+    local psi
+    psi=$(cpu_pressure_pct)
+    BUSY=''
+    if [[ -n $psi ]] && ((psi >= BUSY_PSI)); then
+        BUSY=" (CPU pressure $psi%: the 10% ceiling and the symmetry not judged)"
+    fi
+}
+
 # case_a: one direction shaped; 0 when every rate check passed
 case_a() {
     local ok=0
+    cpu_pressure_mark
     run slowdir --slow-dir 'h1>h2' "$RATE" || {
         fail "a: the one-direction run failed (see $OUTDIR/slowdir.txt)"
         return 1
     }
+    busy_judge
     judge slowdir
-    if [[ -n $MIN01 ]] && float_test 'abs(m - s) <= 0.10 * s' "m=$MIN01" "s=$SERIAL_USEC"; then
-        RES+=("PASS a: 0->1 (shaped) 64 KiB: $MIN01 usec within 10% of $SERIAL_USEC")
+    if [[ -n $MIN01 ]] && shaped_ok "$MIN01"; then
+        RES+=("PASS a: 0->1 (shaped) 64 KiB: $MIN01 usec $WITHIN")
     else
-        RES+=("FAIL a: 0->1 (shaped) 64 KiB: '$MIN01' usec not within 10% of $SERIAL_USEC")
+        RES+=("FAIL a: 0->1 (shaped) 64 KiB: '$MIN01' usec, want $WITHIN")
         ok=1
     fi
     if [[ -n $MIN10 ]] && float_test 'm < 0.1 * s' "m=$MIN10" "s=$SERIAL_USEC"; then
@@ -121,20 +152,24 @@ case_a() {
 # case_b: both directions shaped, no asymmetry; 0 when every rate check passed
 case_b() {
     local ok=0 m
+    cpu_pressure_mark
     run both --slow-link h1-h2 "$RATE" || {
         fail "b: the symmetric run failed (see $OUTDIR/both.txt)"
         return 1
     }
+    busy_judge
     judge both
     for m in "$MIN01" "$MIN10"; do
-        if [[ -n $m ]] && float_test 'abs(m - s) <= 0.10 * s' "m=$m" "s=$SERIAL_USEC"; then
-            RES+=("PASS b: 64 KiB: $m usec within 10% of $SERIAL_USEC")
+        if [[ -n $m ]] && shaped_ok "$m"; then
+            RES+=("PASS b: 64 KiB: $m usec $WITHIN")
         else
-            RES+=("FAIL b: 64 KiB: '$m' usec not within 10% of $SERIAL_USEC")
+            RES+=("FAIL b: 64 KiB: '$m' usec, want $WITHIN")
             ok=1
         fi
     done
-    if [[ -n $MIN01 && -n $MIN10 ]] && float_test 'abs(a / b - 1) <= 0.10' "a=$MIN01" "b=$MIN10"; then
+    if [[ -n $BUSY && -n $MIN01 && -n $MIN10 ]]; then
+        RES+=("PASS b: 0->1 $MIN01 usec, 1->0 $MIN10 usec$BUSY")
+    elif [[ -n $MIN01 && -n $MIN10 ]] && float_test 'abs(a / b - 1) <= 0.10' "a=$MIN01" "b=$MIN10"; then
         RES+=("PASS b: no asymmetry: 0->1 / 1->0 = $MIN01 / $MIN10 within 10% of 1")
     else
         RES+=("FAIL b: asymmetric: 0->1 '$MIN01' usec, 1->0 '$MIN10' usec")
