@@ -91,7 +91,7 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
         .def_text = "1000", .def = 1000, POLICY_FIELD(max_samples),
         .help = "adaptive: at most N samples per size (default {def})"),
     OPT(O_BATCH, "batch", 0, P2PB_OPT_COUNT, "K", .min = 1, .max = MAX_COUNT, POLICY_FIELD(batch),
-        .help = "iterations per sample (default: enough for a sample of >= 100 usec)"),
+        .help = "iterations per sample (default: enough for a sample of >= 1 ms)"),
     /* -1: the harness's rule (10, or IMB's with --fixed-imb), recorded as -1 */
     OPT(O_WARMUP, "warmup", 0, P2PB_OPT_COUNT, "N", .min = 0, .max = MAX_COUNT, .def_text = "10",
         .def = -1, POLICY_FIELD(warmup),
@@ -107,8 +107,8 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
                 "rows whose printed interval is wider are marked n* (default {def})"),
     OPT(O_ROUNDS, "rounds", 0, P2PB_OPT_COUNT, "R", .min = 1, .max = P2PB_MAX_ROUNDS,
         .def_text = "5", .def = 5, POLICY_FIELD(rounds),
-        .help = "rounds over each kernel's sizes, shuffled, buffers reallocated each round; the "
-                "interval then spans the rounds' spread (default {def})"),
+        .help = "rounds over each kernel's sizes, in a shuffled order, the buffers kept for the "
+                "run; the interval then spans the rounds' spread (default {def})"),
     /* 0: chosen at start-up from the clock, recorded in the run record */
     OPT(O_SEED, "seed", 0, P2PB_OPT_COUNT, "N", .min = 1, .max = 9007199254740991.0,
         POLICY_FIELD(seed),

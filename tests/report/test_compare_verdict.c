@@ -211,13 +211,18 @@ static void test_power(void)
     CHECK(p2pb_power_note(1.5, 0.03, 0.05, 0.05, 10, &pw) == P2PB_OK && pw.launches == 11);
     CHECK(p2pb_power_note(1.5, 0.03, 0.05, 0.05, 2, &pw) == P2PB_OK && pw.launches == 4);
     /* one more than now is above 1000 (P2PB_POWER_MAX_LAUNCHES): a row of 1000 or 3000
-     * launches per side still undecided is on the band edge, not "needs ~3001" */
+     * launches per side still undecided needs over 1000, not "~3001" */
     CHECK(p2pb_power_note(1.5, 0.03, 0.05, 0.05, 999, &pw) == P2PB_OK && pw.launches == 1000 &&
           pw.goal == P2PB_POWER_CHANGED);
     CHECK(p2pb_power_note(1.5, 0.03, 0.05, 0.05, 1000, &pw) == P2PB_OK &&
-          pw.goal == P2PB_POWER_EDGE && pw.launches == 0);
+          pw.goal == P2PB_POWER_BEYOND && pw.launches == 0);
     CHECK(p2pb_power_note(1.5, 0.03, 0.05, 0.05, 3000, &pw) == P2PB_OK &&
-          pw.goal == P2PB_POWER_EDGE);
+          pw.goal == P2PB_POWER_BEYOND);
+    /* off the edge but a wide spread (a new user's 4 + 4 launches: ratio 1.076, CI
+     * [0.816, 2.740]): s = 0.5, margin log(1.076) - log(1.05) = 0.02446; k = 2 x .25 /
+     * .02446^2 = 835.7, x z^2 (1.959964 + 0.841621)^2 = 7.849 -> 6560 > 1000 */
+    CHECK(p2pb_power_note(1.076, 0.5, 0.05, 0.05, 4, &pw) == P2PB_OK &&
+          pw.goal == P2PB_POWER_BEYOND && pw.launches == 0);
     /* on the band edge: 1.05 (margin 0) */
     CHECK(p2pb_power_note(1.05, 0.05, 0.05, 0.05, 6, &pw) == P2PB_OK && pw.goal == P2PB_POWER_EDGE);
     CHECK(p2pb_power_note(0.0, 0.05, 0.05, 0.05, 6, &pw) == P2PB_EUSAGE);

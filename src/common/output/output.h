@@ -31,6 +31,7 @@ struct p2pb_report_ctx {
     int header_done;               /* text, imb: column header of the open section printed */
     int cur_asym;                  /* text: the open section has an asymmetry column */
     int cur_bound;                 /* text: the open section has a %bound column */
+    int bound_shown;               /* text: some section had one (its legend line) */
     int cur_msgs;                  /* text: the open section has a msgs/s column */
     size_t exceeds;                /* rows above 105% of their bound (struct p2pb_bound) */
     char exceeds_first[96];        /* the first of them: kernel, variant, size */

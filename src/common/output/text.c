@@ -301,6 +301,7 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
          * bound: no bytes) of a kernel whose bytes scale with the size */
         ctx->cur_bound = r->bound.valid || (r->bytes == 0 && r->bytes_factor > 0 &&
                                             r->fixed_bytes <= 0 && ctx->run && ctx->run->bounds);
+        ctx->bound_shown |= ctx->cur_bound;
         ctx->cur_msgs = r->msgs_factor > 0; /* kernels with a msgs rule (kernel.h) */
         print_header(ctx);
     }
@@ -391,6 +392,10 @@ static void text_end(struct p2pb_report_ctx *ctx)
         print_mhz(ctx);
     if (ctx->clock_rows)
         print_clock(ctx);
+    if (ctx->bound_shown)
+        fprintf(ctx->out, "# %%bound: the row's MB/s as a share of the most the hardware allows "
+                          "(a local copy of the size, or the link's rate; docs/kernels.md, "
+                          "\"Bounds\")\n");
     p2pb_report_print_bound(ctx, "# ");
     if (ctx->verified)
         fprintf(ctx->out,

@@ -257,8 +257,16 @@ enum p2pb_power_goal {
     P2PB_POWER_NONE,       /* no estimate (the row is not inconclusive) */
     P2PB_POWER_EQUIVALENT, /* the ratio lies inside the band: launches to show equivalence */
     P2PB_POWER_CHANGED,    /* outside: launches to show a change */
-    P2PB_POWER_EDGE        /* on the band edge: more launches will not decide */
+    P2PB_POWER_EDGE,       /* on the band edge (margin below 1e-6 in log units):
+                            * more launches will not decide */
+    P2PB_POWER_BEYOND      /* off the edge, but more than P2PB_POWER_MAX_LAUNCHES
+                            * per side would be needed at the row's spread (or the
+                            * row has that many and is still undecided) */
 };
+
+/* Below this distance from the band edge, in log units (a ratio within
+ * 1e-6 of 1 +- d, finer than ratios are printed), a row is on the edge. */
+#define P2PB_POWER_EDGE_LOG 1e-6
 
 /* The launches an inconclusive row would need (p2pb_power_note). */
 struct p2pb_power {

@@ -135,6 +135,9 @@ static const char *power_note(char *buf, size_t len, const struct p2pb_cmp_row *
     case P2PB_POWER_EDGE:
         snprintf(buf, len, "ratio on the band edge: more launches will not decide");
         break;
+    case P2PB_POWER_BEYOND:
+        snprintf(buf, len, "over %u launches per side at this spread", P2PB_POWER_MAX_LAUNCHES);
+        break;
     default: break;
     }
     return buf;
@@ -467,6 +470,7 @@ static const char *power_goal(const struct p2pb_cmp_row *r)
     case P2PB_POWER_EQUIVALENT: return "equivalent";
     case P2PB_POWER_CHANGED: return "changed";
     case P2PB_POWER_EDGE: return "band edge";
+    case P2PB_POWER_BEYOND: return "over 1000";
     default: return NULL;
     }
 }
@@ -474,7 +478,7 @@ static const char *power_goal(const struct p2pb_cmp_row *r)
 static void csv_power(FILE *o, const struct p2pb_cmp_row *r)
 {
     const char *g = power_goal(r);
-    if (g && r->power.goal != P2PB_POWER_EDGE)
+    if (g && r->power.goal != P2PB_POWER_EDGE && r->power.goal != P2PB_POWER_BEYOND)
         fprintf(o, ",%zu", r->power.launches);
     else
         fputc(',', o);
@@ -559,7 +563,7 @@ static void json_side(cJSON *j, const char *side, size_t n, double med, double m
 }
 
 /* "power" of an inconclusive row: {"to_show": "equivalent" | "changed" |
- * "band edge", "launches_per_side": n or null, "sd_log", "margin_log"}. */
+ * "band edge" or "over 1000", "launches_per_side": n or null, "sd_log", "margin_log"}. */
 static void json_power(cJSON *j, const struct p2pb_cmp_row *r)
 {
     const char *g = power_goal(r);
@@ -568,7 +572,9 @@ static void json_power(cJSON *j, const struct p2pb_cmp_row *r)
     cJSON *pw = cJSON_AddObjectToObject(j, "power");
     cJSON_AddStringToObject(pw, "to_show", g);
     jnum(pw, "launches_per_side",
-         r->power.goal == P2PB_POWER_EDGE ? NAN : (double)r->power.launches);
+         r->power.goal == P2PB_POWER_EDGE || r->power.goal == P2PB_POWER_BEYOND
+             ? NAN
+             : (double)r->power.launches);
     jnum(pw, "sd_log", r->power.sd_log);
     jnum(pw, "margin_log", r->power.margin_log);
 }

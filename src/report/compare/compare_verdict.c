@@ -142,8 +142,8 @@ enum p2pb_status p2pb_power_note(double ratio, double sd_log, double d, double a
     double alpha = lr < edge ? P2PB_VERDICT_ALPHA : alpha_change;
     size_t n = 0;
     enum p2pb_status st = p2pb_launches_needed(sd_log, out->margin_log, alpha, P2PB_POWER, &n);
-    if (st == P2PB_ERANGE) {
-        out->goal = P2PB_POWER_EDGE;
+    if (st == P2PB_ERANGE || out->margin_log < P2PB_POWER_EDGE_LOG) {
+        out->goal = out->margin_log < P2PB_POWER_EDGE_LOG ? P2PB_POWER_EDGE : P2PB_POWER_BEYOND;
         return P2PB_OK;
     }
     if (st != P2PB_OK)
@@ -153,7 +153,7 @@ enum p2pb_status p2pb_power_note(double ratio, double sd_log, double d, double a
         n = P2PB_COMPARE_MIN_LAUNCHES;
     n = n > now ? n : now + 1;
     if (n > P2PB_POWER_MAX_LAUNCHES) { /* a row of 1000 launches or more still undecided */
-        out->goal = P2PB_POWER_EDGE;
+        out->goal = P2PB_POWER_BEYOND;
         return P2PB_OK;
     }
     out->launches = n;

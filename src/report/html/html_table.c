@@ -102,6 +102,9 @@ static void compare_cells(FILE *o, const struct p2pb_cmp_row *r)
     p2pb_xml_text(o, w.text);
     if (r->verdict == P2PB_VERDICT_INCONCLUSIVE && r->power.goal == P2PB_POWER_EDGE)
         fputs("<br><span class=\"n\">on the band edge: more launches will not decide</span>", o);
+    else if (r->verdict == P2PB_VERDICT_INCONCLUSIVE && r->power.goal == P2PB_POWER_BEYOND)
+        fprintf(o, "<br><span class=\"n\">over %u launches per side at this spread</span>",
+                P2PB_POWER_MAX_LAUNCHES);
     else if (r->verdict == P2PB_VERDICT_INCONCLUSIVE && r->power.goal != P2PB_POWER_NONE)
         fprintf(o, "<br><span class=\"n\">%s needs ~%zu launches per side</span>",
                 r->power.goal == P2PB_POWER_EQUIVALENT ? "equivalence" : "a change",
