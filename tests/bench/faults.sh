@@ -101,7 +101,11 @@ grep -qF "p2pbench: rank 0: timeout: kernel pingpong, size" "$outdir/sigstop.err
 #     1 (1 ms / 20 ms); the settled warm-up batches, which the seam leaves alone, must set it.
 #     Asserted on k, not on the sample's duration: a disturbed round 0 can choose a smaller k
 #     legitimately, and no test here asserts a duration (CI once read a 62 usec sample).
+#     On a machine whose CPUs are busy with other work (CPU pressure >= BUSY_PSI, driver.sh)
+#     a round trip itself can last a scheduler period, and k = 1 is then legitimate: the
+#     k is not judged there, and the output says so (the run must still succeed).
 out="$outdir/slowcal.jsonl"
+cpu_pressure_mark
 P2PB_TEST_FAULT=slowcal:0 timeout 120 "$P2PB_MPIEXEC" $P2PB_NPFLAG 2 $P2PB_PREFLAGS "$bin" pingpong \
     -s 1K --rounds 2 -o "$out" >/dev/null 2>"$outdir/slowcal.err"
 rc=$?
@@ -112,8 +116,14 @@ for l in open(sys.argv[1]):
     if r.get("type") == "result" and r.get("status") == "ok":
         print(r["iterations_per_sample"])' "$out")
 # PingPong 1 KiB at k < 4 would mean 250 usec per iteration: only the slowed batch says that
-[ "${k:-0}" -ge 4 ] 2>/dev/null && pass \
-    || fail "slowcal: k = ${k:-?} iterations per sample: the 20 ms batch set it"
+psi=$(cpu_pressure_pct)
+if [ -n "$psi" ] && [ "$psi" -ge "$BUSY_PSI" ]; then
+    say "slowcal: k = ${k:-?} not judged: CPU pressure $psi% (a round trip can last a scheduler period)"
+    pass
+else
+    [ "${k:-0}" -ge 4 ] 2>/dev/null && pass \
+        || fail "slowcal: k = ${k:-?} iterations per sample: the 20 ms batch set it"
+fi
 
 # 3. a rank killed mid-run: mpirun ends within a bound; finished rows read back; no end record
 out="$outdir/killed.jsonl"
