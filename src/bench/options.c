@@ -129,8 +129,9 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
         .help = "place message buffers on NUMA node N (OS index; default: the rank's own node, "
                 "first touch)"),
     /* 16 MiB, the buffer of the seed memcpy table */
-    OPT(O_MEMCPY_BUFFER, "memcpy-buffer", 0, P2PB_OPT_SIZE, "SIZE", .min = 1, .def_text = "16M",
-        .def = 16.0 * 1024 * 1024, POLICY_FIELD(copy_bytes),
+    OPT(O_MEMCPY_BUFFER, "memcpy-buffer", 0, P2PB_OPT_SIZE, "SIZE", .min = 1,
+        .max = (double)((size_t)1 << 40), .def_text = "16M", .def = 16.0 * 1024 * 1024,
+        POLICY_FIELD(copy_bytes),
         .help = "memcpy kernel: bytes copied per iteration (default {def})"),
     OPT(O_MEMCPY_RANKS, "memcpy-ranks", 0, P2PB_OPT_ENUM, "one|all", .def_text = "one", .def = 0,
         POLICY_FIELD(self_all), .choices = memcpy_ranks_names,

@@ -14,11 +14,26 @@
 
 #include "optengine.h"
 #include "roff.h"
+#include "text.h"
 
 /* getopt_long's value of an option without a short letter: this + index. */
 #define LONG_ONLY 256
 
 /* ---- Converters of one value ---- */
+
+/* How a message quotes a value from the command line: at most 60 bytes
+ * (then "..."), control characters and bytes that are not UTF-8 as '?'
+ * (text.h), so that the option's name and the message's end survive. */
+struct shown {
+    char s[72];
+};
+
+static struct shown shown(const char *arg)
+{
+    struct shown v;
+    p2pb_text_shown(v.s, sizeof v.s, arg, 60);
+    return v;
+}
 
 enum p2pb_status p2pb_opt_count(const struct p2pb_optdef *d, const char *arg, size_t *v, char *err,
                                 size_t errlen)
@@ -27,16 +42,17 @@ enum p2pb_status p2pb_opt_count(const struct p2pb_optdef *d, const char *arg, si
     errno = 0;
     if (!arg || !isdigit((unsigned char)arg[0]))
         return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                         "invalid value '%s' for --%s (expected an integer)", arg ? arg : "",
+                         "invalid value '%s' for --%s (expected an integer)", shown(arg).s,
                          d->name);
     unsigned long long x = strtoull(arg, &end, 10);
     if (*end)
         return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                         "invalid value '%s' for --%s (expected an integer)", arg, d->name);
+                         "invalid value '%s' for --%s (expected an integer)", shown(arg).s,
+                         d->name);
     if (errno == ERANGE || (double)x < d->min || (double)x > d->max)
         return p2pb_fail(P2PB_ERANGE, err, errlen,
-                         "value '%s' for --%s is out of range (%.0f..%.0f)", arg, d->name, d->min,
-                         d->max);
+                         "value '%s' for --%s is out of range (%.0f..%.0f)", shown(arg).s, d->name,
+                         d->min, d->max);
     *v = (size_t)x;
     return P2PB_OK;
 }
@@ -49,10 +65,10 @@ enum p2pb_status p2pb_opt_real(const struct p2pb_optdef *d, const char *arg, dou
     double v = strtod(arg, &end);
     if (end == arg || *end || v != v)
         return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                         "invalid value '%s' for --%s (expected a number)", arg, d->name);
+                         "invalid value '%s' for --%s (expected a number)", shown(arg).s, d->name);
     if (errno == ERANGE || v < d->min || v > d->max)
         return p2pb_fail(P2PB_ERANGE, err, errlen, "value '%s' for --%s is out of range (%g..%g)",
-                         arg, d->name, d->min, d->max);
+                         shown(arg).s, d->name, d->min, d->max);
     *x = v;
     return P2PB_OK;
 }
@@ -86,8 +102,8 @@ static enum p2pb_status convert_enum(const struct p2pb_optdef *d, const char *ar
         size_t len = strlen(names);
         snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "", d->choices[i]);
     }
-    return p2pb_fail(P2PB_EUSAGE, err, errlen, "invalid value '%s' for --%s (%s)", arg, d->name,
-                     names);
+    return p2pb_fail(P2PB_EUSAGE, err, errlen, "invalid value '%s' for --%s (%s)", shown(arg).s,
+                     d->name, names);
 }
 
 /* ---- Fields ---- */
@@ -99,7 +115,23 @@ static void *field_of(const struct p2pb_optparser *p, const struct p2pb_optdef *
                : NULL;
 }
 
-/* Store x (a count, a real or a default, which may be -1) in d's field. */
+/* Store v (a count, a size, an index: exact) in d's field. */
+static void store_count(const struct p2pb_optparser *p, const struct p2pb_optdef *d, size_t v)
+{
+    void *f = field_of(p, d);
+    if (!f)
+        return;
+    switch (d->ctype) {
+    case P2PB_CT_SIZE: *(size_t *)f = v; break;
+    case P2PB_CT_LONG: *(long *)f = (long)v; break;
+    case P2PB_CT_INT: *(int *)f = (int)v; break;
+    case P2PB_CT_DOUBLE: *(double *)f = (double)v; break;
+    case P2PB_CT_STR:
+    case P2PB_CT_NONE: break;
+    }
+}
+
+/* Store x (a real, or a default, which may be -1) in d's field. */
 static void store_number(const struct p2pb_optparser *p, const struct p2pb_optdef *d, double x)
 {
     void *f = field_of(p, d);
@@ -142,12 +174,14 @@ static enum p2pb_status convert_and_store(struct p2pb_optparser *p, const struct
     case P2PB_OPT_ENUM: st = convert_enum(d, arg, &v, p->err, p->errlen); break;
     case P2PB_OPT_SIZE_LIST: return P2PB_OK; /* every SIZE_LIST entry has an apply step */
     case P2PB_OPT_STRING:
+        if (!arg[0]) /* a name, a path: never empty */
+            return p2pb_fail(P2PB_EUSAGE, p->err, p->errlen, "empty value for --%s", d->name);
         if (d->ctype == P2PB_CT_STR && field_of(p, d))
             *(const char **)field_of(p, d) = arg;
         return P2PB_OK;
     }
     if (st == P2PB_OK)
-        store_number(p, d, (double)v);
+        store_count(p, d, v);
     return st;
 }
 
@@ -170,7 +204,7 @@ static enum p2pb_status take(struct p2pb_optparser *p, size_t id, const char *ar
                              d->name);
         return p2pb_fail(P2PB_EUSAGE, p->err, p->errlen,
                          "--%s given twice ('%.40s', then '%.40s'): give it once", d->name,
-                         p->first[id], arg);
+                         shown(p->first[id]).s, shown(arg).s);
     }
     if (!p->given[id])
         p->first[id] = arg;
@@ -214,17 +248,43 @@ static size_t option_id(const struct p2pb_optparser *p, int c)
     return p->n;
 }
 
-/* A missing value (c == ':') or an unknown option. */
+/* Entries whose long name starts with the n bytes of name: how many, and the
+ * first two names in buf ("--fail-on-regression, --fail-on-slow"). */
+static size_t prefix_matches(const struct p2pb_optparser *p, const char *name, size_t n, char *buf,
+                             size_t len)
+{
+    size_t k = 0, used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < p->n; i++)
+        if (strncmp(p->table[i].name, name, n) == 0 && k++ < 2 && used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s--%s", k > 1 ? ", " : "",
+                                     p->table[i].name);
+    return k;
+}
+
+/* A missing value (c == ':'), a value given to an option that takes none, an
+ * ambiguous abbreviation, or an unknown option. */
 static enum p2pb_status getopt_error(const struct p2pb_optparser *p, int c, char **argv)
 {
+    const char *word = argv[optind - 1], *hint = p->hint ? p->hint : "";
     if (c == ':')
         return p2pb_fail(P2PB_EUSAGE, p->err, p->errlen, "option '%s' needs a value",
-                         argv[optind - 1]);
+                         shown(word).s);
+    if (strncmp(word, "--", 2) == 0) {
+        size_t n = strcspn(word + 2, "=");
+        char names[96];
+        if (optopt) /* getopt knew the option: it was given "=VALUE" */
+            return p2pb_fail(P2PB_EUSAGE, p->err, p->errlen, "option '--%.*s' takes no value%s",
+                             (int)(n < 40 ? n : 40), shown(word + 2).s, hint);
+        if (prefix_matches(p, word + 2, n, names, sizeof names) > 1)
+            return p2pb_fail(P2PB_EUSAGE, p->err, p->errlen, "option '%s' is ambiguous (%s%s)%s",
+                             shown(word).s, names,
+                             prefix_matches(p, word + 2, n, names, sizeof names) > 2 ? ", ..." : "",
+                             hint);
+    }
     if (optopt && optopt < LONG_ONLY)
-        return p2pb_fail(P2PB_EUSAGE, p->err, p->errlen, "unknown option '-%c'%s", optopt,
-                         p->hint ? p->hint : "");
-    return p2pb_fail(P2PB_EUSAGE, p->err, p->errlen, "unknown option '%s'%s", argv[optind - 1],
-                     p->hint ? p->hint : "");
+        return p2pb_fail(P2PB_EUSAGE, p->err, p->errlen, "unknown option '-%c'%s", optopt, hint);
+    return p2pb_fail(P2PB_EUSAGE, p->err, p->errlen, "unknown option '%s'%s", shown(word).s, hint);
 }
 
 enum p2pb_status p2pb_opt_parse(struct p2pb_optparser *p, int argc, char **argv)

@@ -37,7 +37,8 @@ enum p2pb_optkind {
     P2PB_OPT_SIZE,      /* one size in bytes (p2pb_parse_size), in [min, max] (max 0: none) */
     P2PB_OPT_SIZE_LIST, /* message sizes: the entry's apply step parses them */
     P2PB_OPT_ENUM,      /* one of choices[] (exact match); stores the index */
-    P2PB_OPT_STRING     /* text: stored as given (ctype STR) or by the apply step */
+    P2PB_OPT_STRING     /* text, not empty: stored as given (ctype STR) or by the apply
+                         * step (which then checks it) */
 };
 
 /* C type of an option's field (P2PB_OPT_CTYPE(field) sets it from the

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "text.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* 1 for the well-formed sequence p of len bytes when it encodes a control
@@ -68,4 +69,14 @@ int p2pb_text_list_has_empty(const char *list)
 {
     size_t n = strlen(list);
     return n == 0 || list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,") != NULL;
+}
+
+const char *p2pb_text_shown(char *buf, size_t len, const char *s, size_t max)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (!len)
+        return buf;
+    snprintf(buf, len, "%.*s%s", (int)(n < max ? n : max), s ? s : "", n > max ? "..." : "");
+    p2pb_text_sanitize(buf);
+    return buf;
 }

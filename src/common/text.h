@@ -7,6 +7,8 @@
 #ifndef P2PBENCH_TEXT_H
 #define P2PBENCH_TEXT_H
 
+#include <stddef.h>
+
 /*
  * 1 if the NUL-terminated s is UTF-8 (every lead byte 0xc2..0xf4 followed by
  * its continuation bytes 0x80..0xbf) without control characters (bytes below
@@ -21,6 +23,14 @@ int p2pb_text_is_clean(const char *s);
  * can go into JSON and one-line messages. The length of s does not change.
  */
 void p2pb_text_sanitize(char *s);
+
+/*
+ * s as a message quotes it: its first max bytes (then "..."), sanitised
+ * (p2pb_text_sanitize), into buf (len bytes, always terminated); "" for
+ * NULL. Returns buf. For values from the command line echoed in an error,
+ * so that the line stays one line and keeps its end.
+ */
+const char *p2pb_text_shown(char *buf, size_t len, const char *s, size_t max);
 
 /*
  * 1 if the comma separated list has an empty element: it is empty, or has a

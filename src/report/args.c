@@ -13,6 +13,7 @@
 
 #include "args.h"
 #include "outlier.h"
+#include "text.h"
 
 /* The struct an entry's field is in: the engine's base 1. */
 #define ARG(m) P2PB_OPT_FIELD(1, struct p2pb_args, m)
@@ -36,11 +37,12 @@ static enum p2pb_status set_threshold(struct p2pb_optparser *p, const char *v)
     char *end;
     errno = 0;
     double x = strtod(v, &end);
+    char shown[72];
     if (end == v || errno || (*end && strcmp(end, "%") != 0) || !(x >= 0.0001 && x < 100.0))
         return p2pb_fail(P2PB_EUSAGE, p->err, p->errlen,
                          "invalid value '%s' for --threshold (a percentage from 0.0001 to below "
                          "100)",
-                         v);
+                         p2pb_text_shown(shown, sizeof shown, v, 60));
     STRUCT_ARGS(p)->threshold = x / 100.0;
     return P2PB_OK;
 }
@@ -268,6 +270,9 @@ enum p2pb_status p2pb_args_parse(int argc, char **argv, const struct p2pb_report
                                .err = err,
                                .errlen = errlen};
     enum p2pb_status st = p2pb_opt_parse(&p, argc, argv);
+    /* after "--" every word is a file (getopt stops there) */
+    for (int i = p.next; st == P2PB_OK && !p.stopped && i < argc; i++)
+        st = take_path(&p, argv[i]);
     if (st == P2PB_ERANGE) /* a value out of its range: a usage error here (exit 2) */
         st = P2PB_EUSAGE;
     if (st == P2PB_OK && a->action == P2PB_ARGS_RUN && a->side == 1 && a->nfiles[1] == 0)

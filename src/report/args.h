@@ -135,8 +135,8 @@ extern const struct p2pb_report_cmd p2pb_cmd_show_def, p2pb_cmd_compare_def, p2p
 /*
  * Parse argv[1..argc-1] (argv[0] is the command name) for command cmd into
  * a, which must come from p2pb_args_init: options in any order, files in
- * order, "--vs" switching to side B. Stops at -h or -V (a->action says
- * which). Returns P2PB_OK, P2PB_EUSAGE (unknown option, an option the
+ * order, "--vs" switching to side B, every word after "--" a file. Stops
+ * at -h or -V (a->action says which). Returns P2PB_OK, P2PB_EUSAGE (unknown option, an option the
  * command does not take, a missing or bad value, an option given twice,
  * --vs with no file after it; the message ends with P2PB_TRY_HELP) or
  * P2PB_ENOMEM.

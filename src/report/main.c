@@ -122,11 +122,14 @@ static enum p2pb_status run_command(const struct p2pb_report_cmd *c, int argc, c
         for (size_t i = 0; c->verbs[i]; i++)
             if (strcmp(argv[1], c->verbs[i]) == 0)
                 verb = c->verbs[i];
+        char shown[72];
         if (!verb)
             return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                             "%s: unknown '%s' (build or check)" P2PB_TRY_HELP, c->name, argv[1]);
+                             "%s: unknown '%s' (build or check)" P2PB_TRY_HELP, c->name,
+                             p2pb_text_shown(shown, sizeof shown, argv[1], 60));
         argc--, argv++; /* the verb stands for the command's name */
-    } else if (c->verbs && (argc < 2 || (strcmp(argv[1], "-h") && strcmp(argv[1], "--help")))) {
+    } else if (c->verbs && (argc < 2 || (strcmp(argv[1], "-h") && strcmp(argv[1], "--help") &&
+                                         strcmp(argv[1], "-V") && strcmp(argv[1], "--version")))) {
         return p2pb_fail(P2PB_EUSAGE, err, errlen, "%s needs build or check" P2PB_TRY_HELP,
                          c->name);
     }
@@ -165,7 +168,9 @@ static enum p2pb_status dispatch(int argc, char **argv, char *err, size_t errlen
     for (size_t i = 0; i < NCMDS; i++)
         if (strcmp(argv[1], cmds[i]->name) == 0)
             return run_command(cmds[i], argc - 1, argv + 1, err, errlen);
-    return p2pb_fail(P2PB_EUSAGE, err, errlen, "unknown command '%s' (%s)" P2PB_TRY_HELP, argv[1],
+    char shown[72];
+    return p2pb_fail(P2PB_EUSAGE, err, errlen, "unknown command '%s' (%s)" P2PB_TRY_HELP,
+                     p2pb_text_shown(shown, sizeof shown, argv[1], 60),
                      command_names(names, sizeof names));
 }
 

@@ -115,6 +115,29 @@ static void options(void)
     CHECK(parse(&o, "--samples", "12x", NULL) == P2PB_EUSAGE);
     CHECK(parse(&o, "--format", "xml", NULL) == P2PB_EUSAGE);
     CHECK_STR_CONTAINS(err, "unknown format 'xml'");
+    /* the option engine's words (issue 21's attack): a value given to a flag, an
+     * ambiguous abbreviation, a size beyond the field stored exactly or refused, a
+     * long value cut so that the option's name survives, a newline made '?' */
+    CHECK(parse(&o, "--help=1", NULL, NULL) == P2PB_EUSAGE);
+    CHECK_STR_CONTAINS(err, "option '--help' takes no value");
+    CHECK(parse(&o, "--check=yes", NULL, NULL) == P2PB_EUSAGE);
+    CHECK_STR_CONTAINS(err, "option '--check' takes no value");
+    CHECK(parse(&o, "--ti", "1", NULL) == P2PB_EUSAGE);
+    CHECK_STR_CONTAINS(err, "option '--ti' is ambiguous (--time-per-size, --timeout)");
+    CHECK(parse(&o, "memcpy", "--memcpy-buffer", "18446744073709551615") == P2PB_ERANGE);
+    CHECK_STR_CONTAINS(err, "--memcpy-buffer 18446744073709551615: must be at most");
+    CHECK(parse(&o, "memcpy", "--memcpy-buffer", "1099511627775") == P2PB_OK &&
+          o.policy.copy_bytes == 1099511627775u);
+    {
+        char big[300];
+        memset(big, 'x', sizeof big - 1);
+        big[sizeof big - 1] = '\0';
+        CHECK(parse(&o, "--samples", big, NULL) == P2PB_EUSAGE);
+        CHECK_STR_CONTAINS(err, "xxx...' for --samples (expected an integer)");
+        CHECK(strlen(err) < 200);
+    }
+    CHECK(parse(&o, "--rounds", "1\n2", NULL) == P2PB_EUSAGE);
+    CHECK_STR_CONTAINS(err, "invalid value '1?2' for --rounds");
     CHECK(parse(&o, "--ci-target", "nan", NULL) != P2PB_OK);
     CHECK(parse(&o, "--timeout", "-1", NULL) == P2PB_ERANGE);
     CHECK(parse(&o, "--samples", "5", "--fixed-imb") == P2PB_EUSAGE);

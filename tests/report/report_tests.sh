@@ -257,6 +257,19 @@ errors)
     expect_status 2 "$bin" show -t 5 a/a-01.jsonl
     grep -q "^p2pbench-report: -t/--threshold is not an option of show; show takes -f/--format, -m/--metric\$" err.txt ||
         fail "show -t: $(cat err.txt)"
+    # after "--" every word is a file, never an option (a gate quietly off otherwise)
+    expect_status 0 "$bin" show -- a/a-01.jsonl
+    expect_status 1 "$bin" compare a/a-01.jsonl --vs a/a-02.jsonl -- --fail-on-regression
+    grep -q "^p2pbench-report: --fail-on-regression: cannot open" err.txt || fail "-- then an option-like file: $(cat err.txt)"
+    # a value echoed in an error stays on its one line; -V after baseline; no empty -o
+    expect_status 2 "$bin" show a/a-01.jsonl -m "$(printf 'x\nFAKE: all good')"
+    [ "$(wc -l <err.txt)" = 2 ] && grep -q "^p2pbench-report: invalid value 'x?FAKE: all good' for --metric" err.txt ||
+        fail "newline in a value: $(cat err.txt)"
+    expect_status 0 "$bin" baseline -V
+    expect_status 2 "$bin" import "$cases/case04.txt" -o ''
+    grep -q "^p2pbench-report: empty value for --output" err.txt || fail "import -o '': $(cat err.txt)"
+    expect_status 2 "$bin" compare a --vs a --holm=1
+    grep -q "^p2pbench-report: option '--holm' takes no value" err.txt || fail "--holm=1: $(cat err.txt)"
     expect_status 0 "$bin" --help
     # COMMAND --help: that command and the options it takes, nothing else
     "$bin" compare --help >help.txt 2>&1 || fail "compare --help: exit $?"
