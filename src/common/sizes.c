@@ -37,7 +37,13 @@ enum p2pb_status p2pb_parse_size(const char *text, size_t *out, char *err, size_
                              text);
         }
         const char *rest = end + 1;
-        if (shift && (strcasecmp(rest, "iB") == 0 || strcasecmp(rest, "B") == 0 || *rest == '\0'))
+        if (shift && strcasecmp(rest, "B") == 0) /* "1MB", "1Kb": 10^6 bytes? bits? */
+            return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                             "ambiguous message size '%s': write %.*s%c (2^%u bytes) or %.*s%ciB; "
+                             "this tool's MB is 10^6 bytes, a small b a bit",
+                             text, (int)(end - text), text, toupper((unsigned char)*end), shift,
+                             (int)(end - text), text, toupper((unsigned char)*end));
+        if (shift && (strcasecmp(rest, "iB") == 0 || *rest == '\0'))
             ;
         else if (!shift && *rest == '\0')
             ;

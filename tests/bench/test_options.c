@@ -145,6 +145,12 @@ static void options(void)
     CHECK(parse(&o, "-s", "2147483649", NULL) == P2PB_ERANGE);
     CHECK_STR_CONTAINS(err, "2147483649");
     CHECK(parse(&o, "-s", "3G", NULL) == P2PB_OK); /* multiple of 1 KiB: sent as 1 KiB blocks */
+    /* 1MB: 10^6 bytes (this tool's MB) or 2^20? 1Kb: bits? refused; KiB, MiB taken */
+    CHECK(parse(&o, "-s", "1MB", NULL) == P2PB_EUSAGE);
+    CHECK_STR_CONTAINS(err, "ambiguous message size '1MB': write 1M (2^20 bytes) or 1MiB");
+    CHECK(parse(&o, "-s", "8,1Kb", NULL) == P2PB_EUSAGE);
+    CHECK(parse(&o, "-s", "1KiB,2MiB,8B", NULL) == P2PB_OK && o.nsizes == 3 && o.sizes[0] == 8 &&
+          o.sizes[1] == 1024 && o.sizes[2] == (size_t)2 << 20);
     CHECK(parse(&o, "-s", "1K", "-m") == P2PB_EUSAGE);
     CHECK(parse(&o, "--samples", "7", NULL) == P2PB_OK && o.policy.mode == P2PB_POLICY_FIXED &&
           o.policy.samples == 7);
