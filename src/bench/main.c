@@ -173,6 +173,28 @@ static enum p2pb_status close_results(struct p2pb_run *run, enum p2pb_status st)
     return st;
 }
 
+/* Every kernel of the run unavailable in this MPI library (kernel.h,
+ * unavailable_reason): rank 0 says why, one line each, and lets the results
+ * file go without a word written (a previous file of that name stays as it
+ * was). Returns 1 then, else 0. */
+static int none_available(struct p2pb_run *run)
+{
+    const struct p2pb_options *o = run->opt;
+    for (size_t i = 0; i < o->nkernels; i++)
+        if (!o->kernels[i]->unavailable_reason)
+            return 0;
+    if (run->rank == 0) {
+        for (size_t i = 0; i < o->nkernels; i++)
+            fprintf(stderr, "p2pbench: skipping %s: %s\n", o->kernels[i]->name,
+                    o->kernels[i]->unavailable_reason);
+        fprintf(stderr, "p2pbench: error: nothing to measure: no kernel named can run with this "
+                        "MPI library; no results file written\n");
+        p2pb_results_discard(run->rf);
+        run->rf = NULL;
+    }
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     static struct p2pb_options opt;
@@ -214,6 +236,8 @@ int main(int argc, char **argv)
         }
         return finish(&run, 1);
     }
+    if (!opt.survey && none_available(&run)) /* nothing written: a previous file stays */
+        return finish(&run, 1);
     p2pb_probe_run(&run); /* before the kernels, off every timed path */
     if (p2pb_run_record(&run) != P2PB_OK) {
         if (run.rank == 0)
