@@ -2,13 +2,15 @@
 """What sweep-vs-peer.sh prints: wall time, launch-to-launch spread and, with
 IMB-MPI1 as the peer, the per-size ratio table of the four kernels.
 
-    python3 peer_table.py TMPDIR LAUNCHES PEER CACHE_MB
+    python3 peer_table.py TMPDIR LAUNCHES PEER CACHE_MB [ALIGNED]
 
 TMPDIR holds p2pb-N.jsonl and peer-N.out for N = 1..LAUNCHES and a file
 "wall" of lines "side end start" (seconds). PEER is imb or netpipe. CACHE_MB
 > 0: both sides ran cold (--off-cache / -off_cache): rows from 64 KiB only.
+ALIGNED 1: IMB's buffers were page aligned (sweep-vs-peer.sh -a).
 """
 import json
+import math
 import re
 import statistics
 import sys
@@ -77,13 +79,39 @@ def cpu_model():
     return "unknown"
 
 
+def hl_interval(mv, tv):
+    """95% interval of the ratio mine/theirs from the launches: the m x n
+    pairwise ratios sorted, their k-th from each end, k from the Mann-Whitney
+    critical value (normal approximation; Hollander & Wolfe, Nonparametric
+    Statistical Methods, 3rd ed., section 4.3), as p2pbench-report compare's
+    band (docs/methodology.md). None below 3 launches a side."""
+    m, n = len(mv), len(tv)
+    if m < 3 or n < 3:
+        return None
+    r = sorted(a / b for a in mv for b in tv if b > 0)
+    k = int(math.floor(m * n / 2 - 1.96 * math.sqrt(m * n * (m + n + 1) / 12)))
+    k = max(k, 0)
+    return r[k], r[len(r) - 1 - k]
+
+
+def verdict(ci):
+    """'in' when the interval lies inside 0.95 .. 1.05, 'out' when it lies
+    wholly outside, else 'open' (the launches cannot tell)."""
+    if ci is None:
+        return "open"
+    if 0.95 <= ci[0] and ci[1] <= 1.05:
+        return "in"
+    return "out" if ci[1] < 0.95 or ci[0] > 1.05 else "open"
+
+
 def ratio_table(title, mine, theirs, prefix, min_bytes):
-    """Print the per-size table of median(mine) / median(theirs); returns the
-    ratios."""
+    """Print the per-size table of median(mine) / median(theirs), each row
+    marked * when outside 0.95 .. 1.05, and ! when its 95% interval
+    (hl_interval) lies wholly outside; returns the ratios."""
     sizes = sorted({k[1] for k in theirs[0] if k[0] in KERNELS and k[1] >= min_bytes})
     print(title)
     print("%10s" % "bytes" + "".join("%10s" % k for k in KERNELS))
-    ratios = []
+    ratios, verdicts = [], []
     for b in sizes:
         cells = []
         for k in KERNELS:
@@ -94,18 +122,26 @@ def ratio_table(title, mine, theirs, prefix, min_bytes):
                 continue
             x = statistics.median(mv) / statistics.median(tv)
             ratios.append(x)
-            cells.append("%9.3f%s" % (x, " " if 0.95 <= x <= 1.05 else "*"))
+            v = verdict(hl_interval(mv, tv))
+            verdicts.append(v)
+            cells.append("%9.3f%s" % (x, "!" if v == "out" else
+                                      " " if 0.95 <= x <= 1.05 else "*"))
         print("%10d" % b + "".join(cells))
     if ratios:
         out = sum(1 for x in ratios if not 0.95 <= x <= 1.05)
         print("rows outside 0.95 .. 1.05 (*): %d of %d; median row %.3f (aim 0.98 .. 1.02); "
               "range %.3f .. %.3f" % (out, len(ratios), statistics.median(ratios), min(ratios),
                                       max(ratios)))
+        print("95%% intervals of the ratio (pairwise ratios of launches, as compare's band): "
+              "%d rows inside 0.95 .. 1.05, %d wholly outside (!), %d cannot tell at %d launches"
+              % (verdicts.count("in"), verdicts.count("out"), verdicts.count("open"),
+                 len(mine)))
     return ratios
 
 
 def main():
     tmp, launches, peer, cache_mb = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+    aligned = len(sys.argv) > 5 and sys.argv[5] == "1"
     wall = {"p2pb": [], "peer": []}
     for line in open(tmp + "/wall"):
         side, end, start = line.split()
@@ -122,6 +158,8 @@ def main():
     print("peer                      %s%s, %d launches each, alternated" %
           (peer, ", cold (-off_cache %d / --off-cache --cache-size %dM)" % (cache_mb, cache_mb)
            if cache_mb else "", launches))
+    if aligned:
+        print("IMB's buffers              page aligned (malloc preload, -a), as p2pbench's")
     print("wall time, median         p2pbench %.2f s, peer %.2f s" % (wp, wq))
     print("wall-time ratio           %.2f  (aim <= 1.25)%s" % (wp / wq, "" if peer == "imb" else
           "; NetPIPE runs its own, longer size schedule: not like for like"))

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: MIT
 # p2pbench's default sweep against IMB-MPI1 on the same 2 ranks, alternated:
 # wall time and launch-to-launch spread. Nothing else may run beside it.
-#   IMB=path scripts/bench/sweep-vs-peer.sh [-n ROUNDS] [-b BUILD_DIR] [-c CACHE_MB]
+#   IMB=path scripts/bench/sweep-vs-peer.sh [-n ROUNDS] [-b BUILD_DIR] [-c CACHE_MB] [-a]
+# -a: IMB's message buffers page aligned, as p2pbench's are (a malloc preload,
+# scripts/bench/pagealign.c): the two tools then differ in method only, not in
+# where glibc's heap put IMB's buffers (docs/performance.md, issue 19).
 # -c CACHE_MB: the cold mode on both sides, p2pbench --off-cache --cache-size
 # CACHE_MB M against IMB -off_cache CACHE_MB (IMB's unit: MB = 2^20 bytes).
 # P2PB_ARGS="--shift-buffers ..." adds options to every p2pbench launch (to try
@@ -23,20 +26,24 @@
 #   launches of p2pbench's t_usec.median over the median over launches of
 #   IMB's t (t_max for Sendrecv and Exchange), every size (with -c: from
 #   64 KiB), the rows outside 0.95 .. 1.05 and the median row (aim 0.98 ..
-#   1.02); then the same for p2pbench's IMB-style t (t_avg_usec, t_max_usec:
-#   means over every timed iteration), and the host's CPU model
+#   1.02), and per row the 95% interval of the ratio from the launches (as
+#   compare's band): inside the 5% band, wholly outside it (!), or not
+#   decided at this many launches; then the same for p2pbench's IMB-style t
+#   (t_avg_usec, t_max_usec: means over every timed iteration), and the
+#   host's CPU model
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=SCRIPTDIR/../lib/common.sh
 . "$root/scripts/lib/common.sh"
 rounds=5 build=$root/build
-cache_mb=
-while getopts "n:b:c:h" opt; do
+cache_mb= align=
+while getopts "n:b:c:ah" opt; do
     case $opt in
     n) rounds=$OPTARG ;;
     b) build=$OPTARG ;;
     c) cache_mb=$OPTARG ;;
-    h) sed -n '3,30p' "$0"; exit 0 ;;
+    a) align=1 ;;
+    h) sed -n '3,36p' "$0"; exit 0 ;;
     *) usage_error "unknown option" ;;
     esac
 done
@@ -72,6 +79,12 @@ allow_mpi_as_root
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mpi=(mpirun -np 2 --bind-to core)
+peer_mpi=("${mpi[@]}")
+if [ -n "$align" ]; then
+    [ "$peer" = imb ] || die "-a needs IMB-MPI1 (IMB=path)"
+    cc -O2 -shared -fPIC -o "$tmp/pagealign.so" "$root/scripts/bench/pagealign.c"
+    peer_mpi+=(-x LD_PRELOAD="$tmp/pagealign.so")
+fi
 now() { date +%s.%N; }
 for r in $(seq 1 "$rounds"); do
     # alternate which side goes first, so neither always follows the other
@@ -80,11 +93,11 @@ for r in $(seq 1 "$rounds"); do
         if [ "$side" = p2pb ]; then
             "${mpi[@]}" "$bin" "${p2pb_args[@]}" -o "$tmp/p2pb-$r.jsonl" >/dev/null
         elif [ "$peer" = imb ]; then
-            "${mpi[@]}" "${peer_cmd[@]}" >"$tmp/peer-$r.out"
+            "${peer_mpi[@]}" "${peer_cmd[@]}" >"$tmp/peer-$r.out"
         else
             "${mpi[@]}" "${peer_cmd[@]}" -o "$tmp/peer-$r.out" >/dev/null 2>&1
         fi
         echo "$side $(now) $t0" >>"$tmp/wall"
     done
 done
-python3 "$root/scripts/bench/peer_table.py" "$tmp" "$rounds" "$peer" "${cache_mb:-0}"
+python3 "$root/scripts/bench/peer_table.py" "$tmp" "$rounds" "$peer" "${cache_mb:-0}" "${align:-0}"
