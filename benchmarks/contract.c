@@ -55,11 +55,9 @@ int p2pb_kernel_fixed_bytes(const struct p2pb_kernel *k)
 
 int p2pb_kernel_reads(const struct p2pb_kernel *k, const char *opt)
 {
-    size_t n = strlen(opt);
-    for (const char *p = k->options; p && *p; p += strcspn(p, " "), p += *p == ' ') {
-        if (strncmp(p, opt, n) == 0 && (p[n] == ' ' || p[n] == '\0'))
+    for (size_t i = 0; k->optdefs && i < k->n_optdefs; i++)
+        if (strcmp(k->optdefs[i].name, opt) == 0)
             return 1;
-    }
     return 0;
 }
 

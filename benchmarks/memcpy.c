@@ -84,6 +84,21 @@ static enum p2pb_status memcpy_verify(const struct p2pb_kernel_ctx *c, size_t *b
 static const size_t memcpy_sizes[] = {4,    8,    16,   32,   64,    128,   256,   512,
                                       1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072};
 
+static const char *const memcpy_ranks_names[] = {"one", "all", NULL};
+
+/* memcpy's options (option.h). --memcpy-buffer's default, 16 MiB: the
+ * buffer of the seed memcpy table. */
+enum { O_MEMCPY_BUFFER, O_MEMCPY_RANKS, O_MEMCPY_N };
+static const struct p2pb_optdef memcpy_options[O_MEMCPY_N] = {
+    P2PB_OPT(O_MEMCPY_BUFFER, "memcpy-buffer", 0, P2PB_OPT_SIZE, "SIZE", .min = 1,
+             .max = (double)((size_t)1 << 40), .def_text = "16M", .def = 16.0 * 1024 * 1024,
+             P2PB_KSET_FIELD(copy_bytes),
+             .help = "memcpy kernel: bytes copied per iteration (default {def})"),
+    P2PB_OPT(O_MEMCPY_RANKS, "memcpy-ranks", 0, P2PB_OPT_ENUM, "one|all", .def_text = "one",
+             .def = 0, P2PB_KSET_FIELD(self_all), .choices = memcpy_ranks_names,
+             .help = "memcpy kernel: copy on rank 0 only (default) or on every rank at once"),
+};
+
 const struct p2pb_kernel p2pb_kernel_memcpy = {
     .name = "memcpy",
     .display_name = "Memcpy",
@@ -102,7 +117,8 @@ const struct p2pb_kernel p2pb_kernel_memcpy = {
     .verify = memcpy_verify,
     .teardown = memcpy_teardown,
     .flags = P2PB_KF_PER_GROUP,
-    .options = "memcpy-buffer memcpy-ranks",
+    .optdefs = memcpy_options,
+    .n_optdefs = sizeof memcpy_options / sizeof memcpy_options[0],
     .default_sizes = memcpy_sizes,
     .ndefault_sizes = sizeof memcpy_sizes / sizeof memcpy_sizes[0],
     .min_bytes = 1,

@@ -128,6 +128,26 @@ static enum p2pb_status msgrate_verify(const struct p2pb_kernel_ctx *c, size_t *
 /* 0 and powers of 2 up to 1 KiB: small messages. */
 static const size_t msgrate_sizes[] = {0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
 
+
+static const char *const on_off_names[] = {"off", "on", NULL};
+
+/* msgrate's options (option.h). --msgrate-prepost on: SMB's pre-posted
+ * pattern, the figure of merit of LANL's ATS-5 description of SMB. */
+enum { O_MSGRATE_PREPOST, O_CACHE_POLLUTE, O_MSGRATE_N };
+static const struct p2pb_optdef msgrate_options[O_MSGRATE_N] = {
+    P2PB_OPT(O_MSGRATE_PREPOST, "msgrate-prepost", 0, P2PB_OPT_ENUM, "on|off", .def_text = "on",
+             .def = 1, P2PB_KSET_FIELD(msgrate_prepost), .choices = on_off_names,
+             .help = "msgrate: post each iteration's receives and handshake with the partner "
+                     "before it sends, untimed (on, default), or post them after this rank's "
+                     "sends, timed (off)"),
+    P2PB_OPT(O_CACHE_POLLUTE, "cache-pollute", 0, P2PB_OPT_SIZE, "BYTES", .min = 0,
+             .max = (double)((size_t)1 << 40), .def_text = "0", .def = 0,
+             P2PB_KSET_FIELD(cache_pollute),
+             .help = "msgrate: before each iteration, untimed, touch every cache line of a "
+                     "buffer of BYTES (larger than the last-level cache) and handshake with the "
+                     "partner (default {def}: off)"),
+};
+
 const struct p2pb_kernel p2pb_kernel_msgrate = {
     .name = "msgrate",
     .display_name = "Msgrate",
@@ -147,7 +167,8 @@ const struct p2pb_kernel p2pb_kernel_msgrate = {
     .verify = msgrate_verify,
     .teardown = msgrate_teardown,
     .flags = P2PB_KF_PER_GROUP,
-    .options = "msgrate-prepost cache-pollute",
+    .optdefs = msgrate_options,
+    .n_optdefs = sizeof msgrate_options / sizeof msgrate_options[0],
     .default_sizes = msgrate_sizes,
     .ndefault_sizes = sizeof msgrate_sizes / sizeof msgrate_sizes[0],
     .bound_paths = 2,

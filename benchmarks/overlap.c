@@ -52,6 +52,15 @@ static enum p2pb_status overlap_verify(const struct p2pb_kernel_ctx *c, size_t *
     return p2pb_pattern_check(c->rbuf, c->bytes, c->peer, c->iter, bad);
 }
 
+
+/* overlap's option (option.h). */
+static const struct p2pb_optdef overlap_options[] = {
+    P2PB_OPT(0, "overlap-compute", 0, P2PB_OPT_FRACTION, "F", .min = 0, .max = 100,
+             .def_text = "1", .def = 1, P2PB_KSET_FIELD(overlap_compute),
+             .help = "overlap kernel: the compute lasts F x the pure transfer's median at each "
+                     "size (default {def}); 0: no compute, the overlap is undefined"),
+};
+
 const struct p2pb_kernel p2pb_kernel_overlap = {
     .name = "overlap",
     .display_name = "Overlap",
@@ -69,7 +78,8 @@ const struct p2pb_kernel p2pb_kernel_overlap = {
     .run_iter = overlap_iter,
     .verify = overlap_verify,
     .flags = P2PB_KF_OVERLAP,
-    .options = "overlap-compute",
+    .optdefs = overlap_options,
+    .n_optdefs = sizeof overlap_options / sizeof overlap_options[0],
     .bound_paths = 2,
     .compute = overlap_compute,
 };

@@ -117,6 +117,14 @@ static enum p2pb_status partitioned_none(struct p2pb_kernel_ctx *c)
 
 #endif
 
+/* partitioned-pingpong's option (option.h). */
+static const struct p2pb_optdef partitioned_options[] = {
+    P2PB_OPT(0, "partitions", 0, P2PB_OPT_COUNT, "P", .min = 1, .max = 65536, .def_text = "8",
+             .def = 8, P2PB_KSET_FIELD(partitions),
+             .help = "partitioned-pingpong: parts per message (MPI_Psend_init); sizes that are "
+                     "not a multiple of P are skipped (default {def})"),
+};
+
 const struct p2pb_kernel p2pb_kernel_partitioned_pingpong = {
     .name = "partitioned-pingpong",
     .display_name = "Partitioned-PingPong",
@@ -128,6 +136,7 @@ const struct p2pb_kernel p2pb_kernel_partitioned_pingpong = {
     P2PB_PINGPONG_DEFINITION, /* pingpong.h; its own iteration */
     PARTITIONED_CALLS,
     .flags = P2PB_KF_LARGE_COUNT | P2PB_KF_BOUND_BUFFERS | P2PB_KF_PARTITIONED,
-    .options = "partitions",
+    .optdefs = partitioned_options,
+    .n_optdefs = sizeof partitioned_options / sizeof partitioned_options[0],
     .overhead_vs = "pingpong",
 };

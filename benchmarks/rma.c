@@ -394,12 +394,31 @@ static enum p2pb_status setup_get_bibw(struct p2pb_kernel_ctx *c)
     return rma_setup(c, &def_get_bibw);
 }
 
+/* The family's options (option.h), IMB-RMA's definitions by default
+ * (passive target: lock once, MPI_Win_flush; MPI_Win_create);
+ * docs/kernels.md, "One-sided kernels". */
+enum { O_RMA_SYNC, O_RMA_WINDOW, O_RMA_N };
+static const struct p2pb_optdef rma_options[O_RMA_N] = {
+    P2PB_OPT(O_RMA_SYNC, "rma-sync", 0, P2PB_OPT_ENUM, "flush|lock|fence|pscw",
+             .def_text = "flush", .def = P2PB_RMA_FLUSH, P2PB_KSET_FIELD(rma_sync),
+             .choices = p2pb_rma_sync_names,
+             .help = "one-sided kernels: complete puts / gets with MPI_Win_flush in a lock held "
+                     "per size (default {def}), lock / unlock per iteration, MPI_Win_fence, or "
+                     "post-start-complete-wait"),
+    P2PB_OPT(O_RMA_WINDOW, "rma-window", 0, P2PB_OPT_ENUM, "create|allocate|dynamic",
+             .def_text = "create", .def = P2PB_RMA_CREATE, P2PB_KSET_FIELD(rma_window),
+             .choices = p2pb_rma_window_names,
+             .help = "one-sided kernels: the window by MPI_Win_create on the message buffer "
+                     "(default {def}), MPI_Win_allocate, or MPI_Win_create_dynamic + "
+                     "MPI_Win_attach"),
+};
+
 /* Fields every kernel of the family shares. */
 #define RMA_FIELDS                                                                                 \
     .min_ranks = 2, .max_ranks = 2, .participation = P2PB_PART_PAIR, .time_scale = 1.0,            \
     .rank_reduce = P2PB_REDUCE_MAX, .sbuf_regions = 1, .run_iter = rma_iter, .verify = rma_verify, \
     .teardown = rma_teardown, .prepare_check = rma_prepare_check, .flags = P2PB_KF_RMA,            \
-    .options = "rma-sync rma-window"
+    .optdefs = rma_options, .n_optdefs = sizeof rma_options / sizeof rma_options[0]
 
 const struct p2pb_kernel p2pb_kernel_put_latency = {
     .name = "put_latency",

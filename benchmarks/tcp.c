@@ -7,6 +7,7 @@
 #include "tcp.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -19,6 +20,24 @@
 #include <unistd.h>
 
 #include "netif.h"
+
+/* --tcp-if's value: an interface name, 1..15 bytes (IFNAMSIZ - 1) of
+ * letters, digits and "-_.@:"; whether it exists is checked on every rank
+ * (src/bench/preflight.c). NULL when good, else why not. */
+static const char *tcp_if_check(const char *arg)
+{
+    size_t n = strlen(arg);
+    int ok = n > 0 && n < 16;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = isalnum((unsigned char)arg[i]) || strchr("-_.@:", arg[i]) != NULL;
+    return ok ? NULL : "not an interface name (1 to 15 letters, digits or -_.@:)";
+}
+
+const struct p2pb_optdef p2pb_tcp_options[P2PB_TCP_NOPTIONS] = {
+    P2PB_OPT(0, "tcp-if", 0, P2PB_OPT_STRING, "NAME", .def_text = "the interface MPI uses",
+             P2PB_KSET_FIELD(tcp_if_arg), .check = tcp_if_check,
+             .help = "tcp-pingpong, tcp-uniband: network interface to use (default: {def})"),
+};
 
 enum { TAG_OFFER = 121, TAG_VERDICT = 122 };
 

@@ -11,6 +11,10 @@
 
 #include "p2pbench/kernel.h"
 
+/* The TCP kernels' option, --tcp-if (option.h): one array both point to. */
+#define P2PB_TCP_NOPTIONS 1
+extern const struct p2pb_optdef p2pb_tcp_options[P2PB_TCP_NOPTIONS];
+
 /* Seconds the connecting rank waits for connect() before giving up. */
 #define P2PB_TCP_CONNECT_SEC 10
 

@@ -41,5 +41,6 @@ const struct p2pb_kernel p2pb_kernel_tcp_pingpong = {
     .teardown = p2pb_tcp_teardown,
     .min_bytes = 1,
     .flags = P2PB_KF_NO_MPI,
-    .options = "tcp-if",
+    .optdefs = p2pb_tcp_options,
+    .n_optdefs = P2PB_TCP_NOPTIONS,
 };

@@ -46,6 +46,7 @@ const struct p2pb_kernel p2pb_kernel_tcp_uniband = {
     .setup = p2pb_tcp_setup,
     .teardown = p2pb_tcp_teardown,
     .flags = P2PB_KF_DIRECTIONS | P2PB_KF_NO_MPI,
-    .options = "tcp-if",
+    .optdefs = p2pb_tcp_options,
+    .n_optdefs = P2PB_TCP_NOPTIONS,
     .min_bytes = 1,
 };

@@ -22,6 +22,7 @@
 
 #include <mpi.h>
 
+#include "p2pbench/option.h"
 #include "p2pbench/result.h"
 #include "p2pbench/status.h"
 
@@ -254,6 +255,28 @@ struct p2pb_kernel_ctx {
 };
 
 /*
+ * The values of the kernel-specific options, each declared by the kernel
+ * that reads it (struct p2pb_kernel.optdefs) with its default there; the
+ * run's policy holds one (src/bench/harness.h) and the harness hands the
+ * values to each kernel's ctx. Units as the options state them.
+ */
+struct p2pb_kernel_settings {
+    size_t copy_bytes;      /* --memcpy-buffer: bytes per memcpy iteration (memcpy.c) */
+    int self_all;           /* --memcpy-ranks: 1 = every rank copies, 0 = rank 0 only */
+    int msgrate_prepost;    /* --msgrate-prepost: 1 = receives pre-posted (msgrate.c) */
+    size_t cache_pollute;   /* --cache-pollute: bytes touched between iterations, 0 = off */
+    int rma_sync;           /* --rma-sync: enum p2pb_rma_sync (rma.c) */
+    int rma_window;         /* --rma-window: enum p2pb_rma_window */
+    double overlap_compute; /* --overlap-compute: compute / pure transfer median (overlap.c) */
+    size_t partitions;      /* --partitions: parts per message (pingpong_partitioned.c) */
+    const char *tcp_if_arg; /* --tcp-if as given (tcp.c); NULL = not given */
+};
+
+/* The field m of struct p2pb_kernel_settings: designated initialisers of a
+ * kernel's option entries (option.h). */
+#define P2PB_KSET_FIELD(m) P2PB_OPT_FIELD(P2PB_OPT_DST_KERNEL, struct p2pb_kernel_settings, m)
+
+/*
  * A kernel descriptor. Fields:
  *  name          CLI / JSON identifier, lower case, stable ("pingpong")
  *  display_name  table label ("PingPong")
@@ -332,12 +355,17 @@ struct p2pb_kernel_ctx {
  *                earlier in the same launch: the row's overhead
  *                (struct p2pb_result.overhead; partitioned-pingpong:
  *                "pingpong")
- *  options       optional; the kernel-specific options the kernel reads,
- *                their long names without "--" separated by single spaces
- *                ("msgrate-prepost cache-pollute"). p2pbench warns about
- *                such an option when no kernel that runs declares it, and
- *                names the kernels that do (p2pb_kernel_reads). --window is
- *                not declared: every P2PB_BYTES_WINDOW_X kernel reads it.
+ *  optdefs       optional; the kernel-specific options the kernel reads,
+ *  n_optdefs     n_optdefs entries (option.h), as fio's engines declare
+ *                theirs: names, kind, range, default, help, and a field of
+ *                struct p2pb_kernel_settings (P2PB_KSET_FIELD). p2pbench's
+ *                option table is its own entries followed by every
+ *                registered kernel's (an option two kernels share, e.g.
+ *                --tcp-if, is one array both point to, listed once). It
+ *                warns about such an option when no kernel that runs
+ *                declares it, and names the kernels that do
+ *                (p2pb_kernel_reads). --window is p2pbench's own: every
+ *                P2PB_BYTES_WINDOW_X kernel reads it.
  */
 struct p2pb_kernel {
     const char *name;
@@ -369,7 +397,8 @@ struct p2pb_kernel {
     enum p2pb_status (*between_iter)(struct p2pb_kernel_ctx *ctx);
     void (*compute)(uint64_t steps);
     const char *overhead_vs;
-    const char *options;
+    const struct p2pb_optdef *optdefs;
+    size_t n_optdefs;
 };
 
 /*
@@ -397,7 +426,7 @@ int p2pb_kernel_fixed_bytes(const struct p2pb_kernel *k);
 
 /*
  * 1 when kernel k declares the kernel-specific option `opt` (its long name
- * without "--") in k->options, else 0. benchmarks/contract.c.
+ * without "--") in k->optdefs, else 0. benchmarks/contract.c.
  */
 int p2pb_kernel_reads(const struct p2pb_kernel *k, const char *opt);
 

@@ -43,7 +43,7 @@ static int assign_roles(const struct p2pb_kernel *k, const struct p2pb_policy *p
         }
         break;
     case P2PB_PART_SELF:
-        if (!pol->self_all && !(k->flags & P2PB_KF_EVERY_RANK))
+        if (!pol->ks.self_all && !(k->flags & P2PB_KF_EVERY_RANK))
             nactive = 1;
         if (k->max_ranks > 0 && nactive > k->max_ranks)
             nactive = k->max_ranks;
@@ -80,16 +80,16 @@ static void start_run(struct p2pb_measure *r, MPI_Comm comm, const struct p2pb_k
     c->tcp_if = pol->tcp_if;
     c->window = pol->window;
     c->direction = (k->flags & P2PB_KF_DIRECTIONS) ? (direction != 0) : 0;
-    c->copy_bytes = pol->copy_bytes;
-    c->prepost = pol->msgrate_prepost;
-    c->pollute = pol->cache_pollute;
-    c->rma_sync = pol->rma_sync;
-    c->rma_window = pol->rma_window;
+    c->copy_bytes = pol->ks.copy_bytes;
+    c->prepost = pol->ks.msgrate_prepost;
+    c->pollute = pol->ks.cache_pollute;
+    c->rma_sync = pol->ks.rma_sync;
+    c->rma_window = pol->ks.rma_window;
     if (k->flags & P2PB_KF_OVERLAP) { /* direction is the phase (kernel.h) */
         c->phase = direction;
         c->compute_iters = direction == P2PB_OVL_PURE ? 0 : pol->overlap_steps;
     }
-    c->partitions = (k->flags & P2PB_KF_PARTITIONED) ? pol->partitions : 0;
+    c->partitions = (k->flags & P2PB_KF_PARTITIONED) ? pol->ks.partitions : 0;
     c->large_count = P2PB_HAVE_MPI4 && (k->flags & P2PB_KF_LARGE_COUNT) && bytes > (size_t)INT_MAX;
     r->nactive = assign_roles(k, pol, c);
     r->bf = p2pb_kernel_bytes_factor(k, bytes, c->window, c->copy_bytes);

@@ -54,26 +54,15 @@ struct p2pb_policy {
                            * llc_bytes */
     size_t llc_bytes;     /* last-level cache size (hwloc), bytes; 0 = unknown */
     size_t window;        /* window W for bandwidth kernels (--window) */
-    size_t copy_bytes;    /* memcpy reference: bytes copied per iteration
-                           * (--memcpy-buffer) */
-    int self_all;         /* P2PB_PART_SELF kernels: 1 = every rank works,
-                           * 0 = rank 0 only (--memcpy-ranks all|one) */
     double bound_mbps;    /* --bound: the rate of one path, MB/s; 0 = from the hardware */
-    int msgrate_prepost;  /* msgrate: 1 = receives pre-posted (--msgrate-prepost on|off) */
-    size_t cache_pollute; /* msgrate: bytes touched between iterations, untimed
-                           * (--cache-pollute); 0 = off */
     struct p2pb_bounds *bounds; /* run-level facts for the rows' bounds (the suite); NULL
                                  * none */
-    int rma_sync;               /* RMA kernels: enum p2pb_rma_sync (--rma-sync) */
-    int rma_window;             /* RMA kernels: enum p2pb_rma_window (--rma-window) */
-    double overlap_compute;     /* --overlap-compute: the compute of an overlap kernel
-                                 * lasts this x its "pure" median (0: no compute) */
     size_t overlap_steps;       /* not an option: set by the suite before each size of
                                  * an overlap kernel's cpu and overlap phases, this
                                  * rank's calibrated compute steps (ctx->compute_iters;
                                  * src/bench/overlap.c) */
-    size_t partitions;          /* P2PB_KF_PARTITIONED kernels: parts per message
-                                 * (--partitions) */
+    struct p2pb_kernel_settings ks; /* the kernel-specific options (kernel.h; each
+                                     * declared by its kernel) */
     int numa_node;              /* --numa-node: buffers on this NUMA node (OS index);
                                  * -1 = first touch */
     char tcp_if[16];            /* not an option: the interface of the TCP kernels, the

@@ -31,7 +31,6 @@ static enum p2pb_status apply_format(struct p2pb_optparser *p, const char *arg);
 static enum p2pb_status apply_output(struct p2pb_optparser *p, const char *arg);
 static enum p2pb_status apply_no_results(struct p2pb_optparser *p, const char *arg);
 static enum p2pb_status apply_label(struct p2pb_optparser *p, const char *arg);
-static enum p2pb_status apply_tcp_if(struct p2pb_optparser *p, const char *arg);
 static enum p2pb_status apply_bound(struct p2pb_optparser *p, const char *arg);
 
 /* The field of an entry: its struct, its C type (from the member's type, so
@@ -44,14 +43,13 @@ static enum p2pb_status apply_bound(struct p2pb_optparser *p, const char *arg);
 /* Largest sample count and batch accepted. */
 #define MAX_COUNT 100000000.0
 
-static const char *const memcpy_ranks_names[] = {"one", "all", NULL};
 static const char *const progress_names[] = {"auto", "always", "never", NULL};
 static const char *const survey_mode_names[] = {"alone", "contention", "auto", NULL};
 static const char *const survey_order_names[] = {"schedule", "random", NULL};
 static const char *const survey_per_names[] = {"auto", "host", "rank", NULL};
-static const char *const on_off_names[] = {"off", "on", NULL};
 
-const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
+/* p2pbench's own entries; the kernels' follow them (full_table). */
+static const struct p2pb_optdef core_table[O_CORE] = {
     OPT(O_KERNELS, "kernels", 'k', P2PB_OPT_STRING, "LIST", .apply = apply_kernels, .many = 1,
         .help = "kernels to run, comma separated (also positional; -k may be repeated); see "
                 "--list"),
@@ -128,22 +126,11 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
         POLICY_FIELD(numa_node),
         .help = "place message buffers on NUMA node N (OS index; default: the rank's own node, "
                 "first touch)"),
-    /* 16 MiB, the buffer of the seed memcpy table */
-    OPT(O_MEMCPY_BUFFER, "memcpy-buffer", 0, P2PB_OPT_SIZE, "SIZE", .min = 1,
-        .max = (double)((size_t)1 << 40), .def_text = "16M", .def = 16.0 * 1024 * 1024,
-        POLICY_FIELD(copy_bytes),
-        .help = "memcpy kernel: bytes copied per iteration (default {def})"),
-    OPT(O_MEMCPY_RANKS, "memcpy-ranks", 0, P2PB_OPT_ENUM, "one|all", .def_text = "one", .def = 0,
-        POLICY_FIELD(self_all), .choices = memcpy_ranks_names,
-        .help = "memcpy kernel: copy on rank 0 only (default) or on every rank at once"),
     OPT(O_PROGRESS, "progress", 0, P2PB_OPT_ENUM, "auto|always|never", .def_text = "auto", .def = 0,
         OPTIONS_FIELD(progress), .choices = progress_names,
         .help = "a progress line on stderr (kernel, round, size, elapsed, sizes left); auto: "
                 "when rank 0's stderr is a terminal (not under mpirun: use always) and the run "
                 "is past 2 s (default {def})"),
-    OPT(O_TCP_IF, "tcp-if", 0, P2PB_OPT_STRING, "NAME", .def_text = "the interface MPI uses",
-        .apply = apply_tcp_if,
-        .help = "tcp-pingpong, tcp-uniband: network interface to use (default: {def})"),
     OPT(O_BOUND, "bound", 0, P2PB_OPT_STRING, "RATE", .def_text = "from the hardware",
         .apply = apply_bound,
         .help = "the rate of one path for the bound beside each row (e.g. 100mbit, 10gbit, "
@@ -175,26 +162,10 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
         .help = "survey: most time per pair, metric and direction, warm-up included, in seconds: "
                 "a slow link's rows end there, marked capped, and its stream samples shrink to "
                 "fit (default {def})"),
-    /* IMB-RMA's definitions (passive target: lock once, MPI_Win_flush; MPI_Win_create);
-     * docs/kernels.md, "One-sided kernels" */
-    OPT(O_RMA_SYNC, "rma-sync", 0, P2PB_OPT_ENUM, "flush|lock|fence|pscw", .def_text = "flush",
-        .def = P2PB_RMA_FLUSH, POLICY_FIELD(rma_sync), .choices = p2pb_rma_sync_names,
-        .help = "one-sided kernels: complete puts / gets with MPI_Win_flush in a lock held per "
-                "size (default {def}), lock / unlock per iteration, MPI_Win_fence, or "
-                "post-start-complete-wait"),
-    OPT(O_RMA_WINDOW, "rma-window", 0, P2PB_OPT_ENUM, "create|allocate|dynamic",
-        .def_text = "create", .def = P2PB_RMA_CREATE, POLICY_FIELD(rma_window),
-        .choices = p2pb_rma_window_names,
-        .help = "one-sided kernels: the window by MPI_Win_create on the message buffer (default "
-                "{def}), MPI_Win_allocate, or MPI_Win_create_dynamic + MPI_Win_attach"),
     OPT(O_NO_PROBE, "no-probe", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(no_probe),
         .help = "skip the placement probe at start (the cache-line latency between the CPUs of "
                 "ranks 0-1, 2-3, ... that share a host, in the run record and under latency "
                 "tables; about 1 ms)"),
-    OPT(O_OVERLAP_COMPUTE, "overlap-compute", 0, P2PB_OPT_FRACTION, "F", .min = 0, .max = 100,
-        .def_text = "1", .def = 1, POLICY_FIELD(overlap_compute),
-        .help = "overlap kernel: the compute lasts F x the pure transfer's median at each size "
-                "(default {def}); 0: no compute, the overlap is undefined"),
     OPT(O_LIST, "list", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_list),
         .help = "list kernels and exit"),
     OPT(O_INFO, "info", 0, P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_info),
@@ -203,27 +174,39 @@ const struct p2pb_optdef p2pb_opt_table[O_COUNT] = {
         .help = "show this help and exit"),
     OPT(O_VERSION, "version", 'V', P2PB_OPT_FLAG, NULL, OPTIONS_FIELD(do_version),
         .help = "show version and exit"),
-    /* on: SMB's pre-posted pattern, the figure of merit of LANL's ATS-5 description of SMB */
-    OPT(O_MSGRATE_PREPOST, "msgrate-prepost", 0, P2PB_OPT_ENUM, "on|off", .def_text = "on",
-        .def = 1, POLICY_FIELD(msgrate_prepost), .choices = on_off_names,
-        .help = "msgrate: post each iteration's receives and handshake with the partner before "
-                "it sends, untimed (on, default), or post them after this rank's sends, timed "
-                "(off)"),
-    OPT(O_CACHE_POLLUTE, "cache-pollute", 0, P2PB_OPT_SIZE, "BYTES", .min = 0,
-        .max = (double)((size_t)1 << 40), .def_text = "0", .def = 0, POLICY_FIELD(cache_pollute),
-        .help = "msgrate: before each iteration, untimed, touch every cache line of a buffer "
-                "of BYTES (larger than the last-level cache) and handshake with the partner "
-                "(default {def}: off)"),
-    OPT(O_PARTITIONS, "partitions", 0, P2PB_OPT_COUNT, "P", .min = 1, .max = 65536, .def_text = "8",
-        .def = 8, POLICY_FIELD(partitions),
-        .help = "partitioned-pingpong: parts per message (MPI_Psend_init); sizes that are not "
-                "a multiple of P are skipped (default {def})"),
 };
+
+/* The whole table: core_table (ids = enum opt_id), then the entries each
+ * registered kernel declares (struct p2pb_kernel.optdefs) in registry
+ * order, an option that several kernels declare (one array they share)
+ * taken once. Built on first use, the same every time; a kernel entry
+ * beyond P2PB_OPT_MAX is left out (tests/bench/test_options.c checks
+ * that none is). */
+static const struct p2pb_optdef *full_table(size_t *n)
+{
+    static struct p2pb_optdef table[P2PB_OPT_MAX];
+    static size_t count;
+    if (!count) {
+        for (size_t i = 0; i < O_CORE; i++)
+            table[count++] = core_table[i];
+        for (size_t k = 0; k < p2pb_nkernels; k++)
+            for (size_t j = 0; j < p2pb_kernels[k]->n_optdefs; j++) {
+                const struct p2pb_optdef *d = &p2pb_kernels[k]->optdefs[j];
+                size_t at = O_CORE;
+                while (at < count && strcmp(table[at].name, d->name) != 0)
+                    at++;
+                if (at == count && count < P2PB_OPT_MAX)
+                    table[count++] = *d;
+            }
+    }
+    if (n)
+        *n = count;
+    return table;
+}
 
 const struct p2pb_optdef *p2pb_option_table(size_t *n)
 {
-    *n = O_COUNT;
-    return p2pb_opt_table;
+    return full_table(n);
 }
 
 /* ---- Defaults ---- */
@@ -231,10 +214,10 @@ const struct p2pb_optdef *p2pb_option_table(size_t *n)
 void p2pb_options_engine(struct p2pb_optparser *p, struct p2pb_options *o)
 {
     memset(p, 0, sizeof *p);
-    p->table = p2pb_opt_table;
-    p->n = O_COUNT;
+    p->table = full_table(&p->n);
     p->base[P2PB_DST_OPTIONS] = o;
     p->base[P2PB_DST_POLICY] = o ? &o->policy : NULL;
+    p->base[P2PB_DST_KERNEL] = o ? &o->policy.ks : NULL;
 }
 
 void p2pb_policy_init(struct p2pb_policy *pol)
@@ -244,6 +227,7 @@ void p2pb_policy_init(struct p2pb_policy *pol)
     memset(pol, 0, sizeof *pol);
     pol->mode = P2PB_POLICY_ADAPTIVE;
     p.base[P2PB_DST_POLICY] = pol;
+    p.base[P2PB_DST_KERNEL] = &pol->ks;
     p2pb_opt_defaults(&p);
 }
 
@@ -251,7 +235,7 @@ void p2pb_default_sizes(size_t *sizes, size_t *n)
 {
     char err[128];
     /* cannot fail: the table's text is valid (tests/bench/test_options.c) */
-    if (p2pb_parse_msglog(p2pb_opt_table[O_MSGLOG].def_text, sizes, P2PB_MAX_SIZES, n, err,
+    if (p2pb_parse_msglog(core_table[O_MSGLOG].def_text, sizes, P2PB_MAX_SIZES, n, err,
                           sizeof err) != P2PB_OK)
         *n = 0;
 }
@@ -263,7 +247,7 @@ void p2pb_options_init(struct p2pb_options *o)
     o->policy.mode = P2PB_POLICY_ADAPTIVE;
     p2pb_options_engine(&p, o);
     p2pb_opt_defaults(&p);
-    o->reporter = p2pb_reporter_find(p2pb_opt_table[O_FORMAT].def_text);
+    o->reporter = p2pb_reporter_find(core_table[O_FORMAT].def_text);
     o->output_default = 1;
 }
 
@@ -277,8 +261,13 @@ void p2pb_options_usage(FILE *f)
             "docs/survey.md)\n"
             "MPI point-to-point benchmarks (PingPong, PingPing, Sendrecv, Exchange, ...)\n"
             "with per-size statistics and a JSON Lines results file.\n\nOptions:\n");
-    for (size_t i = 0; i < O_COUNT; i++)
-        p2pb_opt_print_line(f, &p2pb_opt_table[i]);
+    size_t n;
+    const struct p2pb_optdef *t = full_table(&n);
+    for (size_t i = 0; i < O_CORE; i++)
+        p2pb_opt_print_line(f, &t[i]);
+    fprintf(f, "\nKernel options (each declared by the kernels that read it):\n");
+    for (size_t i = O_CORE; i < n; i++)
+        p2pb_opt_print_line(f, &t[i]);
     fprintf(f, "\nEach option may be given once (a second one is a usage error); -k adds "
                "kernels each time.\n"
                "Units: message size in bytes; t in usec; MB/s with 1 MB = 10^6 bytes.\n"
@@ -410,24 +399,6 @@ static enum p2pb_status apply_label(struct p2pb_optparser *p, const char *arg)
                          "invalid label '%s' (control characters or bytes that are not UTF-8)",
                          shown);
     strcpy(o->label, arg);
-    return P2PB_OK;
-}
-
-/* An interface name: 1..15 bytes (IFNAMSIZ - 1) of letters, digits and
- * "-_.@:"; whether it exists is checked on every rank (preflight.c). */
-static enum p2pb_status apply_tcp_if(struct p2pb_optparser *p, const char *arg)
-{
-    struct p2pb_optparse *ps = p->user;
-    struct p2pb_options *o = ps->o;
-    size_t n = strlen(arg);
-    int ok = n > 0 && n < 16 && n < sizeof o->tcp_if;
-    for (size_t i = 0; ok && i < n; i++)
-        ok = isalnum((unsigned char)arg[i]) || strchr("-_.@:", arg[i]) != NULL;
-    if (!ok)
-        return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
-                         "invalid value for --tcp-if: not an interface name (1 to 15 letters, "
-                         "digits or -_.@:)");
-    strcpy(o->tcp_if, arg);
     return P2PB_OK;
 }
 

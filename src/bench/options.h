@@ -37,7 +37,6 @@ struct p2pb_options {
     char label[64];
     struct p2pb_policy policy;
     int progress;      /* --progress: P2PB_PROGRESS_AUTO, _ALWAYS, _NEVER (ticker.c) */
-    char tcp_if[16];   /* --tcp-if: interface of the TCP kernels; "" = the one MPI uses */
     int tcp_if_unused; /* 1: --tcp-if given, but no kernel of the run reads it: a warning,
                         * and the name is neither checked on the host nor used */
     char unused[1024]; /* options given that none of the kernels run uses, one
@@ -65,8 +64,9 @@ struct p2pb_options {
 void p2pb_default_sizes(size_t *sizes, size_t *n);
 
 /*
- * Fill every field of pol with the option table's defaults (the table in
- * src/bench/options.c): the policy of a run given no option. Fields without
+ * Fill every field of pol with the option table's defaults (p2pbench's
+ * entries in src/bench/options.c, the kernels' in their files): the policy
+ * of a run given no option. Fields without
  * an option: mode = P2PB_POLICY_ADAPTIVE, llc_bytes = 0 and tcp_if = ""
  * (preflight.c sets them).
  * Some defaults are "decide later" values, as the table says: samples 0
@@ -94,10 +94,13 @@ enum p2pb_status p2pb_options_parse(int argc, char **argv, struct p2pb_options *
 enum p2pb_optdst {
     P2PB_DST_NONE,    /* no field: only "given" is recorded, or apply stores */
     P2PB_DST_OPTIONS, /* struct p2pb_options */
-    P2PB_DST_POLICY   /* struct p2pb_policy (p2pb_options.policy) */
+    P2PB_DST_POLICY,  /* struct p2pb_policy (p2pb_options.policy) */
+    P2PB_DST_KERNEL = P2PB_OPT_DST_KERNEL /* struct p2pb_kernel_settings (policy.ks),
+                                          * the kernels' own entries */
 };
 
-/* The option table, *n entries, in --help order. */
+/* The option table, *n entries (n may be NULL), in --help order:
+ * p2pbench's own, then the kernels' (struct p2pb_kernel.optdefs). */
 const struct p2pb_optdef *p2pb_option_table(size_t *n);
 
 /* Print --help to f. */

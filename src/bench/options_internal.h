@@ -12,7 +12,7 @@
 
 #include "options.h"
 
-/* Index of each entry of the table, in --help order. */
+/* Index of each of p2pbench's own entries of the table, in --help order. */
 enum opt_id {
     O_KERNELS,
     O_SIZES,
@@ -38,10 +38,7 @@ enum opt_id {
     O_TIMEOUT,
     O_WINDOW,
     O_NUMA_NODE,
-    O_MEMCPY_BUFFER,
-    O_MEMCPY_RANKS,
     O_PROGRESS,
-    O_TCP_IF,
     O_BOUND,
     O_SURVEY_SIZES,
     O_SURVEY_MODE,
@@ -50,18 +47,12 @@ enum opt_id {
     O_SURVEY_PER,
     O_SURVEY_TIME,
     O_SURVEY_CAP,
-    O_RMA_SYNC,
-    O_RMA_WINDOW,
     O_NO_PROBE,
-    O_OVERLAP_COMPUTE,
     O_LIST,
     O_INFO,
     O_HELP,
     O_VERSION,
-    O_MSGRATE_PREPOST,
-    O_CACHE_POLLUTE,
-    O_PARTITIONS,
-    O_COUNT
+    O_CORE /* p2pbench's own entries; the kernels' have the ids after */
 };
 
 /* State of one parse: the engine's (given[], first[], err) and p2pbench's. */
@@ -73,8 +64,9 @@ struct p2pb_optparse {
     size_t errlen;
 };
 
-/* The option table (options.c), O_COUNT entries. */
-extern const struct p2pb_optdef p2pb_opt_table[O_COUNT];
+/* Entry id of the whole table (p2pb_option_table): p2pbench's own are
+ * enum opt_id, the kernels' are O_CORE and above. */
+#define OPTDEF(id) (&p2pb_option_table(NULL)[(id)])
 
 /* Every field of o (and o->policy) at its table default. */
 void p2pb_options_init(struct p2pb_options *o);

@@ -45,8 +45,8 @@ static enum p2pb_status check_conflicts(const struct p2pb_optparse *ps)
         if (ps->eng.given[conflicts[i].a] && ps->eng.given[conflicts[i].b])
             return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
                              "--%s and --%s exclude each other (%s)",
-                             p2pb_opt_table[conflicts[i].a].name,
-                             p2pb_opt_table[conflicts[i].b].name, conflicts[i].why);
+                             OPTDEF(conflicts[i].a)->name,
+                             OPTDEF(conflicts[i].b)->name, conflicts[i].why);
     return P2PB_OK;
 }
 
@@ -141,28 +141,18 @@ static enum p2pb_status finish_survey(struct p2pb_optparse *ps)
         return p2pb_opt_survey_sizes(&ps->eng, spec);
     }
     if (!ps->eng.given[O_SURVEY_SIZES])
-        return p2pb_opt_survey_sizes(&ps->eng, p2pb_opt_table[O_SURVEY_SIZES].def_text);
+        return p2pb_opt_survey_sizes(&ps->eng, OPTDEF(O_SURVEY_SIZES)->def_text);
     return P2PB_OK;
 }
 
 /* Does kernel k use option id? --window: every kernel of a window of
- * messages; the other kernel-specific options: the kernels that declare
- * them (struct p2pb_kernel.options); every other option: all kernels. */
+ * messages; a kernel's own option (id >= O_CORE): the kernels that declare
+ * it (struct p2pb_kernel.optdefs); every other option: all kernels. */
 static int kernel_uses(const struct p2pb_kernel *k, size_t id)
 {
-    switch (id) {
-    case O_WINDOW: return k->bytes.unit == P2PB_BYTES_WINDOW_X;
-    case O_TCP_IF:
-    case O_MEMCPY_BUFFER:
-    case O_MEMCPY_RANKS:
-    case O_MSGRATE_PREPOST:
-    case O_CACHE_POLLUTE:
-    case O_RMA_SYNC:
-    case O_RMA_WINDOW:
-    case O_OVERLAP_COMPUTE:
-    case O_PARTITIONS: return p2pb_kernel_reads(k, p2pb_opt_table[id].name);
-    default: return 1;
-    }
+    if (id == O_WINDOW)
+        return k->bytes.unit == P2PB_BYTES_WINDOW_X;
+    return id < O_CORE || p2pb_kernel_reads(k, OPTDEF(id)->name);
 }
 
 /* A one-sided kernel to run with a --rma-sync / --rma-window pair the MPI
@@ -172,13 +162,13 @@ static enum p2pb_status check_rma(const struct p2pb_optparse *ps)
     const struct p2pb_options *o = ps->o;
     for (size_t k = 0; k < o->nkernels; k++) {
         const char *why = (o->kernels[k]->flags & P2PB_KF_RMA)
-                              ? p2pb_rma_refusal(o->policy.rma_sync, o->policy.rma_window)
+                              ? p2pb_rma_refusal(o->policy.ks.rma_sync, o->policy.ks.rma_window)
                               : NULL;
         if (why)
             return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
                              "--rma-sync %s with --rma-window %s refused: %s",
-                             p2pb_rma_sync_names[o->policy.rma_sync],
-                             p2pb_rma_window_names[o->policy.rma_window], why);
+                             p2pb_rma_sync_names[o->policy.ks.rma_sync],
+                             p2pb_rma_window_names[o->policy.ks.rma_window], why);
     }
     return P2PB_OK;
 }
@@ -189,17 +179,11 @@ static enum p2pb_status check_rma(const struct p2pb_optparse *ps)
  * kernel option else). */
 static void find_unused(const struct p2pb_optparse *ps)
 {
-    static const size_t some[] = {
-        O_WINDOW,          O_TCP_IF,          O_MEMCPY_BUFFER, O_MEMCPY_RANKS, O_SURVEY_SIZES,
-        O_SURVEY_MODE,     O_SURVEY_ORDER,    O_SURVEY_SEED,   O_SURVEY_PER,   O_SURVEY_TIME,
-        O_SURVEY_CAP,      O_MSGRATE_PREPOST, O_CACHE_POLLUTE, O_RMA_SYNC,     O_RMA_WINDOW,
-        O_OVERLAP_COMPUTE, O_PARTITIONS};
     const struct p2pb_options *o = ps->o;
     size_t len = 0;
-    for (size_t i = 0; i < sizeof some / sizeof some[0]; i++) {
-        size_t id = some[i];
+    for (size_t id = 0; id < ps->eng.n; id++) {
         int survey_opt = id >= O_SURVEY_SIZES && id <= O_SURVEY_CAP, used = 0;
-        if (!ps->eng.given[id])
+        if (!ps->eng.given[id] || !(id == O_WINDOW || survey_opt || id >= O_CORE))
             continue;
         if (o->survey)
             used = survey_opt || id == O_WINDOW;
@@ -207,7 +191,7 @@ static void find_unused(const struct p2pb_optparse *ps)
             used = kernel_uses(o->kernels[k], id);
         if (used)
             continue;
-        ps->o->tcp_if_unused |= id == O_TCP_IF;
+        ps->o->tcp_if_unused |= strcmp(OPTDEF(id)->name, "tcp-if") == 0;
         char users[160] = "survey";
         size_t n = 0;
         for (size_t k = 0; k < p2pb_nkernels && !survey_opt; k++)
@@ -216,7 +200,7 @@ static void find_unused(const struct p2pb_optparse *ps)
                                       p2pb_kernels[k]->name);
         int w = snprintf(ps->o->unused + len, sizeof ps->o->unused - len,
                          "%s--%s has no effect on what runs (it is read by: %s%s)", len ? "\n" : "",
-                         p2pb_opt_table[id].name, users, id == O_WINDOW ? ", survey" : "");
+                         OPTDEF(id)->name, users, id == O_WINDOW ? ", survey" : "");
         if (w < 0 || (size_t)w >= sizeof ps->o->unused - len)
             return; /* the lines that fit */
         len += (size_t)w;

@@ -114,7 +114,7 @@ static double copy_buffer_bytes(const struct p2pb_options *opt, int local_ranks)
     double copy = 0;
     for (size_t i = 0; i < opt->nkernels; i++)
         if (p2pb_kernel_fixed_bytes(opt->kernels[i]))
-            copy = 2.0 * (double)opt->policy.copy_bytes * (opt->policy.self_all ? local_ranks : 1);
+            copy = 2.0 * (double)opt->policy.ks.copy_bytes * (opt->policy.ks.self_all ? local_ranks : 1);
     return copy;
 }
 
@@ -143,7 +143,7 @@ enum p2pb_status p2pb_preflight_memory(struct p2pb_run *run)
         return p2pb_fail(P2PB_ENOMEM, run->err, sizeof run->err,
                          "--memcpy-buffer %zu needs %.3g GB of copy buffers on this host, more "
                          "than its %.3g GB of memory",
-                         opt->policy.copy_bytes, copy / 1e9, (double)mem / 1e9);
+                         opt->policy.ks.copy_bytes, copy / 1e9, (double)mem / 1e9);
     if (mem > 0 && need > 0.9 * (double)mem) {
         char sz[32];
         return p2pb_fail(P2PB_ENOMEM, run->err, sizeof run->err,
@@ -222,7 +222,8 @@ enum p2pb_status p2pb_preflight_numa(struct p2pb_run *run, enum p2pb_status st)
 enum p2pb_status p2pb_preflight_tcp_if(struct p2pb_run *run, enum p2pb_status st)
 {
     /* a name no kernel of the run reads is not checked (find_unused warns) */
-    const char *name = run->opt->tcp_if_unused ? "" : run->opt->tcp_if;
+    const char *given = run->opt->policy.ks.tcp_if_arg;
+    const char *name = run->opt->tcp_if_unused || !given ? "" : given;
     char addr[64];
     int bad = name[0] && run->rank < 2 && p2pb_netif_addr(name, addr, sizeof addr) != 0;
     int any_bad = 0;

@@ -400,17 +400,17 @@ static void add_policy(cJSON *rec, const struct p2pb_run *run)
     cJSON_AddNumberToObject(wj, "settle_batches", P2PB_SETTLE_BATCHES);
     cJSON_AddNumberToObject(wj, "max_sec_per_round", P2PB_WARMUP_MAX_SEC);
     cJSON_AddNumberToObject(pj, "window", (double)p->window);
-    cJSON_AddNumberToObject(pj, "partitions", (double)p->partitions);
-    cJSON_AddNumberToObject(pj, "memcpy_buffer", (double)p->copy_bytes);
-    cJSON_AddStringToObject(pj, "memcpy_ranks", p->self_all ? "all" : "one");
-    cJSON_AddStringToObject(pj, "msgrate_prepost", p->msgrate_prepost ? "on" : "off");
-    cJSON_AddNumberToObject(pj, "cache_pollute", (double)p->cache_pollute);
-    cJSON_AddNumberToObject(pj, "overlap_compute", p->overlap_compute);
+    cJSON_AddNumberToObject(pj, "partitions", (double)p->ks.partitions);
+    cJSON_AddNumberToObject(pj, "memcpy_buffer", (double)p->ks.copy_bytes);
+    cJSON_AddStringToObject(pj, "memcpy_ranks", p->ks.self_all ? "all" : "one");
+    cJSON_AddStringToObject(pj, "msgrate_prepost", p->ks.msgrate_prepost ? "on" : "off");
+    cJSON_AddNumberToObject(pj, "cache_pollute", (double)p->ks.cache_pollute);
+    cJSON_AddNumberToObject(pj, "overlap_compute", p->ks.overlap_compute);
     cJSON_AddStringToObject(pj, "sync", "MPI_Barrier before each sample");
     cJSON_AddStringToObject(pj, "rank_reduce", "max over active ranks (PingPong: rank 0)");
     /* the one-sided kernels' synchronisation and window (--rma-sync, --rma-window) */
-    cJSON_AddStringToObject(pj, "rma_sync", p2pb_rma_sync_names[p->rma_sync]);
-    cJSON_AddStringToObject(pj, "rma_window", p2pb_rma_window_names[p->rma_window]);
+    cJSON_AddStringToObject(pj, "rma_sync", p2pb_rma_sync_names[p->ks.rma_sync]);
+    cJSON_AddStringToObject(pj, "rma_window", p2pb_rma_window_names[p->ks.rma_window]);
 }
 
 /* "kernels" (names) and "sizes" (bytes) as given on the command line. */

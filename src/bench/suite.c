@@ -155,7 +155,7 @@ static void skip_row(struct p2pb_result *r, const struct p2pb_kernel *k, size_t 
     label_row(r, k, bytes, nranks);
     r->active_ranks = 0;
     r->imb_layout = (int)k->imb_layout;
-    r->bytes_factor = p2pb_kernel_bytes_factor(k, bytes, pol->window, pol->copy_bytes);
+    r->bytes_factor = p2pb_kernel_bytes_factor(k, bytes, pol->window, pol->ks.copy_bytes);
     r->msgs_factor = p2pb_kernel_msgs(k, pol->window);
     r->time_scale = k->time_scale;
     r->status = P2PB_ROW_SKIPPED;
@@ -194,9 +194,9 @@ static int start_unit(struct suite *s, const struct plan *p, size_t u)
     else if (bytes < k->min_bytes)
         snprintf(note, sizeof note, "size %zu B is below the minimum of %s, %zu B", bytes,
                  k->display_name, k->min_bytes);
-    else if ((k->flags & P2PB_KF_PARTITIONED) && bytes % run->opt->policy.partitions != 0)
+    else if ((k->flags & P2PB_KF_PARTITIONED) && bytes % run->opt->policy.ks.partitions != 0)
         snprintf(note, sizeof note, "size %zu B is not a multiple of --partitions %zu", bytes,
-                 run->opt->policy.partitions);
+                 run->opt->policy.ks.partitions);
     if (note[0]) {
         skip_row(&s->rows[u * s->cap], k, bytes, run->nranks, &run->opt->policy, note);
         if (k->flags & P2PB_KF_DIRECTIONS) /* one row per direction: tell them apart */
@@ -348,7 +348,7 @@ static void run_overlap(struct suite *s, const struct plan *p)
                 s->ovl_pure[si] = s->nrows[si] && r->status == P2PB_ROW_OK ? r->t.median : NAN;
             }
             p2pb_overlap_calibrate(s->run->comm, p->k, s->run->rank < 2 /* P2PB_PART_PAIR */,
-                                   s->ovl_pure, ns, s->run->opt->policy.overlap_compute,
+                                   s->ovl_pure, ns, s->run->opt->policy.ks.overlap_compute,
                                    s->ovl_steps, s->ovl_zero);
         }
         run_units(s, p, ph * ns, (ph + 1) * ns);

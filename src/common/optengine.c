@@ -176,6 +176,9 @@ static enum p2pb_status convert_and_store(struct p2pb_optparser *p, const struct
     case P2PB_OPT_STRING:
         if (!arg[0]) /* a name, a path: never empty */
             return p2pb_fail(P2PB_EUSAGE, p->err, p->errlen, "empty value for --%s", d->name);
+        if (d->check && d->check(arg))
+            return p2pb_fail(P2PB_EUSAGE, p->err, p->errlen, "invalid value '%s' for --%s: %s",
+                             shown(arg).s, d->name, d->check(arg));
         if (d->ctype == P2PB_CT_STR && field_of(p, d))
             *(const char **)field_of(p, d) = arg;
         return P2PB_OK;

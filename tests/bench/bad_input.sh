@@ -49,7 +49,7 @@ expect_error 2 "option '--samples' needs a value" --samples
 parse_error 2 "value '0' for --samples is out of range" --samples 0
 parse_error 2 "unknown format 'xml' (text, imb, csv, markdown, osu)" --format xml
 expect_error 2 "invalid value 'nosuch0' for --tcp-if: no interface of that name with an IPv4 address on this host" tcp-pingpong --tcp-if nosuch0
-parse_error 2 "invalid value for --tcp-if: not an interface name" tcp-pingpong --tcp-if 'a b'
+parse_error 2 "invalid value 'a b' for --tcp-if: not an interface name" tcp-pingpong --tcp-if 'a b'
 parse_error 2 "invalid --msglog '5:2' (need 0 <= A <= B <= 62)" --msglog 5:2
 parse_error 2 "invalid message size list '1,,2' (empty element)" -s 1,,2
 parse_error 2 "invalid label 'a?b' (control characters or bytes that are not UTF-8)" -l "$(printf 'a\nb')"

@@ -127,7 +127,7 @@ static void options(void)
     CHECK(parse(&o, "memcpy", "--memcpy-buffer", "18446744073709551615") == P2PB_ERANGE);
     CHECK_STR_CONTAINS(err, "--memcpy-buffer 18446744073709551615: must be at most");
     CHECK(parse(&o, "memcpy", "--memcpy-buffer", "1099511627775") == P2PB_OK &&
-          o.policy.copy_bytes == 1099511627775u);
+          o.policy.ks.copy_bytes == 1099511627775u);
     {
         char big[300];
         memset(big, 'x', sizeof big - 1);
@@ -295,23 +295,49 @@ static void table_shape(void)
     }
 }
 
-/* Every option a kernel declares (struct p2pb_kernel.options) is in the
- * option table; the declared ones warn on other kernels and not on it. */
+/* Every option a kernel declares (struct p2pb_kernel.optdefs) is in the
+ * option table once, after p2pbench's own, with the kernel's entry (an
+ * option two kernels declare is the same entry: the same field, kind and
+ * default); none was left out for want of room; the declared ones warn on
+ * other kernels and not on it. */
 static void declared_options(void)
 {
     static struct p2pb_options o;
+    size_t n, distinct = 0;
+    const struct p2pb_optdef *t = p2pb_option_table(&n);
     for (size_t k = 0; k < p2pb_nkernels; k++) {
-        const char *p = p2pb_kernels[k]->options;
-        for (size_t n; p && *p; p += n + (p[n] == ' ')) {
-            char name[64];
-            n = strcspn(p, " ");
-            snprintf(name, sizeof name, "%.*s", (int)n, p);
-            expect(n > 0 && find_option(name) != NULL, "%s declares '%s', not an option",
-                   p2pb_kernels[k]->name, name);
-            expect(p2pb_kernel_reads(p2pb_kernels[k], name), "%s: '%s' not read back",
-                   p2pb_kernels[k]->name, name);
+        const struct p2pb_kernel *kn = p2pb_kernels[k];
+        for (size_t j = 0; j < kn->n_optdefs; j++) {
+            const struct p2pb_optdef *d = &kn->optdefs[j], *e = find_option(d->name);
+            expect(e != NULL, "%s declares --%s, not in the table", kn->name, d->name);
+            if (!e)
+                continue;
+            expect(e->dst == P2PB_DST_KERNEL && e->dst == d->dst && e->off == d->off &&
+                       e->kind == d->kind && e->def == d->def,
+                   "%s: --%s differs from the entry another kernel declared", kn->name, d->name);
+            expect(p2pb_kernel_reads(kn, d->name), "%s: '%s' not read back", kn->name, d->name);
         }
     }
+    size_t first = n; /* the kernels' entries: the table's last, together */
+    for (size_t i = 0; i < n; i++)
+        if (t[i].dst == P2PB_DST_KERNEL) {
+            first = first < i ? first : i;
+            distinct++;
+        }
+    expect(first + distinct == n, "the kernels' options are not the table's last entries");
+    size_t want = 0;
+    for (size_t k = 0; k < p2pb_nkernels; k++)
+        for (size_t j = 0; j < p2pb_kernels[k]->n_optdefs; j++) {
+            int seen = 0;
+            for (size_t k2 = 0; k2 <= k && !seen; k2++)
+                for (size_t j2 = 0; j2 < p2pb_kernels[k2]->n_optdefs && !seen; j2++)
+                    seen = (k2 < k || j2 < j) && strcmp(p2pb_kernels[k2]->optdefs[j2].name,
+                                                        p2pb_kernels[k]->optdefs[j].name) == 0;
+            want += !seen;
+        }
+    expect(distinct == want && n < P2PB_OPT_MAX, "table: %zu kernel options, want %zu", distinct,
+           want);
+    CHECK(want == 9); /* memcpy 2, msgrate 2, rma 2, overlap, partitions, tcp-if */
     CHECK(!p2pb_kernel_reads(p2pb_kernel_find("msgrate"), "cache"));
     CHECK(p2pb_kernel_reads(p2pb_kernel_find("msgrate"), "cache-pollute"));
     CHECK(parse(&o, "pingpong", "--cache-pollute", "1M") == P2PB_OK);
