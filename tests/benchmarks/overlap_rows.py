@@ -16,6 +16,10 @@ import json
 import sys
 
 
+# docs/kernels.md, "Overlap": the row's formula, as every output prints it
+FORMULA = "overlap[%] = 100 * max(0, min(1, (t_pure + t_cpu - t_ovrl) / min(t_pure, t_cpu)))"
+
+
 def main():
     path, mode, np = sys.argv[1], sys.argv[2], int(sys.argv[3])
     with open(path) as f:
@@ -42,6 +46,8 @@ def main():
         if by["cpu"]["mbytes_per_sec"] != 0 or "bound" in by["cpu"]:
             return f"{x} B cpu: MB/s {by['cpu']['mbytes_per_sec']}, bound {by['cpu'].get('bound')}"
         o = by["overlap"]["overlap"]
+        if o.get("formula") != FORMULA:
+            return f"{x} B: overlap.formula {o.get('formula')!r}, want {FORMULA!r}"
         tp, tc, to = (by[v]["t_usec"]["median"] for v in ("pure", "cpu", "overlap"))
         if (o["t_pure_usec"], o["t_cpu_usec"], o["t_ovrl_usec"]) != (tp, tc, to):
             return f"{x} B: overlap times {o} are not the rows' medians {tp}, {tc}, {to}"

@@ -10,7 +10,8 @@
 #      everywhere: null with the reason in JSON, empty with the reason in
 #      the program's CSV, "undefined" in the report tool's show of the
 #      results file (text, markdown, imb, csv: the reporters the program
-#      uses); the formula in each of them. Two launches in all.
+#      uses; and osu); the formula in each of them, and in the results
+#      file's overlap object. Two launches in all.
 # usage: overlap_run.sh MPIEXEC NPFLAG NP "EXTRA FLAGS" P2PBENCH REPORT ROWS_PY WORKDIR
 # shellcheck disable=SC2015
 set -u
@@ -42,7 +43,7 @@ if run b.jsonl --overlap-compute 0 -f csv; then
     [ "$(grep -c ',overlap,.*,,no compute time (t_cpu = 0: the compute loop ran 0 steps),' out.txt)" = 3 ] &&
         pass "csv: 3 undefined overlap rows" || fail "csv: 3 undefined overlap rows"
     python3 "$rows_py" b.jsonl undefined "$np" && pass || fail "results file of --overlap-compute 0"
-    for f in text markdown imb csv; do
+    for f in text markdown imb csv osu; do
         "$report" show -f $f b.jsonl >show.txt 2>&1 || { fail "show -f $f: $(cat show.txt)"; continue; }
         grep -qF "$formula" show.txt && pass "show -f $f: formula" || fail "show -f $f: no formula"
         word=undefined
