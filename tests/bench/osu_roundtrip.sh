@@ -10,7 +10,8 @@
 # (pingpong as osu_latency: half the round trip), MB/s for the rate tables
 # (uniband as osu_bw, biband as osu_bibw; memcpy, which OSU lacks, in osu_bw's
 # columns). The 0-byte row of a rate table holds no time (0.00 MB/s) and is not
-# read back. The column headers are OSU's.
+# read back. The column headers are OSU's; every data line follows OSU's table
+# rule (the size, then one value, or two under osu_mbw_mr's header), on 2 and on 4 ranks.
 # Usage: osu_roundtrip.sh MPIENV P2PBENCH P2PBENCH-REPORT OUTDIR
 # shellcheck disable=SC2086,SC2015
 set -uo pipefail
@@ -85,6 +86,16 @@ if timeout 300 "$P2PB_MPIEXEC" $P2PB_NPFLAG 4 $P2PB_PREFLAGS "$bin" multi-pingpo
     out=$(values "$outdir/multi.jsonl" "$outdir/imp/multi.jsonl" 21) && pass "multi: $out" || fail "multi: $out"
     grep -qxF "# Size                  MB/s        Messages/s" "$outdir/multi.txt" && pass "multi: osu_mbw_mr's columns" ||
         fail "multi: no osu_mbw_mr header"
+    # OSU's table rule under each header: the size left-aligned in 10 characters,
+    # then one value (osu_multi_lat) or two (osu_mbw_mr: MB/s, Messages/s) right-aligned
+    # in 18 each, 2 decimals
+    bad=$(awk '/^# Size/ { n = ($0 ~ /Messages\/s/) ? 3 : 2; next } /^#/ { next }
+        { ok = NF == n && length($0) == 10 + 18 * (n - 1) && $1 ~ /^[0-9]+$/
+          for (i = 2; i <= NF; i++) ok = ok && $i ~ /^[0-9]+\.[0-9][0-9]$/
+          if (!ok) print }' "$outdir/multi.txt")
+    lines=$(grep -vc '^#' "$outdir/multi.txt")
+    [ -z "$bad" ] && [ "$lines" -ge 9 ] && pass "multi: $lines data lines in OSU's columns" ||
+        fail "multi: $lines data lines; not in OSU's columns: $bad"
 else
     fail "multi: run or import failed: $(tail -1 "$outdir/multi.err") $(tail -1 "$outdir/multi.imp")"
 fi
