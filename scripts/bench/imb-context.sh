@@ -46,30 +46,12 @@ for r in $(seq 1 "$rounds"); do
     "${peer_mpi[@]}" "$imb" Sendrecv Exchange -msglog 0:8 >"$tmp/imb-alone-$r.out"
     "${mpi[@]}" "$bin" sendrecv,exchange -s 1,2,4,64,128,256 -o "$tmp/p2pb-alone-$r.jsonl" >/dev/null
 done
-python3 - "$tmp" "$rounds" <<'PY'
-import json, re, statistics, sys
+python3 - "$tmp" "$rounds" "$root/scripts/bench" <<'PY'
+import statistics, sys
 tmp, n = sys.argv[1], int(sys.argv[2])
+sys.path.insert(0, sys.argv[3])
+from peer_table import imb, p2pb  # the parsers of sweep-vs-peer.sh's table
 ROWS = [(k, b) for k in ("Sendrecv", "Exchange") for b in (1, 2, 4, 64, 128, 256)]
-def imb(path):
-    rows, kernel, col = {}, None, None
-    for line in open(path):
-        m = re.match(r"# Benchmarking (\S+)", line)
-        if m:
-            kernel, col = m.group(1), None
-            continue
-        f = line.split()
-        if f and f[0] == "#bytes":
-            col = f.index("t_max[usec]") if "t_max[usec]" in f else None
-        elif kernel and col is not None and f and f[0].isdigit() and len(f) > col:
-            rows[(kernel, int(f[0]))] = float(f[col])
-    return rows
-def p2pb(path):
-    rows = {}
-    for line in open(path):
-        o = json.loads(line)
-        if o.get("type") == "result" and o.get("status") == "ok" and not o.get("variant"):
-            rows[(o["display_name"], o["bytes"])] = o["t_usec"]["median"]
-    return rows
 runs = {(tool, ctx): [(imb if tool == "imb" else p2pb)("%s/%s-%s-%d.%s" % (
             tmp, tool, ctx, r, "out" if tool == "imb" else "jsonl")) for r in range(1, n + 1)]
         for tool in ("imb", "p2pb") for ctx in ("full", "alone")}

@@ -176,4 +176,5 @@ def main():
                 mine, theirs, "imb:", min_bytes)
 
 
-main()
+if __name__ == "__main__":
+    main()
