@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One-sided (MPI RMA) kernels between ranks 0 and 1, from the MPI standard
+ * rma.c - the machinery of the one-sided (MPI RMA) kernels (each kernel's
+ * descriptor is its own file: put_latency.c, get_latency.c, put_bw.c,
+ * get_bw.c, put_bibw.c, get_bibw.c; rma.h). The kernels run between ranks
+ * 0 and 1, from the MPI standard
  * (MPI-3.1, chapter 11) and the documented definitions of IMB-RMA / IMB-EXT
  * (Unidir_Put, Unidir_Get, Bidir_Put, Bidir_Get) and OSU (osu_put_latency,
  * osu_get_latency, osu_put_bw, osu_get_bw, osu_put_bibw). docs/kernels.md,
@@ -34,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "p2pbench/kernel.h"
+#include "rma.h"
 
 enum { TAG_PAIR = 131, TAG_ADDR = 132 };
 
@@ -62,16 +65,9 @@ const char *p2pb_rma_refusal(int sync, int window)
 /* Byte the harness clears receive buffers to (src/bench/check.c). */
 #define RMA_CHECK_FILL 0x5a
 
-/* What a kernel of the family does. */
-struct rma_def {
-    int get;      /* 1: MPI_Get, 0: MPI_Put */
-    int windowed; /* 1: W operations per iteration, 0: one */
-    int bidir;    /* 1: both ranks are origin and target */
-};
-
 /* ctx->priv of the RMA kernels. */
 struct rma_state {
-    const struct rma_def *def;
+    const struct p2pb_rma_def *def;
     MPI_Comm pair;      /* ranks 0 and 1 of ctx->comm, same order */
     MPI_Group peer_grp; /* the peer alone (pscw) */
     MPI_Win win;        /* MPI_WIN_NULL until made */
@@ -84,17 +80,17 @@ struct rma_state {
 };
 
 /* Operations per iteration per origin: W or 1. */
-static size_t rma_msgs(const struct p2pb_kernel_ctx *c, const struct rma_def *d)
+static size_t rma_msgs(const struct p2pb_kernel_ctx *c, const struct p2pb_rma_def *d)
 {
     return d->windowed ? c->window : 1;
 }
 
-static int is_origin(const struct p2pb_kernel_ctx *c, const struct rma_def *d)
+static int is_origin(const struct p2pb_kernel_ctx *c, const struct p2pb_rma_def *d)
 {
     return d->bidir || c->rank < c->peer;
 }
 
-static int is_target(const struct p2pb_kernel_ctx *c, const struct rma_def *d)
+static int is_target(const struct p2pb_kernel_ctx *c, const struct p2pb_rma_def *d)
 {
     return d->bidir || c->rank > c->peer;
 }
@@ -106,7 +102,7 @@ static int passive(const struct p2pb_kernel_ctx *c)
 
 /* Bytes of this rank's window memory: puts land in W (or 1) regions of X,
  * gets read one region of X. */
-static size_t window_bytes(const struct p2pb_kernel_ctx *c, const struct rma_def *d)
+static size_t window_bytes(const struct p2pb_kernel_ctx *c, const struct p2pb_rma_def *d)
 {
     return d->get ? c->bytes : rma_msgs(c, d) * c->bytes;
 }
@@ -138,7 +134,7 @@ static enum p2pb_status make_pair(struct p2pb_kernel_ctx *c, struct rma_state *s
 /* The window, by --rma-window. */
 static enum p2pb_status make_window(struct p2pb_kernel_ctx *c, struct rma_state *s)
 {
-    const struct rma_def *d = s->def;
+    const struct p2pb_rma_def *d = s->def;
     size_t n = window_bytes(c, d);
     unsigned char *harness = d->get ? c->sbuf : c->rbuf;
     switch (c->rma_window) {
@@ -185,7 +181,7 @@ static enum p2pb_status open_epochs(struct p2pb_kernel_ctx *c, struct rma_state 
     return P2PB_OK;
 }
 
-static void rma_teardown(struct p2pb_kernel_ctx *c)
+void p2pb_rma_teardown(struct p2pb_kernel_ctx *c)
 {
     struct rma_state *s = c->priv;
     if (!s)
@@ -207,7 +203,7 @@ static void rma_teardown(struct p2pb_kernel_ctx *c)
     c->priv = NULL;
 }
 
-static enum p2pb_status rma_setup(struct p2pb_kernel_ctx *c, const struct rma_def *d)
+enum p2pb_status p2pb_rma_setup(struct p2pb_kernel_ctx *c, const struct p2pb_rma_def *d)
 {
     struct rma_state *s = calloc(1, sizeof *s);
     if (!s)
@@ -243,7 +239,7 @@ static enum p2pb_status issue(struct p2pb_kernel_ctx *c, const struct rma_state 
     return P2PB_OK;
 }
 
-static enum p2pb_status rma_iter(struct p2pb_kernel_ctx *c)
+enum p2pb_status p2pb_rma_iter(struct p2pb_kernel_ctx *c)
 {
     struct rma_state *s = c->priv;
     int origin = is_origin(c, s->def), target = is_target(c, s->def);
@@ -314,10 +310,10 @@ static enum p2pb_status check_regions(const struct p2pb_kernel_ctx *c, const uns
  * target reads its window inside a shared lock on itself after MPI_Win_sync
  * (MPI-3.1, 11.7: local loads after remote updates). Collective over the pair.
  */
-static enum p2pb_status rma_verify(const struct p2pb_kernel_ctx *c, size_t *bad)
+enum p2pb_status p2pb_rma_verify(const struct p2pb_kernel_ctx *c, size_t *bad)
 {
     struct rma_state *s = c->priv;
-    const struct rma_def *d = s->def;
+    const struct p2pb_rma_def *d = s->def;
     size_t n = rma_msgs(c, d);
     if (d->get)
         return is_origin(c, d) ? check_regions(c, c->rbuf, n, bad) : P2PB_OK;
@@ -343,10 +339,10 @@ static enum p2pb_status rma_verify(const struct p2pb_kernel_ctx *c, size_t *bad)
  * passive synchronisation the stores are made public with MPI_Win_sync in a
  * lock on this rank's own window (no message to the peer).
  */
-static void rma_prepare_check(struct p2pb_kernel_ctx *c)
+void p2pb_rma_prepare_check(struct p2pb_kernel_ctx *c)
 {
     struct rma_state *s = c->priv;
-    const struct rma_def *d = s->def;
+    const struct p2pb_rma_def *d = s->def;
     if (!is_target(c, d))
         return;
     int pas = passive(c);
@@ -365,43 +361,13 @@ static void rma_prepare_check(struct p2pb_kernel_ctx *c)
     }
 }
 
-static const struct rma_def def_put_lat = {0, 0, 0}, def_get_lat = {1, 0, 0},
-                            def_put_bw = {0, 1, 0}, def_get_bw = {1, 1, 0},
-                            def_put_bibw = {0, 1, 1}, def_get_bibw = {1, 1, 1};
-
-static enum p2pb_status setup_put_lat(struct p2pb_kernel_ctx *c)
-{
-    return rma_setup(c, &def_put_lat);
-}
-static enum p2pb_status setup_get_lat(struct p2pb_kernel_ctx *c)
-{
-    return rma_setup(c, &def_get_lat);
-}
-static enum p2pb_status setup_put_bw(struct p2pb_kernel_ctx *c)
-{
-    return rma_setup(c, &def_put_bw);
-}
-static enum p2pb_status setup_get_bw(struct p2pb_kernel_ctx *c)
-{
-    return rma_setup(c, &def_get_bw);
-}
-static enum p2pb_status setup_put_bibw(struct p2pb_kernel_ctx *c)
-{
-    return rma_setup(c, &def_put_bibw);
-}
-static enum p2pb_status setup_get_bibw(struct p2pb_kernel_ctx *c)
-{
-    return rma_setup(c, &def_get_bibw);
-}
-
 /* The family's options (option.h), IMB-RMA's definitions by default
  * (passive target: lock once, MPI_Win_flush; MPI_Win_create);
  * docs/kernels.md, "One-sided kernels". */
-enum { O_RMA_SYNC, O_RMA_WINDOW, O_RMA_N };
-static const struct p2pb_optdef rma_options[O_RMA_N] = {
-    P2PB_OPT(O_RMA_SYNC, "rma-sync", 0, P2PB_OPT_ENUM, "flush|lock|fence|pscw",
-             .def_text = "flush", .def = P2PB_RMA_FLUSH, P2PB_KSET_FIELD(rma_sync),
-             .choices = p2pb_rma_sync_names,
+enum { O_RMA_SYNC, O_RMA_WINDOW };
+const struct p2pb_optdef p2pb_rma_options[P2PB_RMA_NOPTIONS] = {
+    P2PB_OPT(O_RMA_SYNC, "rma-sync", 0, P2PB_OPT_ENUM, "flush|lock|fence|pscw", .def_text = "flush",
+             .def = P2PB_RMA_FLUSH, P2PB_KSET_FIELD(rma_sync), .choices = p2pb_rma_sync_names,
              .help = "one-sided kernels: complete puts / gets with MPI_Win_flush in a lock held "
                      "per size (default {def}), lock / unlock per iteration, MPI_Win_fence, or "
                      "post-start-complete-wait"),
@@ -411,89 +377,4 @@ static const struct p2pb_optdef rma_options[O_RMA_N] = {
              .help = "one-sided kernels: the window by MPI_Win_create on the message buffer "
                      "(default {def}), MPI_Win_allocate, or MPI_Win_create_dynamic + "
                      "MPI_Win_attach"),
-};
-
-/* Fields every kernel of the family shares. */
-#define RMA_FIELDS                                                                                 \
-    .min_ranks = 2, .max_ranks = 2, .participation = P2PB_PART_PAIR, .time_scale = 1.0,            \
-    .rank_reduce = P2PB_REDUCE_MAX, .sbuf_regions = 1, .run_iter = rma_iter, .verify = rma_verify, \
-    .teardown = rma_teardown, .prepare_check = rma_prepare_check, .flags = P2PB_KF_RMA,            \
-    .optdefs = rma_options, .n_optdefs = sizeof rma_options / sizeof rma_options[0]
-
-const struct p2pb_kernel p2pb_kernel_put_latency = {
-    .name = "put_latency",
-    .display_name = "Put-Latency",
-    .summary = "rank 0: one MPI_Put of X to rank 1 + --rma-sync; t = one put (OSU "
-               "osu_put_latency, IMB Unidir_Put non-aggregate)",
-    RMA_FIELDS,
-    .bytes = {1, P2PB_BYTES_X},
-    .imb_layout = P2PB_IMB_T,
-    .rbuf_regions = 1,
-    .setup = setup_put_lat,
-    .bound_paths = 1,
-};
-
-const struct p2pb_kernel p2pb_kernel_get_latency = {
-    .name = "get_latency",
-    .display_name = "Get-Latency",
-    .summary = "rank 0: one MPI_Get of X from rank 1 + --rma-sync; t = one get (OSU "
-               "osu_get_latency, IMB Unidir_Get non-aggregate)",
-    RMA_FIELDS,
-    .bytes = {1, P2PB_BYTES_X},
-    .imb_layout = P2PB_IMB_T,
-    .rbuf_regions = 1,
-    .setup = setup_get_lat,
-    .bound_paths = 1,
-};
-
-const struct p2pb_kernel p2pb_kernel_put_bw = {
-    .name = "put_bw",
-    .display_name = "Put-BW",
-    .summary = "rank 0: W MPI_Puts of X to rank 1, one --rma-sync; MB/s = W X / t (OSU "
-               "osu_put_bw, IMB Unidir_Put aggregate)",
-    RMA_FIELDS,
-    .bytes = {1, P2PB_BYTES_WINDOW_X},
-    .imb_layout = P2PB_IMB_T,
-    .rbuf_regions = P2PB_WINDOW_REGIONS,
-    .setup = setup_put_bw,
-    .bound_paths = 1,
-};
-
-const struct p2pb_kernel p2pb_kernel_get_bw = {
-    .name = "get_bw",
-    .display_name = "Get-BW",
-    .summary = "rank 0: W MPI_Gets of X from rank 1, one --rma-sync; MB/s = W X / t (OSU "
-               "osu_get_bw, IMB Unidir_Get aggregate)",
-    RMA_FIELDS,
-    .bytes = {1, P2PB_BYTES_WINDOW_X},
-    .imb_layout = P2PB_IMB_T,
-    .rbuf_regions = P2PB_WINDOW_REGIONS,
-    .setup = setup_get_bw,
-    .bound_paths = 1,
-};
-
-const struct p2pb_kernel p2pb_kernel_put_bibw = {
-    .name = "put_bibw",
-    .display_name = "Put-BiBW",
-    .summary = "both ranks: W MPI_Puts of X to the other, one --rma-sync; MB/s = 2 W X / t "
-               "(OSU osu_put_bibw, IMB Bidir_Put aggregate)",
-    RMA_FIELDS,
-    .bytes = {2, P2PB_BYTES_WINDOW_X},
-    .imb_layout = P2PB_IMB_T,
-    .rbuf_regions = P2PB_WINDOW_REGIONS,
-    .setup = setup_put_bibw,
-    .bound_paths = 2,
-};
-
-const struct p2pb_kernel p2pb_kernel_get_bibw = {
-    .name = "get_bibw",
-    .display_name = "Get-BiBW",
-    .summary = "both ranks: W MPI_Gets of X from the other, one --rma-sync; MB/s = 2 W X / t "
-               "(IMB Bidir_Get aggregate)",
-    RMA_FIELDS,
-    .bytes = {2, P2PB_BYTES_WINDOW_X},
-    .imb_layout = P2PB_IMB_T,
-    .rbuf_regions = P2PB_WINDOW_REGIONS,
-    .setup = setup_get_bibw,
-    .bound_paths = 2,
 };
