@@ -132,6 +132,7 @@ has rma "# Benchmarking Unidir_Put"
 has rma "# Benchmarking Bidir_Get"
 has rma "#    MODE: AGGREGATE"
 has rma "#    MODE: NON-AGGREGATE"
+has rma "# p2pbench: sync=flush win=create (--rma-sync, --rma-window)"
 family memcpy-one memcpy --memcpy-buffer 1M
 has memcpy-one "# Benchmarking Memcpy"
 has memcpy-one "# ( 3 additional processes waiting in MPI_Barrier)"

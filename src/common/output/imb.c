@@ -133,6 +133,8 @@ static void imb_section(struct p2pb_report_ctx *ctx, const struct p2pb_imb_tab *
     p2pb_imb_rule(o, ncols);
     if (t->mode)
         fprintf(o, "#\n#    MODE: %s\n#\n", t->mode);
+    if (strncmp(r->variant, "sync=", 5) == 0) /* one-sided: IMB's table names none */
+        fprintf(o, "# p2pbench: %s (--rma-sync, --rma-window)\n", r->variant);
     if (skipped)
         fprintf(o, "# skipped: %s\n", r->note);
     else
