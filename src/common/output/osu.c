@@ -24,7 +24,10 @@
  * osu_latency (a time) or osu_bw (a rate) and a comment line saying so.
  * MB/s counts 1 MB = 10^6 B, as OSU does.
  *
- * Besides OSU's lines, each table carries one line for the importer:
+ * A table of a kernel with an OSU twin opens with that program's title
+ * line ("# OSU MPI Latency Test (...)"; the one-sided ones then name the
+ * window and the synchronisation as OSU does). Besides OSU's lines, each
+ * table carries one line for the importer:
  * "# p2pbench: A of N ranks, bytes per iteration = F x Size" (F: the row's
  * bytes_factor; memcpy: "= B at every Size", B its buffer), so `p2pbench-report import` reads the
  * tables back as the kernels they came from (src/report/import/osu.c).
@@ -53,6 +56,59 @@ static struct osu_map osu_map_of(const char *kernel)
     return (struct osu_map){f->osu_program, f->osu_rate, f->osu_own};
 }
 
+/* The title of each OSU program a kernel has as its twin, as the program's
+ * first line names it ("# OSU MPI Latency Test"): what OSU consumers look
+ * for (PerfKitBenchmarker's parser, ReFrame's checks), and the words this
+ * project's importer reads back (src/report/import/kinds.c, rma.c). */
+static const char *const osu_titles[][2] = {
+    {"osu_latency", "MPI Latency"},
+    {"osu_bw", "MPI Bandwidth"},
+    {"osu_bibw", "MPI Bi-Directional Bandwidth"},
+    {"osu_multi_lat", "MPI Multi Latency"},
+    {"osu_mbw_mr", "MPI Multiple Bandwidth / Message Rate"},
+    {"osu_put_latency", "MPI_Put Latency"},
+    {"osu_get_latency", "MPI_Get Latency"},
+    {"osu_put_bw", "MPI_Put Bandwidth"},
+    {"osu_get_bw", "MPI_Get Bandwidth"},
+    {"osu_put_bibw", "MPI_Put Bi-directional Bandwidth"},
+};
+
+/* The one-sided programs' lines on the window and the synchronisation, from
+ * a row's variant "sync=S win=W" (--rma-sync, --rma-window), in the MPI
+ * calls OSU names them by. */
+static void osu_rma_lines(FILE *o, const char *variant)
+{
+    static const char *const wins[][2] = {
+        {"create", "MPI_Win_create"},
+        {"allocate", "MPI_Win_allocate"},
+        {"dynamic", "MPI_Win_create_dynamic"},
+    };
+    static const char *const syncs[][2] = {
+        {"flush", "MPI_Win_flush"},
+        {"lock", "MPI_Win_lock/unlock"},
+        {"fence", "MPI_Win_fence"},
+        {"pscw", "MPI_Win_post/start/complete/wait"},
+    };
+    char sync[16] = "", win[16] = "";
+    if (sscanf(variant, "sync=%15s win=%15s", sync, win) != 2)
+        return;
+    for (size_t i = 0; i < sizeof wins / sizeof wins[0]; i++)
+        if (strcmp(win, wins[i][0]) == 0)
+            fprintf(o, "# Window creation: %s\n", wins[i][1]);
+    for (size_t i = 0; i < sizeof syncs / sizeof syncs[0]; i++)
+        if (strcmp(sync, syncs[i][0]) == 0)
+            fprintf(o, "# Synchronization: %s\n", syncs[i][1]);
+}
+
+/* "# OSU MPI Latency Test (...)" for a kernel that has an OSU twin. */
+static void osu_title(FILE *o, const struct osu_map *m, const char *version)
+{
+    for (size_t i = 0; !m->own && i < sizeof osu_titles / sizeof osu_titles[0]; i++)
+        if (strcmp(m->program, osu_titles[i][0]) == 0)
+            fprintf(o, "# OSU %s Test (the layout of %s; measured by p2pbench %s)\n",
+                    osu_titles[i][1], m->program, version);
+}
+
 static int osu_mbw_mr(const struct osu_map *m)
 {
     return strcmp(m->program, "osu_mbw_mr") == 0;
@@ -72,8 +128,12 @@ static void osu_section(struct p2pb_report_ctx *ctx, const struct p2pb_result *r
 {
     FILE *o = ctx->out;
     const struct osu_map map = osu_map_of(r->kernel), *m = &map;
-    fprintf(o, "# p2pbench %s: %s%s%s in the layout of %s\n", ctx->run ? ctx->run->version : "",
-            r->kernel, r->variant[0] ? " " : "", r->variant, m->program);
+    const char *version = ctx->run ? ctx->run->version : "";
+    osu_title(o, m, version);
+    fprintf(o, "# p2pbench %s: %s%s%s in the layout of %s\n", version, r->kernel,
+            r->variant[0] ? " " : "", r->variant, m->program);
+    if (!m->own)
+        osu_rma_lines(o, r->variant);
     if (m->own)
         fprintf(o, "# no OSU program measures %s; columns as %s\n", r->kernel, m->program);
     if (r->status == P2PB_ROW_SKIPPED) {
@@ -109,6 +169,8 @@ static void osu_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
         return;
     }
     const struct osu_map map = osu_map_of(r->kernel), *m = &map;
+    if (m->rate && r->bytes == 0)
+        return; /* OSU's rate programs start at 1 byte; 0 bytes has no rate */
     ctx->rows++;
     if (osu_mbw_mr(m)) {
         /* messages/s: bytes_factor messages per iteration of t.median usec */
