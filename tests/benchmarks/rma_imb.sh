@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # The one-sided kernels in -f imb (IMB-EXT's tables: docs/kernels.md, "IMB
 # layout") against the results file of the same run, read by hand below:
-# table names, MODE lines, columns; t[usec] = t_max / W (aggregate) or t_max,
+# table names, MODE lines, the sync / window line, columns; t[usec] = t_max / W (aggregate) or t_max,
 # Mbytes/sec = X / that t; policy.rma_sync / rma_window and the rows'
 # variant; and a bad --rma-window value refused on every rank.
 # Usage: rma_imb.sh MPIEXEC NPFLAG P2PBENCH OUTPREFIX [OVERSUBSCRIBE]
@@ -39,15 +39,17 @@ if len(heads) != 6:
     bad.append("%d tables, want 6" % len(heads))
 for n, i in enumerate(heads[:6]):
     name, mode, w, origins = want[n]
-    block = text[i:i + 9]
+    block = text[i:i + 10]
     if block[0] != "# Benchmarking " + name or block[1] != "# #processes = 2":
         bad.append("table %d: %r" % (n, block[:2]))
     if block[3:6] != ["#", "#    MODE: " + mode, "#"]:
         bad.append("table %d: MODE lines %r" % (n, block[3:6]))
-    if block[6].split() != ["#bytes", "#repetitions", "t[usec]", "Mbytes/sec"]:
-        bad.append("table %d: columns %r" % (n, block[6]))
+    if block[6] != "# p2pbench: sync=pscw win=create (--rma-sync, --rma-window)":
+        bad.append("table %d: no sync / window line: %r" % (n, block[6]))
+    if block[7].split() != ["#bytes", "#repetitions", "t[usec]", "Mbytes/sec"]:
+        bad.append("table %d: columns %r" % (n, block[7]))
     rows = {r["bytes"]: r for r in recs if r.get("type") == "result" and r["kernel"] == kernels[n]}
-    for line in block[7:9]:
+    for line in block[8:10]:
         x, reps, t, mbs = line.split()
         r = rows[int(x)]
         if r.get("variant") != "sync=pscw win=create":
