@@ -131,10 +131,13 @@ rm -f "$out"
 "$P2PB_MPIEXEC" $P2PB_NPFLAG 2 $P2PB_PREFLAGS "$bin" pingpong pingping sendrecv exchange \
     --time-per-size 0.3 --min-samples 50 -o "$out" >/dev/null 2>"$outdir/killed.err" &
 launcher=$!
-for _ in $(seq 1 300); do
+# kill only once the run record and 3 rows are written (up to 120 s: a busy
+# machine; a fixed 30 s killed a loaded run before its third row)
+for _ in $(seq 1 1200); do
     [ -f "$out" ] && [ "$(wc -l <"$out")" -ge 4 ] && break
     sleep 0.1
 done
+[ -f "$out" ] && [ "$(wc -l <"$out")" -ge 4 ] || say "killed: fewer than 3 rows after 120 s; killing anyway"
 victim=$(pgrep -f "^$bin .*$out" | tail -1)
 if [ -n "$victim" ]; then
     kill -9 "$victim"

@@ -89,6 +89,7 @@ rc=$?
     fail "launch=partition: exit $rc: $(outcome part) $(tail -5 part.out)"
 
 # 2. the gate: a stored baseline campaign of 4 launches
+cpu_pressure_mark # the regression below is judged only on a machine with CPUs to spare
 args="pingpong -s 1K,1M"
 mkdir -p base
 for i in 1 2 3 4; do
@@ -113,11 +114,20 @@ rc=$?
 out=$(outcome reg)
 # the 1K rows change about 5000-fold; the 1M rows 20- to 60-fold, and a busy machine can
 # spread the baseline's 1M launches so far that 4 + 4 launches leave them inconclusive
-[ $rc != 0 ] && printf '%s\n' "$out" | grep -q "	failure	sanity	.*regression: [2-4] rows changed (worse): pingpong 1024 bytes latency ratio [0-9.e+]*; pingpong 1" &&
-    pass "gate regression: fails in sanity naming the rows changed (worse)" ||
-    fail "gate regression: exit $rc: $out"
-[ "$(python3 "$here/rfm_report.py" perfvar "$work/reg.json" rows_changed 2>/dev/null)" = "" ] &&
-    pass || fail "gate regression: a failed sanity stage logs no performance variable"
+# The regression is both ranks on one CPU: on a machine whose CPUs are already
+# taken by other work (CPU pressure >= BUSY_PSI) the baseline's ranks share a CPU
+# too, the effect can vanish, and a pass is then not judged (said, not hidden);
+# a failure must still name the rows.
+psi=$(cpu_pressure_pct)
+if [ $rc = 0 ] && [ -n "$psi" ] && [ "$psi" -ge "$BUSY_PSI" ]; then
+    say "gate regression: passed at CPU pressure ${psi}% (>= $BUSY_PSI): the baseline shared CPUs too; not judged"
+else
+    [ $rc != 0 ] && printf '%s\n' "$out" | grep -q "	failure	sanity	.*regression: [2-4] rows changed (worse): pingpong 1024 bytes latency ratio [0-9.e+]*; pingpong 1" &&
+        pass "gate regression: fails in sanity naming the rows changed (worse)" ||
+        fail "gate regression: exit $rc: $out"
+    [ "$(python3 "$here/rfm_report.py" perfvar "$work/reg.json" rows_changed 2>/dev/null)" = "" ] &&
+        pass || fail "gate regression: a failed sanity stage logs no performance variable"
+fi
 
 # synthetic campaigns: 4 + 4 launches 4% apart read inconclusive at -t 5 (the ratio's CI
 # crosses 1.05): the gate passes with a warning naming them

@@ -69,7 +69,7 @@ readonly BYTES="1048576 2097152 4194304"
 readonly LARGEST=4194304
 readonly N_EFFECT=8
 readonly SAMPLES=9 # per launch and size: 2 in most of the 5 rounds
-readonly LAUNCH_TIMEOUT=60 CAMPAIGN_TIMEOUT=240
+readonly LAUNCH_TIMEOUT=60 CAMPAIGN_TIMEOUT=480 # 16 launches: about 90 s quiet, 230 s at load 7-8
 # From CPU pressure BUSY_PSI (driver.sh: percent of the campaign's time some
 # task waited for a CPU) the effect is not judged: quiet, with the two ranks
 # polling on 2 CPUs, it stays far below; beside two spinning processes it
