@@ -321,7 +321,10 @@ static enum p2pb_status apply_sizes(struct p2pb_optparser *p, const char *arg)
     struct p2pb_optparse *ps = p->user;
     struct p2pb_options *o = ps->o;
     o->sizes_given = 1;
-    return p2pb_parse_size_list(arg, o->sizes, P2PB_MAX_SIZES, &o->nsizes, ps->err, ps->errlen);
+    char why[256];
+    enum p2pb_status st = p2pb_parse_size_list(arg, o->sizes, P2PB_MAX_SIZES, &o->nsizes, why,
+                                               sizeof why);
+    return st == P2PB_OK ? st : p2pb_fail(st, ps->err, ps->errlen, "--sizes: %s", why);
 }
 
 static enum p2pb_status apply_msglog(struct p2pb_optparser *p, const char *arg)

@@ -332,8 +332,10 @@ static void flag_incomplete(const struct p2pb_side *s, enum p2pb_outfmt fmt, int
     char why[128];
     for (size_t f = 0; f < s->nfiles && !(metric && fmt == P2PB_OUT_CSV); f++)
         if (!s->files[f].complete)
-            printf("%swarning: incomplete run, its rows as far as they go: %s: %s\n%s",
-                   fmt == P2PB_OUT_MARKDOWN ? "" : "# ", s->files[f].path,
+            printf("%swarning: incomplete run, %s: %s: %s\n%s",
+                   fmt == P2PB_OUT_MARKDOWN ? "" : "# ",
+                   s->files[f].nrows ? "its rows as far as they go" : "it measured nothing",
+                   s->files[f].path,
                    p2pb_incomplete_note(&s->files[f], why, sizeof why),
                    fmt == P2PB_OUT_MARKDOWN ? "\n" : "");
 }

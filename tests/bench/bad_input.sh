@@ -41,8 +41,8 @@ parse_error() {
 
 expect_error 2 "unknown kernel 'pingpog' (see p2pbench --list)" pingpog
 parse_error 2 "unknown kernel 'pingpog' (see p2pbench --list)" pingpong,pingpog
-expect_error 2 "invalid message size 'abc'" -s 1K,abc
-parse_error 2 "invalid size range '8..4': start above end" -s 8..4
+expect_error 2 "--sizes: invalid message size 'abc'" -s 1K,abc
+parse_error 2 "--sizes: invalid size range '8..4': start above end" -s 8..4
 parse_error 2 "message size 2147483649 is above 2^31-1 bytes and not a multiple of 1 KiB" -s 2147483649
 parse_error 2 "unknown option '--bogus' (see p2pbench --help)" --bogus
 expect_error 2 "option '--samples' needs a value" --samples
@@ -51,7 +51,7 @@ parse_error 2 "unknown format 'xml' (text, imb, csv, markdown, osu)" --format xm
 expect_error 2 "invalid value 'nosuch0' for --tcp-if: no interface of that name with an IPv4 address on this host" tcp-pingpong --tcp-if nosuch0
 parse_error 2 "invalid value 'a b' for --tcp-if: not an interface name" tcp-pingpong --tcp-if 'a b'
 parse_error 2 "invalid --msglog '5:2' (need 0 <= A <= B <= 62)" --msglog 5:2
-parse_error 2 "invalid message size list '1,,2' (empty element)" -s 1,,2
+parse_error 2 "--sizes: invalid message size list '1,,2' (empty element)" -s 1,,2
 parse_error 2 "invalid label 'a?b' (control characters or bytes that are not UTF-8)" -l "$(printf 'a\nb')"
 parse_error 2 "invalid label '?x' (control characters or bytes that are not UTF-8)" -l "$(printf '\377x')"
 parse_error 2 "unknown kernel 'ping?pong' (see p2pbench --list)" "$(printf 'ping\npong')"

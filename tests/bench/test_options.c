@@ -109,7 +109,7 @@ static void options(void)
     CHECK(parse(&o, "--bogus", NULL, NULL) == P2PB_EUSAGE);
     CHECK_STR_CONTAINS(err, "unknown option '--bogus'");
     CHECK(parse(&o, "-s", "1K,abc", NULL) == P2PB_EUSAGE);
-    CHECK_STR_CONTAINS(err, "invalid message size 'abc'");
+    CHECK_STR_CONTAINS(err, "--sizes: invalid message size 'abc'");
     CHECK(parse(&o, "--samples", "0", NULL) == P2PB_ERANGE);
     CHECK_STR_CONTAINS(err, "'0' for --samples");
     CHECK(parse(&o, "--samples", "12x", NULL) == P2PB_EUSAGE);

@@ -26,6 +26,13 @@ probe)
         fail "compare: no group note for side A: $(grep -i 'placement' out.txt)"
     grep -q 'placement on side B' out.txt && fail "compare: side B (one group) has a group note"
     grep -q 'placement_probe' out.txt && fail "compare: the probe listed as a context difference"
+    grep -q 'placement differs between the sides' out.txt && fail "compare: bi (near and far) against one (near): sides apart"
+    # side far: 3 launches, all far: its probe (200 ns) and one's (44 ns) fall
+    # into different groups, a context difference of the sides
+    GEN_RUN=$far220 gen far far far 3 1.0
+    expect_status 0 "$bin" compare far --vs one
+    grep -q '^# warning: placement differs between the sides: the placement probe of ranks 0-1 (cache-line one-way latency between their CPUs, fastest batch; median of the launches) is 200.00 ns on side A (far) and 44.00 ns on side B (one), more than 2x apart' out.txt ||
+        fail "compare: sides apart by the probe: $(grep -i 'placement' out.txt)"
     # the other way round, and markdown and json carry it too
     expect_status 0 "$bin" compare one --vs bi -f markdown
     grep -q '^warning: placement on side B (bi): its launches fall into 2 groups' out.txt ||

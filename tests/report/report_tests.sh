@@ -624,6 +624,10 @@ incomplete)
         head -3 out.txt | grep -q "warning: incomplete run, its rows as far as they go: a/a-06.jsonl: no end record" ||
             fail "show -f $f: not flagged above the table"
     done
+    head -1 a/a-06.jsonl >nothing.jsonl # the run record only: killed before its first row
+    expect_status 0 "$bin" show nothing.jsonl
+    grep -q "^# warning: incomplete run, it measured nothing: nothing.jsonl: no end record" out.txt ||
+        fail "show of a run without rows: $(grep warning out.txt)"
     expect_status 0 "$bin" show -f json a/a-06.jsonl
     grep -q '"complete":	false' out.txt || fail "show json: complete false"
     expect_status 0 "$bin" show -m latency -f csv a/a-05.jsonl a/a-06.jsonl

@@ -41,6 +41,7 @@ struct p2pb_report_ctx {
     size_t disturbed;              /* text: rows marked disturbed (p2pb_disturbed) */
     size_t shifted;                /* text: rows whose level changed while measured */
     size_t unbounded;              /* rows whose interval is unbounded (p2pb_stats_ci_unbounded) */
+    size_t no_interval;            /* text: rows without a 95% interval (n < P2PB_CI_MIN_N, 1 round) */
     size_t verified;               /* text: ok rows of a --check run (payloads verified) */
     size_t clock_rows;             /* text: one-way rows (result.h, struct p2pb_clock_sync) */
     size_t clock_failed;           /* text: of them, residual not within half the round trip */

@@ -333,6 +333,7 @@ static void text_row(struct p2pb_report_ctx *ctx, const struct p2pb_result *r)
         p2pb_fmt_sig(lo, sizeof lo, r->t.ci95_low);
         p2pb_fmt_sig(hi, sizeof hi, r->t.ci95_high);
     } else {
+        ctx->no_interval += !(ctx->run && ctx->run->imported); /* imports: said in the header */
         snprintf(lo, sizeof lo, "-");
         snprintf(hi, sizeof hi, "-");
     }
@@ -402,6 +403,11 @@ static void text_end(struct p2pb_report_ctx *ctx)
                 "# --check: verified, every byte received arrived as sent, in the %zu row%s "
                 "with numbers (a row whose check failed says so in place of its numbers)\n",
                 ctx->verified, ctx->verified == 1 ? "" : "s");
+    if (ctx->no_interval)
+        fprintf(ctx->out,
+                "# ci95 -: %zu row%s without a 95%% interval: its median has fewer than %d "
+                "samples in one round (more --samples, or --rounds >= 2, give one)\n",
+                ctx->no_interval, ctx->no_interval == 1 ? "" : "s", P2PB_CI_MIN_N);
     if (ctx->unbounded)
         fprintf(ctx->out,
                 "# unbounded: %zu row%s whose rounds' medians disagree so much that the 95%% "

@@ -215,6 +215,72 @@ static void probe_notes(struct note_sink *k, const char *tag, const struct p2pb_
     free(grp);
 }
 
+/* Median of the finite values among v[0 .. n-1] (sorted in place); NAN when none. */
+static double finite_median(double *v, size_t n)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(v[i]))
+            v[m++] = v[i];
+    for (size_t i = 1; i < m; i++) /* insertion sort: a side's launches are few */
+        for (size_t j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            double x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+    return m ? (m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2])) : NAN;
+}
+
+/* 1 when no probe group of grp[0 .. n-1] holds launches of both sides (the
+ * first na are side A's) and each side has a launch in some group. */
+static int sides_apart(const int *grp, size_t na, size_t n, size_t ng)
+{
+    int any_a = 0, any_b = 0;
+    for (size_t g = 0; g < ng; g++) {
+        int in_a = 0, in_b = 0;
+        for (size_t f = 0; f < n; f++)
+            if (grp[f] == (int)g)
+                *(f < na ? &in_a : &in_b) = 1;
+        if (in_a && in_b)
+            return 0;
+        any_a |= in_a;
+        any_b |= in_b;
+    }
+    return any_a && any_b;
+}
+
+/* The placement probe across the sides: the launches of both pooled and
+ * grouped (p2pb_probe_groups); a warning when the two sides fall into
+ * different groups, i.e. their ranks 0-1 sat on CPUs that are that much
+ * nearer or farther apart. A context difference the run records' keys do
+ * not show (context_diff.c skips the per-launch probe). */
+static void probe_between(struct note_sink *k, const struct p2pb_side *a, const struct p2pb_side *b)
+{
+    size_t n = a->nfiles + b->nfiles, ng = 0;
+    double *v = malloc((n + 1) * sizeof *v);
+    int *grp = malloc((n + 1) * sizeof *grp);
+    for (size_t f = 0; v && grp && f < n; f++) {
+        struct p2pb_probe p;
+        p2pb_probe_from_json(f < a->nfiles ? a->files[f].run : b->files[f - a->nfiles].run, &p);
+        v[f] = p2pb_probe_floor01_ns(&p);
+    }
+    if (v && grp && p2pb_probe_groups(v, n, grp, &ng) == P2PB_OK && ng >= 2 &&
+        sides_apart(grp, a->nfiles, n, ng)) {
+        char ma[32], mb[32];
+        p2pb_fmt_sig(ma, sizeof ma, finite_median(v, a->nfiles));
+        p2pb_fmt_sig(mb, sizeof mb, finite_median(v + a->nfiles, b->nfiles));
+        note(k, "warning: ",
+             "placement differs between the sides: the placement probe of ranks 0-1 (cache-line "
+             "one-way latency between their CPUs, fastest batch; median of the launches) is %s ns "
+             "on side A (%s) and %s ns on side B (%s), more than %gx apart: a latency difference "
+             "may be where the ranks sat, not what was compared (docs/host-context.md, "
+             "\"Placement probe\")",
+             ma, a->name, mb, b->name, P2PB_PROBE_GAP);
+    }
+    free(v);
+    free(grp);
+}
+
 /* The link profile of side s (P2PB_LINK_PROFILE of the testbed's shaped
  * links): the distinct values into buf and the launches with one. */
 static size_t link_profiles(const struct p2pb_side *s, char *buf, size_t len)
@@ -356,6 +422,7 @@ static void all_notes(struct note_sink *k, const struct p2pb_cmp_print *opt,
     placement_notes(k, "B", b);
     probe_notes(k, "A", a);
     probe_notes(k, "B", b);
+    probe_between(k, a, b);
     bound_notes(k, "A", a);
     bound_notes(k, "B", b);
     link_notes(k, a, b);
