@@ -49,6 +49,13 @@ enum p2pb_status p2pb_median_ci_ranks(size_t n, size_t *lo, size_t *hi);
 double p2pb_quantile_sorted(const double *sorted, size_t n, double p);
 
 /*
+ * Median of the finite values among v[0..n-1]: the middle one, or the mean of
+ * the two middle ones. v is reordered: its finite values come first, ascending.
+ * Returns NAN when v holds no finite value (n = 0 included).
+ */
+double p2pb_median_finite(double *v, size_t n);
+
+/*
  * Compute the summary of x[0..n-1] (need not be sorted; not modified).
  * scratch must hold n doubles (it receives the sorted copy); pass NULL to
  * let the function allocate.

@@ -10,20 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "p2pbench/stats.h"
 #include "text.h"
 
 static int cmp_double(const void *x, const void *y)
 {
     double a = *(const double *)x, b = *(const double *)y;
     return (a > b) - (a < b);
-}
-
-/* Median of v[0..n-1] (n >= 1), sorted in place: the middle value, or the
- * mean of the two middle values. */
-static double median_sorted(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 void p2pb_probe_pair_finish(struct p2pb_probe_pair *p)
@@ -35,7 +28,7 @@ void p2pb_probe_pair_finish(struct p2pb_probe_pair *p)
     if (!n)
         return;
     memcpy(s, p->batch_ns, n * sizeof *s);
-    p->one_way_ns = median_sorted(s, n);
+    p->one_way_ns = p2pb_median_finite(s, n); /* s: its finite values first, ascending */
     p->min_ns = s[0];
 }
 

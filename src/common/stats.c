@@ -50,6 +50,18 @@ enum p2pb_status p2pb_median_ci_ranks(size_t n, size_t *lo, size_t *hi)
     return P2PB_OK;
 }
 
+double p2pb_median_finite(double *v, size_t n)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(v[i]))
+            v[m++] = v[i];
+    if (m == 0)
+        return NAN;
+    qsort(v, m, sizeof *v, cmp_double);
+    return m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
+}
+
 double p2pb_quantile_sorted(const double *sorted, size_t n, double p)
 {
     if (n == 1)

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Statistics against values computed by hand (see the comments). */
+#include <math.h>
+
 #include "../lib/check.h"
 #include "p2pbench/result.h"
 #include "p2pbench/stats.h"
@@ -103,6 +105,19 @@ static void throughput(void)
     CHECK(p2pb_mbytes_per_sec(1.0, 10, 0.0) == 0.0);
 }
 
+static void median_finite(void)
+{
+    /* finite values 1, 3, 4, 9 (NAN and INFINITY left out): (3 + 4) / 2 = 3.5 */
+    double v[] = {9, NAN, 3, INFINITY, 1, 4};
+    CHECK_NEAR(p2pb_median_finite(v, 6), 3.5, 0);
+    CHECK(v[0] == 1 && v[1] == 3 && v[2] == 4 && v[3] == 9); /* finite first, ascending */
+    double w[] = {5, -INFINITY, 2, 8};
+    CHECK_NEAR(p2pb_median_finite(w, 4), 5, 0); /* odd count: the middle one */
+    double z[] = {NAN, INFINITY};
+    CHECK(isnan(p2pb_median_finite(z, 2)));
+    CHECK(isnan(p2pb_median_finite(z, 0)));
+}
+
 /* Deterministic noise for the change-point tests: xorshift64, and a normal
  * variate by Box-Muller. */
 static unsigned long long rng = 88172645463325252ull;
@@ -183,6 +198,7 @@ int main(void)
     ci_ranks();
     summary();
     throughput();
+    median_finite();
     change_point();
     return CHECK_DONE();
 }

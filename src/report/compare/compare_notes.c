@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "output/output.h"
+#include "p2pbench/stats.h"
 #include "probe.h"
 #include "compare/compare.h"
 #include "text.h"
@@ -165,14 +166,8 @@ static void group_words(const struct p2pb_side *s, const double *v, const int *g
     char a[32], b[32], m[32], tq[96] = "";
     p2pb_fmt_sig(a, sizeof a, lo);
     p2pb_fmt_sig(b, sizeof b, hi);
-    if (nt) { /* the median of the group's t: sorted by insertion, nt is small */
-        for (size_t i = 1; i < nt; i++)
-            for (size_t j = i; j > 0 && t[j] < t[j - 1]; j--) {
-                double x = t[j];
-                t[j] = t[j - 1];
-                t[j - 1] = x;
-            }
-        p2pb_fmt_sig(m, sizeof m, nt % 2 ? t[nt / 2] : 0.5 * (t[nt / 2 - 1] + t[nt / 2]));
+    if (nt) {
+        p2pb_fmt_sig(m, sizeof m, p2pb_median_finite(t, nt));
         snprintf(tq, sizeof tq, ", %s %zu bytes median t %s usec", q->display_name, q->bytes, m);
     }
     size_t used = strlen(buf);
@@ -215,22 +210,6 @@ static void probe_notes(struct note_sink *k, const char *tag, const struct p2pb_
     free(grp);
 }
 
-/* Median of the finite values among v[0 .. n-1] (sorted in place); NAN when none. */
-static double finite_median(double *v, size_t n)
-{
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (isfinite(v[i]))
-            v[m++] = v[i];
-    for (size_t i = 1; i < m; i++) /* insertion sort: a side's launches are few */
-        for (size_t j = i; j > 0 && v[j] < v[j - 1]; j--) {
-            double x = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = x;
-        }
-    return m ? (m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2])) : NAN;
-}
-
 /* 1 when no probe group of grp[0 .. n-1] holds launches of both sides (the
  * first na are side A's) and each side has a launch in some group. */
 static int sides_apart(const int *grp, size_t na, size_t n, size_t ng)
@@ -267,8 +246,8 @@ static void probe_between(struct note_sink *k, const struct p2pb_side *a, const 
     if (v && grp && p2pb_probe_groups(v, n, grp, &ng) == P2PB_OK && ng >= 2 &&
         sides_apart(grp, a->nfiles, n, ng)) {
         char ma[32], mb[32];
-        p2pb_fmt_sig(ma, sizeof ma, finite_median(v, a->nfiles));
-        p2pb_fmt_sig(mb, sizeof mb, finite_median(v + a->nfiles, b->nfiles));
+        p2pb_fmt_sig(ma, sizeof ma, p2pb_median_finite(v, a->nfiles));
+        p2pb_fmt_sig(mb, sizeof mb, p2pb_median_finite(v + a->nfiles, b->nfiles));
         note(k, "warning: ",
              "placement differs between the sides: the placement probe of ranks 0-1 (cache-line "
              "one-way latency between their CPUs, fastest batch; median of the launches) is %s ns "

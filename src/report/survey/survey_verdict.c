@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "p2pbench/stats.h"
 #include "survey/survey.h"
 
 /* Sweeps of the median polish (it settles in a few; Tukey uses 2-4). */
@@ -21,25 +22,6 @@ double p2pb_survey_pair_bw(const struct p2pb_survey_matrix *m, size_t i, size_t 
     if (isnan(b))
         return a;
     return a < b ? a : b;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median of the finite values of v[0..n-1] (reordered); NAN when none. */
-static double median_finite(double *v, size_t n)
-{
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (isfinite(v[i]))
-            v[m++] = v[i];
-    if (m == 0)
-        return NAN;
-    qsort(v, m, sizeof *v, cmp_double);
-    return m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
 }
 
 /* One metric being judged: y = log of the pair values (n x n, NAN where
@@ -61,7 +43,7 @@ static void load_metric(const struct p2pb_survey_matrix *m, int bw, struct fit *
             f->y[i * n + j] = x > 0 ? log(x) : NAN;
             f->tmp[j] = x;
         }
-        node[i] = median_finite(f->tmp, n);
+        node[i] = p2pb_median_finite(f->tmp, n);
     }
 }
 
@@ -73,18 +55,18 @@ static void polish(struct fit *f)
     for (size_t i = 0; i < n; i++)
         for (size_t j = i + 1; j < n; j++)
             f->tmp[k++] = f->y[i * n + j];
-    f->mu = median_finite(f->tmp, k);
+    f->mu = p2pb_median_finite(f->tmp, k);
     for (size_t i = 0; i < n; i++)
         f->a[i] = 0;
     for (int sweep = 0; sweep < POLISH_SWEEPS && isfinite(f->mu); sweep++) {
         for (size_t i = 0; i < n; i++) {
             for (size_t j = 0; j < n; j++)
                 f->tmp[j] = f->y[i * n + j] - f->mu - f->a[j];
-            double r = median_finite(f->tmp, n);
+            double r = p2pb_median_finite(f->tmp, n);
             f->a[i] = isfinite(r) ? r : 0;
         }
         memcpy(f->tmp, f->a, n * sizeof *f->a);
-        double c = median_finite(f->tmp, n);
+        double c = p2pb_median_finite(f->tmp, n);
         f->mu += c;
         for (size_t i = 0; i < n; i++)
             f->a[i] -= c;
@@ -128,7 +110,7 @@ static double typical_wait(const struct p2pb_survey_matrix *m, int bw, double *t
     for (size_t i = 0; w && i < m->n * m->n; i++)
         if (isfinite(w[i]))
             tmp[k++] = w[i];
-    return k ? median_finite(tmp, k) : NAN;
+    return k ? p2pb_median_finite(tmp, k) : NAN;
 }
 
 /* 1 when pair (i, j)'s kept value of one metric waited for a CPU at least
