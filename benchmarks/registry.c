@@ -3,6 +3,7 @@
  * The one table of kernels, in default run order. A kernel is listed here
  * explicitly (no constructor self-registration: a static library drops it).
  */
+#include <ctype.h>
 #include <stddef.h>
 #include <strings.h>
 
@@ -65,10 +66,24 @@ const size_t p2pb_nkernels = sizeof p2pb_kernels / sizeof p2pb_kernels[0];
 /* Kernels run when none is named: the four IMB point-to-point kernels. */
 static const char *const default_kernels[] = {"pingpong", "pingping", "sendrecv", "exchange"};
 
+/* 1 when a and b are equal ignoring case and with '-' and '_' the same
+ * character (put-latency names put_latency, multi_pingpong multi-pingpong). */
+static int name_eq(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        int x = *a == '_' ? '-' : tolower((unsigned char)*a);
+        int y = *b == '_' ? '-' : tolower((unsigned char)*b);
+        if (x != y)
+            return 0;
+        if (!x)
+            return 1;
+    }
+}
+
 const struct p2pb_kernel *p2pb_kernel_find(const char *name)
 {
     for (size_t i = 0; i < p2pb_nkernels; i++)
-        if (strcasecmp(p2pb_kernels[i]->name, name) == 0)
+        if (name_eq(p2pb_kernels[i]->name, name))
             return p2pb_kernels[i];
     return NULL;
 }

@@ -217,4 +217,9 @@ el=$(($(date +%s) - start))
 # quote DIR for the shell: 'DIR' with each ' as '\''
 q=$(printf '%s' "$dir" | sed "s/'/'\\\\''/g")
 echo "campaign: all $total launches finished (${el}s this session); compare with:" >&2
-echo "  p2pbench-report compare '$q/$la' --vs '$q/$lb'" >&2
+# the report program to name: on PATH, else this source tree's build/ (as gate.sh)
+rep=p2pbench-report
+if ! command -v "$rep" >/dev/null 2>&1 && [ -x "$(dirname "$0")/../build/p2pbench-report" ]; then
+    rep=$(cd "$(dirname "$0")/../build" && pwd)/p2pbench-report
+fi
+echo "  $rep compare '$q/$la' --vs '$q/$lb'" >&2

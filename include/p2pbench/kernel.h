@@ -441,7 +441,7 @@ double p2pb_kernel_msgs(const struct p2pb_kernel *k, size_t window);
 extern const struct p2pb_kernel *const p2pb_kernels[];
 extern const size_t p2pb_nkernels;
 
-/* Find a kernel by name (case-insensitive). NULL if unknown. */
+/* Find a kernel by name (case-insensitive, '-' and '_' alike). NULL if unknown. */
 const struct p2pb_kernel *p2pb_kernel_find(const char *name);
 
 /* True if the kernel runs by default (no kernel named on the command line). */

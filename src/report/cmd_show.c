@@ -111,6 +111,18 @@ static const char *file_name_in(const struct p2pb_side *s, size_t f, char *buf, 
     return buf;
 }
 
+/* 1 when a text column (COLW characters) would cut a file's name: the text
+ * tables then head the columns [1], [2], ... and list the names under the title. */
+#define COLW 14
+static int names_cut(const struct p2pb_side *s)
+{
+    char name[600];
+    for (size_t f = 0; f < s->nfiles; f++)
+        if (strlen(file_name_in(s, f, name, sizeof name)) > COLW)
+            return 1;
+    return 0;
+}
+
 /* The csv header, or the one-line title of the text and markdown tables. */
 static void metric_title(const struct p2pb_side *s, enum p2pb_metric m, enum p2pb_outfmt fmt)
 {
@@ -129,6 +141,8 @@ static void metric_title(const struct p2pb_side *s, enum p2pb_metric m, enum p2p
         printf("%s%s; MB/s = 10^6 bytes/s\n", fmt == P2PB_OUT_MARKDOWN ? "" : "# ",
                m == P2PB_METRIC_LATENCY ? "latency: t_usec.median per file, usec"
                                         : "throughput: mbytes_per_sec per file");
+        for (size_t f = 0; fmt == P2PB_OUT_TEXT && names_cut(s) && f < s->nfiles; f++)
+            printf("# [%zu] %s\n", f + 1, file_name_in(s, f, colname, sizeof colname));
     }
 }
 
@@ -155,8 +169,12 @@ static void metric_section(const struct p2pb_side *s, const struct p2pb_cmp_row 
     } else {
         printf("\n# %s%s%s: %s\n%12s %6s", r->display_name, r->variant[0] ? " " : "", r->variant,
                unit, "bytes", "size");
-        for (size_t f = 0; f < s->nfiles; f++)
-            printf(" %14.14s", file_name_in(s, f, colname, sizeof colname));
+        int cut = names_cut(s);
+        for (size_t f = 0; f < s->nfiles; f++) {
+            char num[24];
+            snprintf(num, sizeof num, "[%zu]", f + 1);
+            printf(" %*s", COLW, cut ? num : file_name_in(s, f, colname, sizeof colname));
+        }
         printf("\n");
     }
 }
@@ -186,7 +204,10 @@ static void metric_line(const struct p2pb_side *s, const struct p2pb_cmp_row *r,
                 printf(",");
         } else {
             p2pb_fmt_sig(buf, sizeof buf, v);
-            printf(fmt == P2PB_OUT_MARKDOWN ? " %s |" : " %14s", buf);
+            if (fmt == P2PB_OUT_MARKDOWN)
+                printf(" %s |", buf);
+            else
+                printf(" %*s", COLW, buf);
         }
     }
     printf("\n");

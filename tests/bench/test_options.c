@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../lib/check.h"
 #include "harness.h"
@@ -103,6 +104,10 @@ static void options(void)
     CHECK(parse(&o, "sendrecv", "-s", "0,1K") == P2PB_OK);
     CHECK(o.nkernels == 1 && o.nsizes == 2 && o.sizes[1] == 1024);
     CHECK(parse(&o, "-k", "PingPong,exchange", NULL) == P2PB_OK && o.nkernels == 2);
+    /* '-' and '_' alike: put-latency is put_latency, multi_pingpong multi-pingpong */
+    CHECK(parse(&o, "put-latency,multi_pingpong", NULL, NULL) == P2PB_OK && o.nkernels == 2);
+    CHECK(strcmp(o.kernels[0]->name, "put_latency") == 0);
+    CHECK(strcmp(o.kernels[1]->name, "multi-pingpong") == 0);
 
     CHECK(parse(&o, "pingpog", NULL, NULL) == P2PB_EUSAGE);
     CHECK_STR_CONTAINS(err, "unknown kernel 'pingpog'");

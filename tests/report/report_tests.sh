@@ -17,6 +17,12 @@ golden)
     expect_status 0 "$bin" show -m latency a/a-01.jsonl b/b-01.jsonl; golden show-metric-latency.txt
     expect_status 0 "$bin" show -m throughput -f markdown a/a-01.jsonl b/b-01.jsonl
     golden show-metric-throughput.md
+    # unlabelled files with long names: columns [1], [2] and the names under the title
+    sed 's/"label":"native"/"label":""/' a/a-01.jsonl >p2pbench-20261203T063049Z-vm-1.jsonl
+    sed 's/"label":"domU"/"label":""/' b/b-01.jsonl >p2pbench-20261203T063050Z-vm-2.jsonl
+    expect_status 0 "$bin" show -m latency p2pbench-20261203T0630*.jsonl
+    grep -q '^# \[2\] p2pbench-20261203T063050Z-vm-2.jsonl$' out.txt || fail "show -m legend: $(cat out.txt)"
+    grep -Eq '^ +bytes +size +\[1\] +\[2\]$' out.txt || fail "show -m columns: $(cat out.txt)"
     for f in text markdown csv json; do
         expect_status 0 "$bin" compare a --vs b -f $f; golden compare-$f.txt
     done
