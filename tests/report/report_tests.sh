@@ -586,6 +586,14 @@ sys.exit(0 if len(m) == 2 and all(r["bytes"] == 1024 and r["shifted_b"] == 1 for
     eq "$(grep -c '<g class="dmark" data-share="1/6" data-lost="48.5"><title>domU 1K: 1 of 6 launches disturbed or shifted' m.html)" 2 "html: rings (2 charts)"
     eq "$(grep -c '<g class="dmark sample"' m.html)" 3 "html: the legend's three ring samples"
     grep -q "domU: 1 of 48 launch rows disturbed (2%), 1 shifted" m.html || fail "html: the notes do not count the marks"
+    # an imported log records no disturbance: not 0/1
+    "$bin" import "$cases/case04.txt" -o . >/dev/null 2>&1 || fatal "marks: import case04"
+    expect_status 0 "$bin" compare case04.jsonl --vs b
+    grep -q '; disturbed A not recorded (imported), B 1/6' out.txt ||
+        fail "marks: imported side: $(grep disturbed out.txt | head -2)"
+    expect_status 0 "$bin" show case04.jsonl
+    grep -q "^# t = time per iteration in usec: the log's value, the mean of k iterations (n 1)" out.txt ||
+        fail "show of an import: legend: $(grep '^# t =' out.txt)"
     ;;
 incomplete)
     gen a a native 6 1.0

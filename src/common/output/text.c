@@ -67,9 +67,13 @@ static void text_begin(struct p2pb_report_ctx *ctx)
     if (ri->check)
         fprintf(ctx->out,
                 "# --check: every received payload byte verified after timing each size\n");
-    fprintf(ctx->out, "# t = time per iteration in usec: median of n samples, each the mean of k "
-                      "iterations; ci95 = 95%% interval of the median (with rounds: of another "
-                      "launch's median); MB/s = 10^6 bytes/s\n");
+    if (ri->imported) /* the log's value is its own mean: n 1, k its repetitions */
+        fprintf(ctx->out, "# t = time per iteration in usec: the log's value, the mean of k "
+                          "iterations (n 1); MB/s = 10^6 bytes/s\n");
+    else
+        fprintf(ctx->out, "# t = time per iteration in usec: median of n samples, each the mean "
+                          "of k iterations; ci95 = 95%% interval of the median (with rounds: of "
+                          "another launch's median); MB/s = 10^6 bytes/s\n");
     {
         char state[256];
         if (p2pb_fmt_state(state, sizeof state, ri))

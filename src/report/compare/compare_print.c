@@ -143,6 +143,20 @@ static const char *power_note(char *buf, size_t len, const struct p2pb_cmp_row *
     return buf;
 }
 
+/* "k/N" for k marked launches of side s, N its launches; "not recorded" when
+ * every file of s is an imported log (a log records no disturbance). */
+static const char *marked_of(char *buf, size_t len, size_t k, const struct p2pb_side *s)
+{
+    size_t imported = 0;
+    for (size_t f = 0; f < s->nfiles; f++)
+        imported += s->files[f].info.imported != 0;
+    if (s->nfiles && imported == s->nfiles)
+        snprintf(buf, len, "not recorded (imported)");
+    else
+        snprintf(buf, len, "%zu/%zu", k, s->nfiles);
+    return buf;
+}
+
 /* The verdict with its power note in parentheses, then what disturbed the
  * launches of the row, when anything did: "; disturbed A 2/10, B 0/10; shift
  * A 1/10" (docs/host-context.md). */
@@ -152,9 +166,10 @@ static const char *verdict_marks(char *buf, size_t len, const struct p2pb_cmp_ro
     char pw[96];
     power_note(pw, sizeof pw, r);
     int n = snprintf(buf, len, pw[0] ? "%s (%s)" : "%s%s", row_verdict(r), pw);
+    char da[48], db[48];
     if ((r->dist_a || r->dist_b) && n >= 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, "; disturbed A %zu/%zu, B %zu/%zu", r->dist_a,
-                      a->nfiles, r->dist_b, b->nfiles);
+        n += snprintf(buf + n, len - (size_t)n, "; disturbed A %s, B %s",
+                      marked_of(da, sizeof da, r->dist_a, a), marked_of(db, sizeof db, r->dist_b, b));
     if ((r->shift_a || r->shift_b) && n >= 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, "; shift A %zu/%zu, B %zu/%zu", r->shift_a, a->nfiles,
                  r->shift_b, b->nfiles);
