@@ -112,10 +112,15 @@ static enum p2pb_status finish_sizes(struct p2pb_options *o, char *err, size_t e
     qsort(o->sizes, o->nsizes, sizeof o->sizes[0], cmp_size);
     for (size_t i = 0; i < o->nsizes; i++) {
         size_t b = o->sizes[i];
-        if (b > (size_t)INT_MAX && (b % 1024 != 0 || b / 1024 > (size_t)INT_MAX))
+        if (b > (size_t)INT_MAX && b % 1024 != 0)
             return p2pb_fail(P2PB_ERANGE, err, errlen,
                              "message size %zu is above 2^31-1 bytes and not a multiple of 1 KiB "
                              "(cannot be sent as one MPI message)",
+                             b);
+        if (b / 1024 > (size_t)INT_MAX)
+            return p2pb_fail(P2PB_ERANGE, err, errlen,
+                             "message size %zu is above 2^31-1 KiB (cannot be sent as one MPI "
+                             "message: a count of at most 2^31-1 units of 1 KiB)",
                              b);
     }
     return P2PB_OK;

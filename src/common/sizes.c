@@ -33,10 +33,15 @@ enum p2pb_status p2pb_parse_size(const char *text, size_t *out, char *err, size_
         case 'T': shift = 40; break;
         default:
             return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                             "invalid message size '%s' (suffixes: K=2^10, M=2^20, G=2^30 bytes)",
+                             "invalid message size '%s' (suffixes: B=1, K=2^10, M=2^20, G=2^30, T=2^40 bytes)",
                              text);
         }
         const char *rest = end + 1;
+        if (*end == 'b' && *rest == '\0') /* "8b": bytes or bits? as "1Kb" */
+            return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                             "ambiguous message size '%s': write %.*s or %.*sB (bytes); "
+                             "a small b is a bit",
+                             text, (int)(end - text), text, (int)(end - text), text);
         if (shift && strcasecmp(rest, "B") == 0) /* "1MB", "1Kb": 10^6 bytes? bits? */
             return p2pb_fail(P2PB_EUSAGE, err, errlen,
                              "ambiguous message size '%s': write %.*s%c (2^%u bytes) or %.*s%ciB; "
@@ -49,7 +54,7 @@ enum p2pb_status p2pb_parse_size(const char *text, size_t *out, char *err, size_
             ;
         else
             return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                             "invalid message size '%s' (suffixes: K=2^10, M=2^20, G=2^30 bytes)",
+                             "invalid message size '%s' (suffixes: B=1, K=2^10, M=2^20, G=2^30, T=2^40 bytes)",
                              text);
     }
     if (shift && v > (SIZE_MAX >> shift))

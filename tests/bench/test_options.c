@@ -41,6 +41,9 @@ static void sizes(void)
     CHECK(p2pb_parse_size("4M", &v, err, sizeof err) == P2PB_OK && v == 4194304);
     CHECK(p2pb_parse_size("2GiB", &v, err, sizeof err) == P2PB_OK && v == 2147483648u);
     CHECK(p2pb_parse_size("3B", &v, err, sizeof err) == P2PB_OK && v == 3);
+    CHECK(p2pb_parse_size("8b", &v, err, sizeof err) == P2PB_EUSAGE); /* bits? as 1Kb */
+    CHECK_STR_CONTAINS(err, "ambiguous message size '8b': write 8 or 8B (bytes)");
+    CHECK(p2pb_parse_size("1T", &v, err, sizeof err) == P2PB_OK && v == 1099511627776ull);
     CHECK(p2pb_parse_size("1X", &v, err, sizeof err) == P2PB_EUSAGE);
     CHECK_STR_CONTAINS(err, "'1X'");
     CHECK(p2pb_parse_size("-1", &v, err, sizeof err) == P2PB_EUSAGE);
@@ -113,6 +116,8 @@ static void options(void)
     CHECK_STR_CONTAINS(err, "unknown kernel 'pingpog'");
     CHECK(parse(&o, "--bogus", NULL, NULL) == P2PB_EUSAGE);
     CHECK_STR_CONTAINS(err, "unknown option '--bogus'");
+    CHECK(parse(&o, "-s", "2T", NULL) == P2PB_ERANGE); /* 2^41 = 2^31 KiB: a count too large */
+    CHECK_STR_CONTAINS(err, "message size 2199023255552 is above 2^31-1 KiB");
     CHECK(parse(&o, "-s", "1K,abc", NULL) == P2PB_EUSAGE);
     CHECK_STR_CONTAINS(err, "--sizes: invalid message size 'abc'");
     CHECK(parse(&o, "--samples", "0", NULL) == P2PB_ERANGE);

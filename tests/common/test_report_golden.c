@@ -135,6 +135,12 @@ int main(int argc, char **argv)
     CHECK(strcmp(p2pb_fmt_sig(b, sizeof b, 0.000123456), "0.000123") == 0);
     CHECK(strcmp(p2pb_fmt_sig(b, sizeof b, 1234.5), "1234.50") == 0);
     CHECK(strcmp(p2pb_fmt_sig(b, sizeof b, 0.0), "0") == 0);
+    /* beyond 1e12 and below 1e-9: exponent form, never cut to the buffer */
+    CHECK(strcmp(p2pb_fmt_sig(b, sizeof b, 1e40), "1.000e+40") == 0);
+    CHECK(strcmp(p2pb_fmt_sig(b, sizeof b, 1.7976931348623157e308), "1.798e+308") == 0);
+    CHECK(strcmp(p2pb_fmt_sig(b, sizeof b, 5e-324), "4.941e-324") == 0);
+    CHECK(strcmp(p2pb_fmt_sig(b, sizeof b, 999999999999.0), "999999999999.00") == 0);
+    CHECK(strcmp(p2pb_fmt_sig(b, sizeof b, 1.5e-9), "0.00000000150") == 0);
     CHECK(strcmp(p2pb_fmt_size(b, sizeof b, 16384), "16K") == 0);
     CHECK(strcmp(p2pb_fmt_size(b, sizeof b, 4194304), "4M") == 0);
     CHECK(strcmp(p2pb_fmt_size(b, sizeof b, 1536), "1.5K") == 0);

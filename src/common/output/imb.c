@@ -96,16 +96,23 @@ static void imb_begin(struct p2pb_report_ctx *ctx)
     fprintf(ctx->out, "#    p2pbench %s, IMB-MPI1 compatible output\n", ri ? ri->version : "");
     p2pb_imb_rule(ctx->out, 4);
     if (ri) {
-        fprintf(ctx->out, "# Date                  : %s\n", ri->start_utc);
+        if (ri->start_utc[0]) /* an imported log may lack any of these three */
+            fprintf(ctx->out, "# Date                  : %s\n", ri->start_utc);
         /* not IMB's "Machine" (uname -m) nor "MPI Version" (the standard's) */
-        fprintf(ctx->out, "# Host                  : %s\n", ri->host);
-        fprintf(ctx->out, "# MPI Library           : %s\n", ri->mpi_library);
+        if (ri->host[0])
+            fprintf(ctx->out, "# Host                  : %s\n", ri->host);
+        if (ri->mpi_library[0])
+            fprintf(ctx->out, "# MPI Library           : %s\n", ri->mpi_library);
         if (ri->label[0])
             fprintf(ctx->out, "# Label                 : %s\n", ri->label);
         char state[256];
         if (p2pb_fmt_state(state, sizeof state, ri))
             fprintf(ctx->out, "# State                 : %s\n", state);
     }
+    fprintf(ctx->out, "# t[usec]               : %s\n",
+            ri && ri->imported ? "the log's value (a mean over its repetitions)"
+                               : "mean over all timed iterations, as IMB's (the median is in "
+                                 "the results file)");
     fprintf(ctx->out, "# Mbytes/sec            : 1 MB = 10^6 bytes\n");
 }
 

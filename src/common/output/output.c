@@ -27,15 +27,12 @@ char *p2pb_fmt_sig(char *buf, size_t len, double v)
     double a = fabs(v);
     if (a == 0.0)
         snprintf(buf, len, "0");
+    else if (a >= 1e12 || a < 1e-9) /* 4 significant digits, never cut: 1.000e+40, 4.941e-324 */
+        snprintf(buf, len, "%.3e", v);
     else if (a >= 1.0)
         snprintf(buf, len, "%.2f", v);
-    else {
-        /* three significant digits below 1: 0.0412, 0.500, 0.000123 */
-        int dec = 2 - (int)floor(log10(a));
-        if (dec > 12)
-            dec = 12;
-        snprintf(buf, len, "%.*f", dec, v);
-    }
+    else /* three significant digits below 1: 0.0412, 0.500, 0.000123 */
+        snprintf(buf, len, "%.*f", 2 - (int)floor(log10(a)), v);
     return buf;
 }
 
