@@ -628,6 +628,14 @@ html)
         fail "compare: an imported log's MPI setting: $(grep mpi_env out.txt)"
     grep -q "library default" out.txt && fail "compare: an imported log's MPI setting called the library default"
     grep -q "git_commit: native" out.txt && fail "compare: the importer's commit compared with p2pbench's"
+    # the policy fact words the state too: steady against cold differs
+    gen st st steady 1 1.0
+    gen co co cold 1 1.0
+    sed -i 's/"policy":{"mode":"adaptive"}/"policy":{"mode":"adaptive","state":"steady"}/' st/*.jsonl
+    sed -i 's/"policy":{"mode":"adaptive"}/"policy":{"mode":"adaptive","state":"cold"}/' co/*.jsonl
+    expect_status 0 "$bin" html st --vs co -o pol.html
+    grep -q '<tr class="differs"><th>policy</th><td>adaptive, steady</td><td>adaptive, cold</td></tr>' pol.html ||
+        fail "html: policy state: $(grep -o '<tr[^>]*><th>policy</th>[^\n]*</tr>' pol.html | head -1)"
     # a run that records its environment without the setting: the library default
     GEN_RUN='"mpi_env":{}' gen n0 n0 plain 1 1.0
     expect_status 0 "$bin" compare n --vs n0

@@ -62,6 +62,14 @@ static void fact_program(const struct p2pb_results_data *f, char *buf, size_t le
                  f->info.version);
 }
 
+/* The iteration policy and the state it measures in: "adaptive, steady",
+ * "fixed-imb, cold" (run record "policy": "mode", "state"). */
+static void fact_policy(const struct p2pb_results_data *f, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s", f->info.policy[0] ? f->info.policy : "not recorded",
+             f->info.state[0] ? ", " : "", f->info.state);
+}
+
 /* The commit of p2pbench; an imported log has none of its program. */
 static void fact_commit(const struct p2pb_results_data *f, char *buf, size_t len)
 {
@@ -183,7 +191,7 @@ static const struct fact {
     {"ranks", "nranks", NULL},
     {"placement", NULL, fact_placement},
     {"placement probe (first launch)", NULL, fact_probe},
-    {"policy", "policy.mode", NULL},
+    {"policy", NULL, fact_policy},
     {"host of rank 0", "ranks.*.host", NULL},
     {"OS", "hosts.*.os", NULL},
     {"Linux kernel", "hosts.*.kernel_release", NULL},
