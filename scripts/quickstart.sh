@@ -25,7 +25,7 @@ allow_mpi_as_root
 # them as given (an option may be given once)
 for a in "$@"; do
     case $a in -o* | --output | --output=* | --no-results)
-        log "running: mpirun -np 2 build/p2pbench $*"
+        log "running: mpirun -np 2 build/p2pbench${*:+ $*}"
         exec mpirun -np 2 "$root/build/p2pbench" "$@"
         ;;
     esac
@@ -34,7 +34,7 @@ done
 # quickstarts in the same second never write one file; p2pbench fills it
 out=$(mktemp "$root/results/p2pbench-$(date -u +%Y%m%dT%H%M%SZ)-XXXXXX.jsonl")
 chmod 644 "$out" # as p2pbench creates its files (mktemp: 600)
-log "running: mpirun -np 2 build/p2pbench -o $out $*"
+log "running: mpirun -np 2 build/p2pbench -o $out${*:+ $*}"
 rc=0
 mpirun -np 2 "$root/build/p2pbench" -o "$out" "$@" || rc=$?
 # a refused run leaves the file as it was: empty, so not kept

@@ -103,6 +103,8 @@ static void print_title(struct p2pb_report_ctx *ctx, const struct p2pb_result *r
     else if (r->msgs_factor > 0)
         fprintf(o, "; MB/s = %g x bytes / t, msgs/s = %g x 10^6 / t\n", r->bytes_factor,
                 r->msgs_factor);
+    else if (r->bytes_factor == 0) /* no bytes move (overlap's compute-only row) */
+        fprintf(o, "; no bytes move: MB/s 0\n");
     else
         fprintf(o, "; MB/s = %g x bytes / t\n", r->bytes_factor);
     if (r->rounds >= 2) /* docs/methodology.md, "Rounds" */
