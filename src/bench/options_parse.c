@@ -44,8 +44,7 @@ static enum p2pb_status check_conflicts(const struct p2pb_optparse *ps)
     for (size_t i = 0; i < sizeof conflicts / sizeof conflicts[0]; i++)
         if (ps->eng.given[conflicts[i].a] && ps->eng.given[conflicts[i].b])
             return p2pb_fail(P2PB_EUSAGE, ps->err, ps->errlen,
-                             "--%s and --%s exclude each other (%s)",
-                             OPTDEF(conflicts[i].a)->name,
+                             "--%s and --%s exclude each other (%s)", OPTDEF(conflicts[i].a)->name,
                              OPTDEF(conflicts[i].b)->name, conflicts[i].why);
     return P2PB_OK;
 }

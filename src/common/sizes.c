@@ -33,7 +33,8 @@ enum p2pb_status p2pb_parse_size(const char *text, size_t *out, char *err, size_
         case 'T': shift = 40; break;
         default:
             return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                             "invalid message size '%s' (suffixes: B=1, K=2^10, M=2^20, G=2^30, T=2^40 bytes)",
+                             "invalid message size '%s' (suffixes: B=1, K=2^10, M=2^20, G=2^30, "
+                             "T=2^40 bytes)",
                              text);
         }
         const char *rest = end + 1;
@@ -54,7 +55,8 @@ enum p2pb_status p2pb_parse_size(const char *text, size_t *out, char *err, size_
             ;
         else
             return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                             "invalid message size '%s' (suffixes: B=1, K=2^10, M=2^20, G=2^30, T=2^40 bytes)",
+                             "invalid message size '%s' (suffixes: B=1, K=2^10, M=2^20, G=2^30, "
+                             "T=2^40 bytes)",
                              text);
     }
     if (shift && v > (SIZE_MAX >> shift))

@@ -123,8 +123,10 @@ static int names_cut(const struct p2pb_side *s)
     return 0;
 }
 
-/* The csv header, or the one-line title of the text and markdown tables. */
-static void metric_title(const struct p2pb_side *s, enum p2pb_metric m, enum p2pb_outfmt fmt)
+/* The csv header, or the one-line title of the text and markdown tables;
+ * cut: the text columns are numbered (names_cut), listed here. */
+static void metric_title(const struct p2pb_side *s, enum p2pb_metric m, enum p2pb_outfmt fmt,
+                         int cut)
 {
     char colname[600];
     if (fmt == P2PB_OUT_CSV) {
@@ -141,14 +143,14 @@ static void metric_title(const struct p2pb_side *s, enum p2pb_metric m, enum p2p
         printf("%s%s; MB/s = 10^6 bytes/s\n", fmt == P2PB_OUT_MARKDOWN ? "" : "# ",
                m == P2PB_METRIC_LATENCY ? "latency: t_usec.median per file, usec"
                                         : "throughput: mbytes_per_sec per file");
-        for (size_t f = 0; fmt == P2PB_OUT_TEXT && names_cut(s) && f < s->nfiles; f++)
+        for (size_t f = 0; cut && f < s->nfiles; f++)
             printf("# [%zu] %s\n", f + 1, file_name_in(s, f, colname, sizeof colname));
     }
 }
 
 /* Heading and column names of the (kernel, variant) section of row r. */
 static void metric_section(const struct p2pb_side *s, const struct p2pb_cmp_row *r,
-                           enum p2pb_outfmt fmt, const char *unit)
+                           enum p2pb_outfmt fmt, const char *unit, int cut)
 {
     char colname[600];
     if (fmt == P2PB_OUT_MARKDOWN) {
@@ -169,7 +171,6 @@ static void metric_section(const struct p2pb_side *s, const struct p2pb_cmp_row 
     } else {
         printf("\n# %s%s%s: %s\n%12s %6s", r->display_name, r->variant[0] ? " " : "", r->variant,
                unit, "bytes", "size");
-        int cut = names_cut(s);
         for (size_t f = 0; f < s->nfiles; f++) {
             char num[24];
             snprintf(num, sizeof num, "[%zu]", f + 1);
@@ -225,13 +226,14 @@ static void show_metric(const struct p2pb_side *s, enum p2pb_metric m, enum p2pb
         return;
     }
     const char *unit = m == P2PB_METRIC_LATENCY ? "t_median[usec]" : "MB/s";
-    metric_title(s, m, fmt);
+    int cut = fmt == P2PB_OUT_TEXT && names_cut(s); /* once: names_cut reads every pair */
+    metric_title(s, m, fmt, cut);
     for (size_t i = 0; i < t.nrows; i++) {
         const struct p2pb_cmp_row *r = &t.rows[i];
         const struct p2pb_cmp_row *prev = i ? &t.rows[i - 1] : NULL;
         int newsec = !prev || strcmp(prev->kernel, r->kernel) || strcmp(prev->variant, r->variant);
         if (newsec && fmt != P2PB_OUT_CSV)
-            metric_section(s, r, fmt, unit);
+            metric_section(s, r, fmt, unit, cut);
         metric_line(s, r, m, fmt);
     }
     p2pb_compare_free(&t);
@@ -356,8 +358,7 @@ static void flag_incomplete(const struct p2pb_side *s, enum p2pb_outfmt fmt, int
             printf("%swarning: incomplete run, %s: %s: %s\n%s",
                    fmt == P2PB_OUT_MARKDOWN ? "" : "# ",
                    s->files[f].nrows ? "its rows as far as they go" : "it measured nothing",
-                   s->files[f].path,
-                   p2pb_incomplete_note(&s->files[f], why, sizeof why),
+                   s->files[f].path, p2pb_incomplete_note(&s->files[f], why, sizeof why),
                    fmt == P2PB_OUT_MARKDOWN ? "\n" : "");
 }
 

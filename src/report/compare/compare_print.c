@@ -169,7 +169,8 @@ static const char *verdict_marks(char *buf, size_t len, const struct p2pb_cmp_ro
     char da[48], db[48];
     if ((r->dist_a || r->dist_b) && n >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, "; disturbed A %s, B %s",
-                      marked_of(da, sizeof da, r->dist_a, a), marked_of(db, sizeof db, r->dist_b, b));
+                      marked_of(da, sizeof da, r->dist_a, a),
+                      marked_of(db, sizeof db, r->dist_b, b));
     if ((r->shift_a || r->shift_b) && n >= 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, "; shift A %zu/%zu, B %zu/%zu", r->shift_a, a->nfiles,
                  r->shift_b, b->nfiles);
