@@ -172,8 +172,8 @@ static const char *verdict_marks(char *buf, size_t len, const struct p2pb_cmp_ro
                       marked_of(da, sizeof da, r->dist_a, a),
                       marked_of(db, sizeof db, r->dist_b, b));
     if ((r->shift_a || r->shift_b) && n >= 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, "; shift A %zu/%zu, B %zu/%zu", r->shift_a, a->nfiles,
-                 r->shift_b, b->nfiles);
+        snprintf(buf + n, len - (size_t)n, "; shift A %s, B %s",
+                 marked_of(da, sizeof da, r->shift_a, a), marked_of(db, sizeof db, r->shift_b, b));
     return buf;
 }
 
