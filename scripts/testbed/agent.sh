@@ -9,12 +9,15 @@
 # (Open MPI quotes for that shell itself). The command runs in the host's
 # network namespace ($P2PB_TESTBED_PREFIX-HOST, default p2pb-HOST) in a fresh
 # UTS namespace whose host name is HOST, so every rank reports its own host.
+# A guest host (testbed.sh up --guest, guest.sh) is its own kernel: there the
+# line goes through the guest's command channel (relay.py) instead.
 set -euo pipefail
 
 readonly PROG=${0##*/}
 # shellcheck source=SCRIPTDIR/../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh" # die
 PREFIX=${P2PB_TESTBED_PREFIX:-p2pb}
+STATE_DIR=${P2PB_TESTBED_STATE_DIR:-/run/p2pb-testbed}
 
 usage() {
     cat <<EOF
@@ -23,7 +26,8 @@ Usage: $PROG [-x|-T|-n|-q]... HOST COMMAND [WORD...]
 Runs "COMMAND WORD..." (joined by spaces, run by sh -c, as ssh would) inside
 the testbed host HOST: network namespace $PREFIX-HOST, host name HOST.
 HOST is h1..hN or its address 198.18.0.N. ssh-style flags are ignored.
-Environment: P2PB_TESTBED_PREFIX (default p2pb).
+Environment: P2PB_TESTBED_PREFIX (default p2pb), P2PB_TESTBED_STATE_DIR
+(default /run/p2pb-testbed: where a guest host's directory is).
 EOF
 }
 
@@ -60,6 +64,12 @@ ns=$PREFIX-$host
 # "$*" joins the words with spaces, exactly like ssh does before the remote
 # shell parses them. The line reaches the inner shell as "$2", never re-split.
 cmdline="$*"
+gdir=$STATE_DIR/$ns
+if [[ -r $gdir/guest.env ]]; then
+    port=$(sed -n 's/^RELAY_PORT=\([0-9]*\)$/\1/p' "$gdir/guest.env")
+    exec ip netns exec "$PREFIX-br" python3 "$(dirname "${BASH_SOURCE[0]}")/relay.py" run \
+        "198.18.0.${host#h}" "${port:-7411}" "$gdir/token" "$cmdline"
+fi
 # shellcheck disable=SC2016 # expanded by the inner sh
 exec ip netns exec "$ns" unshare --uts -- \
     sh -c 'hostname "$1" || exit 1; exec sh -c "$2"' p2pb-agent "$host" "$cmdline"

@@ -49,16 +49,21 @@ PREFIX=${P2PB_TESTBED_PREFIX:-p2pb}
 STATE_DIR=${P2PB_TESTBED_STATE_DIR:-/run/p2pb-testbed}
 MTU=${P2PB_TESTBED_MTU:-}
 BURST=${P2PB_TESTBED_BURST:-}
+# shellcheck source=SCRIPTDIR/guest.sh
+. "$SCRIPT_DIR/guest.sh" # --guest: user-mode-linux and QEMU hosts
+# shellcheck source=SCRIPTDIR/guest_qemu.sh
+. "$SCRIPT_DIR/guest_qemu.sh"
 
 usage() {
     cat <<EOF
 Usage:
   $PROG up N [--profile PROFILE [RATE]] [--slow-host hK RATE]... [--slow-link hA-hB RATE]... [--slow-dir 'hA>hB' RATE]...
+        [--guest hK[,hL...] uml|qemu]...
   $PROG down
   $PROG status
   $PROG exec HOST -- COMMAND [ARG...]
   $PROG run N [--profile PROFILE [RATE]] [--slow-host hK RATE]... [--slow-link hA-hB RATE]... [--slow-dir 'hA>hB' RATE]...
-        [--timeout SEC] -- [MPIRUN_ARG...] PROGRAM [ARG...]
+        [--guest hK[,hL...] uml|qemu]... [--hosts hA,hB,...] [--timeout SEC] -- [MPIRUN_ARG...] PROGRAM [ARG...]
 
 Creates N hosts h1..hN (2 <= N <= $MAX_HOSTS) as network namespaces
 $PREFIX-h1..$PREFIX-hN joined by a bridge in namespace $PREFIX-br, with
@@ -75,6 +80,15 @@ native profile only; combinable, repeatable):
   --slow-link hA-hB RATE  only traffic between hA and hB at RATE
   --slow-dir 'hA>hB' RATE only traffic from hA to hB at RATE (quote the >)
 
+Guest hosts (docs/testbed.md, "Guest hosts"; repeatable):
+  --guest hK[,hL...] KIND  hK is a real guest kernel, not a bare namespace:
+                          uml  user-mode-linux (paravirtual kernel, 1 vCPU)
+                          qemu qemu-system-x86_64, virtio-net, 2 vCPUs; KVM
+                               where a standard guest boots with it, else TCG
+                          Its NIC is a tap on hK's link, address 198.18.0.K;
+                          it sees the host's files read-only. h1 runs mpirun
+                          in 'run' and must stay native.
+
 Subcommands:
   up      create the testbed and leave it up (until '$PROG down')
   down    delete the testbed: kill processes left in its namespaces, delete them
@@ -86,7 +100,8 @@ Subcommands:
           mpirun gets: --host h1:1,...,hN:1 --mca plm_rsh_agent agent.sh
           --mca btl tcp,self --mca btl_tcp_if_include $SUBNET
           --mca oob_tcp_if_include $SUBNET --bind-to none
-          -x P2PB_LINK_PROFILE, followed by your arguments.
+          -x P2PB_LINK_PROFILE, followed by your arguments; --hosts
+          hA,hB,... puts the ranks on those hosts only (one slot each).
 An up or run while another up or run of the same prefix is under way fails
 at once (a lock in P2PB_TESTBED_STATE_DIR) and touches nothing.
 
@@ -99,6 +114,7 @@ Environment:
   P2PB_TESTBED_STATE_DIR  where 'up' records N and profile (default /run/p2pb-testbed)
   P2PB_TESTBED_MTU        MTU of every link, 68..65535 (default: the kernel's, 1500);
                           tbf's bucket follows it
+  P2PB_TESTBED_GUEST_MEM  a guest's memory in MiB (default 512)
   P2PB_TESTBED_BURST      tbf's bucket in bytes, 1000..1000000000 (default: a few
                           packets, see tbf_burst); a large one lets the first
                           bytes through at full speed, then the rate (a token
@@ -162,6 +178,7 @@ check_prereqs() {
     for c in ip unshare timeout; do
         command -v "$c" >/dev/null 2>&1 || die "required command not found: $c"
     done
+    guest_prereqs
 }
 
 # parse_profile NAME [RATE]: sets PROFILE, RATE, PROFILE_LABEL, PROFILE_ARGS_USED
@@ -407,7 +424,8 @@ tb_up() { # tb_up N
         fi
         ip -n "$br" link set "v$i" master br0 up
         ip -n "$ns" link set lo up
-        ip -n "$ns" addr add "$NET_BASE.$i/24" dev eth0
+        if [[ -n ${GUEST[$i]-} ]]; then guest_link "$i"; else
+            ip -n "$ns" addr add "$NET_BASE.$i/24" dev eth0; fi
         ip -n "$ns" link set eth0 up
         if [[ $PROFILE != native ]]; then
             shape_link "$ns" eth0
@@ -417,6 +435,7 @@ tb_up() { # tb_up N
     wait_ready "$n"
     apply_slow "$n"
     mkdir -p "$STATE_DIR"
+    guests_up "$n"
     printf 'N=%d\nPROFILE=%s\n' "$n" "$PROFILE_LABEL" >"$(state_file)"
     log "up: $n hosts h1..h$n ($NET_BASE.1-$NET_BASE.$n), profile $PROFILE_LABEL"
 }
@@ -433,6 +452,7 @@ tb_down() {
     local -a nss pids
     tb_lock "$DOWN_LOCK_WAIT"
     mapfile -t nss < <(our_namespaces)
+    guests_down
     if ((${#nss[@]})); then
         mapfile -t pids < <(our_pids "${nss[@]}")
         if ((${#pids[@]})); then
@@ -456,6 +476,7 @@ tb_down() {
         [[ -d $d && ${d##*/} =~ ^${PREFIX}-h[0-9]+$ ]] && rm -rf -- "$d"
     done
     rmdir /etc/netns 2>/dev/null || true
+    guests_clean
     rm -f -- "$(state_file)" "$(lock_file)"
     rmdir "$STATE_DIR" 2>/dev/null || true
     [[ -z $(our_namespaces) ]] || die "namespaces left behind: $(our_namespaces | tr '\n' ' ')"
@@ -499,26 +520,62 @@ in_host_cmd() {
         sh -c 'hostname "$1" || exit 1; shift; exec "$@"' p2pb-host "h$i" "$@")
 }
 
+# parse_layout_opt ARG...: one option of the testbed's layout (--profile,
+# --slow-*, --guest) at $1; sets LAYOUT_ARGS_USED (0: not one of them).
+parse_layout_opt() {
+    LAYOUT_ARGS_USED=0
+    case $1 in
+    --profile)
+        [[ $# -ge 2 ]] || usage_error "--profile needs a value"
+        parse_profile "$2" "${3-}"
+        LAYOUT_ARGS_USED=$((1 + PROFILE_ARGS_USED))
+        ;;
+    --slow-host | --slow-link | --slow-dir)
+        parse_slow "$1" "${2-}" "${3-}"
+        LAYOUT_ARGS_USED=3
+        ;;
+    --guest)
+        parse_guest "${2-}" "${3-}"
+        LAYOUT_ARGS_USED=3
+        ;;
+    esac
+}
+
+# parse_hosts LIST N: --hosts h2,h3 -> RUN_HOSTS (mpirun's --host value)
+parse_hosts() {
+    local h
+    local -a hs
+    RUN_HOSTS=''
+    IFS=, read -r -a hs <<<"$1"
+    ((${#hs[@]})) || usage_error "--hosts: no host given"
+    for h in "${hs[@]}"; do
+        [[ $h =~ ^h([0-9]+)$ ]] && ((BASH_REMATCH[1] >= 1 && BASH_REMATCH[1] <= $2)) ||
+            usage_error "--hosts: host must be h1..h$2, got '$h'"
+        RUN_HOSTS+=${RUN_HOSTS:+,}$h:1
+    done
+}
+
 cmd_run() {
-    local n=$1 timeout_s=600
+    local n=$1 timeout_s=600 hosts_arg='' i
     shift
     check_count "$n"
     PROFILE=native RATE='' PROFILE_LABEL=native
     while [[ $# -gt 0 ]]; do
+        parse_layout_opt "$@"
+        if ((LAYOUT_ARGS_USED)); then
+            shift "$LAYOUT_ARGS_USED"
+            continue
+        fi
         case $1 in
-        --profile)
-            [[ $# -ge 2 ]] || usage_error "--profile needs a value"
-            parse_profile "$2" "${3-}"
-            shift $((1 + PROFILE_ARGS_USED))
-            ;;
-        --slow-host | --slow-link | --slow-dir)
-            parse_slow "$1" "${2-}" "${3-}"
-            shift 3
-            ;;
         --timeout)
             [[ $# -ge 2 && $2 =~ ^[0-9]+$ && $2 -gt 0 ]] ||
                 usage_error "--timeout needs a positive number of seconds"
             timeout_s=$2
+            shift 2
+            ;;
+        --hosts)
+            [[ $# -ge 2 ]] || usage_error "--hosts needs a list (e.g. h2,h3)"
+            hosts_arg=$2
             shift 2
             ;;
         --) shift && break ;;
@@ -527,6 +584,11 @@ cmd_run() {
     done
     [[ $# -ge 1 ]] || usage_error "run: nothing to run after '--'"
     check_slow "$n"
+    check_guests "$n"
+    [[ -z ${GUEST[1]-} ]] || usage_error "--guest h1: h1 runs mpirun and must be a native host"
+    RUN_HOSTS=h1:1
+    for ((i = 2; i <= n; i++)); do RUN_HOSTS+=",h$i:1"; done
+    [[ -z $hosts_arg ]] || parse_hosts "$hosts_arg" "$n"
     check_prereqs
     local mpirun=${MPIRUN:-mpirun}
     command -v "$mpirun" >/dev/null 2>&1 || die "mpirun not found: $mpirun"
@@ -535,13 +597,10 @@ cmd_run() {
     install_traps
     tb_up "$n"
 
-    local hosts i
-    hosts=h1:1
-    for ((i = 2; i <= n; i++)); do hosts+=",h$i:1"; done
     export P2PB_LINK_PROFILE=$PROFILE_LABEL
-    export P2PB_TESTBED_PREFIX=$PREFIX # read by the agent
+    export P2PB_TESTBED_PREFIX=$PREFIX P2PB_TESTBED_STATE_DIR=$STATE_DIR # read by the agent
     allow_mpi_as_root
-    in_host_cmd 1 "$mpirun" --host "$hosts" \
+    in_host_cmd 1 "$mpirun" --host "$RUN_HOSTS" \
         --mca plm_rsh_agent "$AGENT" \
         --mca btl tcp,self \
         --mca btl_tcp_if_include "$SUBNET" \
@@ -566,20 +625,12 @@ cmd_up() {
     check_count "$n"
     PROFILE=native RATE='' PROFILE_LABEL=native
     while [[ $# -gt 0 ]]; do
-        case $1 in
-        --profile)
-            [[ $# -ge 2 ]] || usage_error "--profile needs a value"
-            parse_profile "$2" "${3-}"
-            shift $((1 + PROFILE_ARGS_USED))
-            ;;
-        --slow-host | --slow-link | --slow-dir)
-            parse_slow "$1" "${2-}" "${3-}"
-            shift 3
-            ;;
-        *) usage_error "unexpected argument '$1'" ;;
-        esac
+        parse_layout_opt "$@"
+        ((LAYOUT_ARGS_USED)) || usage_error "unexpected argument '$1'"
+        shift "$LAYOUT_ARGS_USED"
     done
     check_slow "$n"
+    check_guests "$n"
     check_prereqs
     # On failure half-way, remove what was made; on success keep it up.
     install_traps
@@ -597,6 +648,10 @@ cmd_exec() {
     check_prereqs
     ip netns list | awk '{print $1}' | grep -qx "$(host_ns "$i")" ||
         die "no such host: $host (namespace $(host_ns "$i"))"
+    if is_guest "$i"; then
+        guest_relay_cmd "$i" "$(sh_quote "$@")"
+        exec "${RELAY_CMD[@]}"
+    fi
     in_host_cmd "$i" "$@"
     exec "${IN_HOST[@]}"
 }
