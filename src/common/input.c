@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -51,6 +52,63 @@ FILE *p2pb_open_input(const char *path, enum p2pb_status *st, char *err, size_t 
     return fp;
 }
 
+/* The temporary files of p2pb_tmp_beside not yet renamed or removed. On
+ * SIGINT, SIGTERM or SIGHUP the handler removes them (unlink and raise are
+ * async-signal-safe) and ends the process as the signal would have. A slot
+ * is marked used only once its name is complete. */
+enum { TMP_SLOTS = 8, TMP_NAME = 4096 };
+static char tmp_names[TMP_SLOTS][TMP_NAME];
+static volatile sig_atomic_t tmp_used[TMP_SLOTS];
+
+static void tmp_on_signal(int sig)
+{
+    for (int i = 0; i < TMP_SLOTS; i++)
+        if (tmp_used[i])
+            unlink(tmp_names[i]);
+    signal(sig, SIG_DFL);
+    raise(sig); /* delivered when the handler returns */
+}
+
+/* The handler, once, for each of the signals that is not ignored (a
+ * command started with nohup or in the background keeps ignoring them). */
+static void tmp_handlers(void)
+{
+    static int done;
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    if (done)
+        return;
+    done = 1;
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old, sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = tmp_on_signal;
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+            sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+/* Note tmp for the handler (all slots taken: not noted; still removed on
+ * every error path by its caller). */
+static void tmp_remember(const char *tmp)
+{
+    for (int i = 0; i < TMP_SLOTS; i++)
+        if (!tmp_used[i] && strlen(tmp) < TMP_NAME) {
+            memcpy(tmp_names[i], tmp, strlen(tmp) + 1);
+            tmp_used[i] = 1;
+            return;
+        }
+}
+
+static void tmp_forget(const char *tmp)
+{
+    for (int i = 0; i < TMP_SLOTS; i++)
+        if (tmp_used[i] && strcmp(tmp_names[i], tmp) == 0) {
+            tmp_used[i] = 0;
+            return;
+        }
+}
+
 int p2pb_tmp_beside(const char *out, const char *what, char *tmp, size_t len, enum p2pb_status *st,
                     char *err, size_t errlen)
 {
@@ -58,7 +116,20 @@ int p2pb_tmp_beside(const char *out, const char *what, char *tmp, size_t len, en
         *st = p2pb_fail(P2PB_EUSAGE, err, errlen, "%soutput name is too long", what);
         return -1;
     }
+    /* made and noted with the signals held: none can come in between */
+    sigset_t held, was;
+    sigemptyset(&held);
+    sigaddset(&held, SIGINT);
+    sigaddset(&held, SIGTERM);
+    sigaddset(&held, SIGHUP);
+    tmp_handlers();
+    sigprocmask(SIG_BLOCK, &held, &was);
     int fd = mkstemp(tmp);
+    if (fd >= 0)
+        tmp_remember(tmp);
+    int e = errno;
+    sigprocmask(SIG_SETMASK, &was, NULL);
+    errno = e;
     if (fd < 0) {
         *st =
             p2pb_fail(P2PB_EIO, err, errlen, "cannot write %s'%s': %s", what, out, strerror(errno));
@@ -69,6 +140,26 @@ int p2pb_tmp_beside(const char *out, const char *what, char *tmp, size_t len, en
     fchmod(fd, 0666 & ~mask);
     *st = P2PB_OK;
     return fd;
+}
+
+int p2pb_tmp_commit(const char *tmp, const char *out)
+{
+    int rc = rename(tmp, out);
+    int e = errno;
+    if (rc != 0)
+        unlink(tmp);
+    tmp_forget(tmp);
+    errno = e;
+    return rc;
+}
+
+void p2pb_tmp_drop(const char *tmp)
+{
+    int e = errno;
+    if (tmp[0])
+        unlink(tmp);
+    tmp_forget(tmp);
+    errno = e;
 }
 
 enum p2pb_status p2pb_input_too_large(const char *path, size_t max_bytes, char *err, size_t errlen)

@@ -40,4 +40,16 @@ enum p2pb_status p2pb_input_too_large(const char *path, size_t max_bytes, char *
 int p2pb_tmp_beside(const char *out, const char *what, char *tmp, size_t len, enum p2pb_status *st,
                     char *err, size_t errlen);
 
+/*
+ * A temporary file of p2pb_tmp_beside is removed if the process gets
+ * SIGINT, SIGTERM or SIGHUP before one of these two: the process then ends
+ * by that signal (a signal the caller ignores stays ignored). SIGKILL
+ * leaves it, as nothing can run then.
+ * p2pb_tmp_commit: rename tmp over out; on failure tmp is removed. Returns
+ * 0, or -1 with errno set (rename's).
+ * p2pb_tmp_drop: remove tmp (a failed output); errno is kept. "" is none.
+ */
+int p2pb_tmp_commit(const char *tmp, const char *out);
+void p2pb_tmp_drop(const char *tmp);
+
 #endif

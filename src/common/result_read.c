@@ -230,6 +230,67 @@ static enum p2pb_status get_rates(const cJSON *o, struct p2pb_result *r, char *e
     return P2PB_OK;
 }
 
+/* What the readers derive from an ok row must be a finite number: its
+ * median positive, every time and rate 0 or a normal double (a subnormal
+ * such as 1e-310 is no measurement and makes bytes / t infinite), the
+ * factors finite and non-negative, and the bytes moved (bytes_factor x
+ * bytes, or fixed_bytes) and the messages over the shortest time finite
+ * (compare, plot and html divide by every time of the row). */
+static enum p2pb_status check_derived(const struct p2pb_result *r, char *err, size_t errlen)
+{
+    const struct {
+        const char *name;
+        double v;
+        int time; /* a time in usec (else a factor or a rate) */
+    } f[] = {{"t_usec.min", r->t.min, 1},
+             {"t_usec.p25", r->t.p25, 1},
+             {"t_usec.median", r->t.median, 1},
+             {"t_usec.p75", r->t.p75, 1},
+             {"t_usec.p99", r->t.p99, 1},
+             {"t_usec.max", r->t.max, 1},
+             {"t_usec.mean", r->t.mean, 1},
+             {"t_usec.ci95_low", r->t.ci95_low, 1},
+             {"t_usec.ci95_high", r->t.ci95_high, 1},
+             {"t_min_usec", r->t_min_usec, 1},
+             {"t_max_usec", r->t_max_usec, 1},
+             {"t_avg_usec", r->t_avg_usec, 1},
+             {"bytes_factor", r->bytes_factor, 0},
+             {"fixed_bytes", r->fixed_bytes, 0},
+             {"msgs_per_iter", r->msgs_factor, 0},
+             {"mbytes_per_sec", r->mbytes_per_sec, 0},
+             {"mbytes_per_sec_imb", r->mbytes_per_sec_imb, 0},
+             {"msgs_per_sec", r->msgs_per_sec, 0},
+             {"time_scale", r->time_scale, 0}};
+    if (r->status != P2PB_ROW_OK)
+        return P2PB_OK;
+    if (!(r->t.median > 0))
+        return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                         "field \"t_usec.median\" is %g in a row with status ok (a measured "
+                         "size has a positive time)",
+                         r->t.median);
+    double shortest = r->t.median;
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        if (isnan(f[i].v) || f[i].v == 0)
+            continue;
+        if (f[i].v < 0 || !isnormal(f[i].v))
+            return p2pb_fail(P2PB_EFORMAT, err, errlen, "field \"%s\" is %s (%g)", f[i].name,
+                             f[i].v < 0 ? "negative" : "too small: not a normal number", f[i].v);
+        if (f[i].time && f[i].v < shortest)
+            shortest = f[i].v;
+    }
+    double moved = r->fixed_bytes > 0 ? r->fixed_bytes : r->bytes_factor * (double)r->bytes;
+    if (!isfinite(moved / shortest))
+        return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                         "field \"%s\" (%g) over %g usec is not a finite rate",
+                         r->fixed_bytes > 0 ? "fixed_bytes" : "bytes_factor",
+                         r->fixed_bytes > 0 ? r->fixed_bytes : r->bytes_factor, shortest);
+    if (!isfinite(r->msgs_factor / shortest * 1e6))
+        return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                         "field \"msgs_per_iter\" (%g) over %g usec is not a finite rate",
+                         r->msgs_factor, shortest);
+    return P2PB_OK;
+}
+
 /* "overhead" {"vs", "ratio"} (absent: ratio NAN). */
 static enum p2pb_status get_overhead(const cJSON *o, struct p2pb_result *r, char *err,
                                      size_t errlen)
@@ -284,6 +345,8 @@ enum p2pb_status p2pb_result_from_json(const void *obj, struct p2pb_result *r, c
         st = get_times(o, r, err, errlen);
     if (st == P2PB_OK)
         st = get_rates(o, r, err, errlen);
+    if (st == P2PB_OK)
+        st = check_derived(r, err, errlen);
     if (st == P2PB_OK)
         st = get_asymmetry(o, r, err, errlen);
     if (st == P2PB_OK)

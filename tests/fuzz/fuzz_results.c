@@ -4,14 +4,27 @@
  * show and compare do with what it accepts: the reporters of every format,
  * the comparison tables (the file against an empty side and against itself),
  * the launch-position test, the host-context differences and compare's
- * printing in every format, all written to /dev/null.
+ * printing in every format, all written to /dev/null; and the html page of
+ * the file alone and against itself, written beside the input, whose size
+ * is bounded: above HTML_MAX_BYTES the target aborts (an axis or band loop
+ * that never ends fills a disk: RLIMIT_FSIZE stops it at the bound too).
  */
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "fuzz.h"
 #include "output/output.h"
 #include "compare/compare.h"
+#include "html/html.h"
+#include "outlier.h"
+
+/* The largest html page of an input (at most 64 KiB under libFuzzer's
+ * -max_len; a seed may be larger): far above any page of such a file. */
+#define HTML_MAX_BYTES ((off_t)64 << 20)
 
 static FILE *devnull(void)
 {
@@ -67,6 +80,44 @@ static void compare_all(const struct p2pb_side *a, const struct p2pb_side *b, FI
         p2pb_compare_free(&t[--built]);
 }
 
+/* Any writing beyond HTML_MAX_BYTES ends the process (SIGXFSZ, a crash to
+ * libFuzzer and to replay): set once. */
+static void bound_file_size(void)
+{
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_FSIZE, &rl) == 0 &&
+        (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (rlim_t)HTML_MAX_BYTES + 1)) {
+        rl.rlim_cur = (rlim_t)HTML_MAX_BYTES + 1;
+        setrlimit(RLIMIT_FSIZE, &rl);
+    }
+    signal(SIGXFSZ, SIG_DFL);
+}
+
+/* The html page of s (and of s against s): written, then its size checked. */
+static void html_all(const struct p2pb_side *s, const char *dir)
+{
+    struct p2pb_side two[2] = {*s, *s};
+    struct p2pb_html_opt opt = {NULL, 0.05, 0, P2PB_OUTLIER_K, P2PB_OUTLIER_MIN_OFF};
+    char out[512], err[1024];
+    snprintf(out, sizeof out, "%s/page.html", dir);
+    bound_file_size();
+    for (size_t n = 1; n <= 2; n++) {
+        if (p2pb_html_report(two, n, &opt, out, err, sizeof err) != P2PB_OK)
+            continue;
+        struct stat sb;
+        if (stat(out, &sb) == 0 && sb.st_size > HTML_MAX_BYTES) {
+            fprintf(stderr, "fuzz_results: html page of %lld bytes (bound %lld)\n",
+                    (long long)sb.st_size, (long long)HTML_MAX_BYTES);
+            abort();
+        }
+        remove(out);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *dir = NULL;
@@ -83,6 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         show_all(&s, o);
         compare_all(&s, &empty, o);
         compare_all(&s, &s, o);
+        html_all(&s, dir);
     }
     p2pb_side_free(&s);
     return 0;

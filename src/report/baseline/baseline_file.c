@@ -83,9 +83,9 @@ enum p2pb_status p2pb_baseline_write(const struct p2pb_baseline *b, const char *
     free(txt);
     int e = errno;
     if (done < len || write(fd, "\n", 1) != 1 || fsync(fd) != 0 || close(fd) != 0 ||
-        rename(tmp, out) != 0) {
+        p2pb_tmp_commit(tmp, out) != 0) {
         e = errno ? errno : e;
-        unlink(tmp);
+        p2pb_tmp_drop(tmp);
         return p2pb_fail(P2PB_EIO, err, errlen, "cannot write baseline '%s': %s", out, strerror(e));
     }
     return P2PB_OK;

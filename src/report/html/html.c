@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "html/html.h"
@@ -293,7 +294,20 @@ static void write_page(FILE *o, const struct html_doc *d)
     fputs("</body>\n</html>\n", o);
 }
 
-/* Write d into a temporary file next to out, renamed to out when complete. */
+/* Test seam (a build with P2PB_TEST_SEAMS only): P2PB_TEST_FAULT=html-stall
+ * holds a written page for up to 60 s before its rename, so that a test can
+ * signal html while its temporary file exists (tests/report/html_extreme.sh). */
+static void stall_seam(void)
+{
+#ifdef P2PB_TEST_SEAMS
+    const char *f = getenv("P2PB_TEST_FAULT");
+    for (int i = 0; f && strcmp(f, "html-stall") == 0 && i < 600; i++)
+        nanosleep(&(struct timespec){0, 100000000L}, NULL);
+#endif
+}
+
+/* Write d into a temporary file next to out, renamed to out when complete;
+ * a failure or a signal (input.h) leaves no temporary file. */
 static enum p2pb_status write_file(const struct html_doc *d, const char *out, char *err,
                                    size_t errlen)
 {
@@ -305,15 +319,17 @@ static enum p2pb_status write_file(const struct html_doc *d, const char *out, ch
     FILE *o = fdopen(fd, "w");
     if (!o) {
         close(fd);
-        unlink(tmp);
+        p2pb_tmp_drop(tmp);
         return p2pb_fail(P2PB_EIO, err, errlen, "cannot write '%s': %s", out, strerror(errno));
     }
     write_page(o, d);
     int bad = ferror(o);
     bad |= fclose(o) != 0;
-    if (bad || rename(tmp, out) != 0) {
+    stall_seam();
+    if (bad)
+        p2pb_tmp_drop(tmp);
+    if (bad || p2pb_tmp_commit(tmp, out) != 0) {
         int e = errno;
-        unlink(tmp);
         return p2pb_fail(P2PB_EIO, err, errlen, "cannot write '%s': %s", out, strerror(e));
     }
     return P2PB_OK;

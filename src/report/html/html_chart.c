@@ -99,7 +99,7 @@ static size_t line_points(const struct html_doc *d, const struct p2pb_cmp_table 
             continue;
         size_t launches = side ? r->nb : r->na;
         double med = side ? r->med_b : r->med_a;
-        if (!launches || !(med > 0))
+        if (!launches || !(med > 0) || !isfinite(med))
             continue;
         struct pt p = {(double)r->bytes,
                        med,
@@ -114,23 +114,31 @@ static size_t line_points(const struct html_doc *d, const struct p2pb_cmp_table 
         if (launches == 1)
             p2pb_one_launch_band(&d->sides[side], t->metric, kernel, variant, r->bytes, &p.lo,
                                  &p.hi);
-        if (!(p.lo > 0) || !(p.hi > 0)) /* a band that a log axis cannot show */
+        if (!(p.lo > 0) || !(p.hi > 0) || !isfinite(p.lo) || !isfinite(p.hi))
+            /* a band that a log axis cannot show */
             p.lo = p.hi = med;
         pts[n++] = p;
     }
     return n;
 }
 
-/* Widen [*lo, *hi] (data values > 0) by the points. */
+/* Widen [*lo, *hi] (data values > 0) by the points; a value that is not
+ * finite and positive has no place on a log axis and is passed over. */
 static void extend(double *lo, double *hi, double v)
 {
-    if (v > 0 && (!(*lo > 0) || v < *lo))
+    if (!(v > 0) || !isfinite(v))
+        return;
+    if (!(*lo > 0) || v < *lo)
         *lo = v;
-    if (v > 0 && v > *hi)
+    if (v > *hi)
         *hi = v;
 }
 
-/* The axes of a chart from the data range: x in whole powers of 2, y in
+/* At most this many labelled ticks per axis (the grid loops count them). */
+enum { X_TICKS = 10, Y_TICKS = 12 };
+
+/* The axes of a chart from the data range (finite values > 0, extend):
+ * x in whole powers of 2 from 2^0 (1 byte: a size is at least that), y in
  * whole powers of 10, each at least one step wide. */
 static struct p2pb_svg_axes make_axes(double xmin, double xmax, double ymin, double ymax)
 {
@@ -142,36 +150,46 @@ static struct p2pb_svg_axes make_axes(double xmin, double xmax, double ymin, dou
                               ceil(log2(xmax)),
                               floor(log10(ymin)),
                               ceil(log10(ymax))};
-    if (a.xhi <= a.xlo) {
-        a.xlo -= 1;
-        a.xhi += 1;
+    if (a.xlo < 0)
+        a.xlo = 0;
+    if (a.xhi <= a.xlo) { /* one size: a step either side, never below 1 byte */
+        a.xlo = a.xlo >= 1 ? a.xlo - 1 : 0;
+        a.xhi = a.xlo + 2;
     }
     if (a.yhi <= a.ylo)
         a.yhi = a.ylo + 1;
     return a;
 }
 
-/* Grid and tick labels: x at powers of 2 (at most about 10 labels), y at
- * powers of 10 and, over at most two decades, 2 and 5 between them. */
+/* Grid and tick labels: x at powers of 2 (at most X_TICKS + 1 labels), y
+ * at powers of 10 (every k-th decade, at most Y_TICKS + 1 labels) and,
+ * over at most two decades, 2 and 5 between them. Both loops count whole
+ * steps over the axes of make_axes (exponents within a double's range). */
 static void draw_grid(FILE *o, const struct p2pb_svg_axes *a)
 {
-    int step = (int)ceil((a->xhi - a->xlo) / 10.0);
+    int xspan = (int)(a->xhi - a->xlo), yspan = (int)(a->yhi - a->ylo);
+    int xstep = xspan > X_TICKS ? (xspan + X_TICKS - 1) / X_TICKS : 1;
+    int ystep = yspan > Y_TICKS ? (yspan + Y_TICKS - 1) / Y_TICKS : 1;
     char buf[32];
     double bottom = a->top + a->height, right = a->left + a->width;
-    for (double e = a->xlo; e <= a->xhi; e += step) {
-        double x = p2pb_svg_px(a, ldexp(1.0, (int)e));
+    for (int i = 0; i <= xspan; i += xstep) {
+        int e = (int)a->xlo + i;
+        double x = p2pb_svg_px(a, ldexp(1.0, e));
         p2pb_svg_line(o, x, a->top, x, bottom, "grid");
-        p2pb_svg_text(o, x, bottom + 16, "middle", "tick",
-                      p2pb_fmt_size(buf, sizeof buf, (size_t)1 << (int)e));
+        if (e >= 0 && e < 64) /* a size in bytes: 2^e fits a size_t */
+            p2pb_svg_text(o, x, bottom + 16, "middle", "tick",
+                          p2pb_fmt_size(buf, sizeof buf, (size_t)1 << e));
     }
-    int fine = a->yhi - a->ylo <= 2;
-    for (double e = a->ylo; e <= a->yhi; e++)
-        for (int m = 1; m <= (e < a->yhi && fine ? 5 : 1); m += (m == 1 ? 1 : 3)) {
+    int fine = yspan <= 2;
+    for (int i = 0; i <= yspan; i += ystep) {
+        int e = (int)a->ylo + i;
+        for (int m = 1; m <= (i < yspan && fine ? 5 : 1); m += (m == 1 ? 1 : 3)) {
             double v = m * pow(10.0, e), y = p2pb_svg_py(a, v);
             p2pb_svg_line(o, a->left, y, right, y, m == 1 ? "grid" : "grid minor");
             snprintf(buf, sizeof buf, "%.7g", v);
             p2pb_svg_text(o, a->left - 6, y + 4, "end", "tick", buf);
         }
+    }
     fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"frame\"/>\n",
             a->left, a->top, a->width, a->height);
 }

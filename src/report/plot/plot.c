@@ -384,12 +384,12 @@ enum p2pb_status p2pb_plot(struct p2pb_side *sides, size_t nsides, const char *o
     job.tmp = tmp;
     if (st == P2PB_OK)
         st = plot_run(gnuplot ? gnuplot : "gnuplot", timeout_s, &job, err, errlen);
-    if (st == P2PB_OK && rename(tmp, out) != 0)
+    if (st == P2PB_OK && p2pb_tmp_commit(tmp, out) != 0)
         st = p2pb_fail(P2PB_EIO, err, errlen, "cannot write plot '%s': %s", out, strerror(errno));
     if (st == P2PB_OK && !kernel)
         note_other_kernels(&job);
-    if (st != P2PB_OK && tmp[0])
-        unlink(tmp);
+    if (st != P2PB_OK)
+        p2pb_tmp_drop(tmp);
     free(job.lines);
     return st;
 }

@@ -183,10 +183,10 @@ enum p2pb_status p2pb_survey_heatmap(const struct p2pb_survey_matrix *m,
     struct heatmap_job job = {m, v, tmp, svg};
     st = p2pb_gnuplot_run(prog ? prog : "gnuplot", timeout_s, heatmap_script, &job, tmp, out, err,
                           errlen);
-    if (st == P2PB_OK && rename(tmp, out) != 0)
+    if (st == P2PB_OK && p2pb_tmp_commit(tmp, out) != 0)
         st =
             p2pb_fail(P2PB_EIO, err, errlen, "cannot write heatmap '%s': %s", out, strerror(errno));
     if (st != P2PB_OK)
-        unlink(tmp);
+        p2pb_tmp_drop(tmp);
     return st;
 }
