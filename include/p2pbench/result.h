@@ -277,8 +277,11 @@ struct p2pb_run_info {
  * message in err (errlen bytes, may be NULL).
  *
  * A file that exists is opened and write-locked, but its contents are
- * replaced only when the first line is written: a run that stops before it
- * (a refused option, a failed step, p2pb_results_discard) leaves the file
+ * replaced only when the first line is on disk: that line goes to a
+ * temporary file beside it ("PATH.XXXXXX"), synced and renamed over it, and
+ * the later lines follow under the name given. A run that stops before it
+ * (a refused option, a failed step, p2pb_results_discard) or whose first
+ * line cannot be written (a full disk: p2pb_results_kept) leaves the file
  * as it was. Before each line, a file that lost its last name (deleted, or
  * replaced by a rename) is refused: "results file 'P' was deleted during
  * the run; its rows are lost". Nothing is created or emptied through a
@@ -343,6 +346,9 @@ int p2pb_results_fd(const struct p2pb_results_file *f);
 int p2pb_results_writing(const struct p2pb_results_file *f);
 /* 1 once a write to f failed: the file lacks rows of the run. */
 int p2pb_results_failed(const struct p2pb_results_file *f);
+/* 1 when f was opened to replace a file and its first line could not be
+ * written: the previous file is as it was, and nothing more is written. */
+int p2pb_results_kept(const struct p2pb_results_file *f);
 /*
  * For a signal handler (async-signal-safe, never blocks): switch f to
  * non-blocking, cut back a line the handler interrupted (regular files;

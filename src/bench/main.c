@@ -111,7 +111,8 @@ static const char *end_reason(enum p2pb_status st)
 }
 
 /* The closing line: where the results are, and whether the run failed
- * (file_failed: a write failed; 2: the file was deleted during the run). */
+ * (file_failed: a write failed; 2: the file was deleted during the run; 3:
+ * the first line failed and the previous file was kept). */
 static void closing_line(const struct p2pb_run *run, const char *path, enum p2pb_status st,
                          int file_failed, double wall)
 {
@@ -119,6 +120,11 @@ static void closing_line(const struct p2pb_run *run, const char *path, enum p2pb
     fprintf(note, "%s", note == stdout ? "\n# " : "p2pbench: ");
     if (file_failed == 2)
         fprintf(note, "run FAILED: results file %s was deleted during the run; its rows are lost",
+                path);
+    else if (file_failed == 3)
+        fprintf(note,
+                "run FAILED: results file %s could not be written; the previous file of that "
+                "name is kept as it was",
                 path);
     else if (file_failed)
         fprintf(note,
@@ -148,7 +154,7 @@ static enum p2pb_status close_results(struct p2pb_run *run, enum p2pb_status st)
     char path[1024];
     snprintf(path, sizeof path, "%s", p2pb_results_path(run->rf));
     int failed = p2pb_results_failed(run->rf);
-    int deleted = p2pb_results_unlinked(run->rf);
+    int deleted = p2pb_results_unlinked(run->rf), kept = p2pb_results_kept(run->rf);
     struct p2pb_end_record e = {.status = st == P2PB_OK      ? "complete"
                                           : st == P2PB_ESKIP ? "nothing-measured"
                                                              : "aborted",
@@ -169,7 +175,7 @@ static enum p2pb_status close_results(struct p2pb_run *run, enum p2pb_status st)
     run->rf = NULL;
     if (failed && st == P2PB_OK)
         st = P2PB_EIO;
-    closing_line(run, path, st, deleted ? 2 : failed, wall);
+    closing_line(run, path, st, deleted ? 2 : kept ? 3 : failed, wall);
     return st;
 }
 

@@ -72,6 +72,13 @@ struct p2pb_results_file {
     volatile off_t line_end;
     int failed;  /* a write failed: the file lacks rows of the run */
     int deleted; /* the file lost its last name (deleted or replaced) */
+    /* a regular file that was there: its first line goes to a temporary file
+     * beside it (tmp), renamed over it once that line is on disk; old_fd
+     * keeps the replaced file locked until the close */
+    int replace;
+    int old_fd;
+    int kept; /* the replacement failed: the previous file is as it was */
+    char tmp[1040];
 };
 
 /* Two runs must never interleave their lines in one file: a regular file is
@@ -164,6 +171,8 @@ static enum p2pb_status open_path(const char *path, int exclusive, int *taken,
     st = lock_file(f, path, err, errlen);
     if (st != P2PB_OK)
         goto fail;
+    f->replace = f->regular && !f->created;
+    f->old_fd = -1;
     snprintf(f->path, sizeof f->path, "%s", path);
     *out = f;
     return P2PB_OK;
@@ -199,6 +208,8 @@ void p2pb_results_discard(struct p2pb_results_file *f)
         sb.st_ino == f->ino)
         unlink(f->path);
     close(f->fd);
+    if (f->old_fd >= 0)
+        close(f->old_fd);
     free(f);
 }
 
@@ -221,6 +232,7 @@ enum p2pb_status p2pb_results_open_stdout(struct p2pb_results_file **out, char *
     f->regular = fstat(f->fd, &sb) == 0 && S_ISREG(sb.st_mode) && pos >= 0;
     f->good_size = f->regular ? pos : 0;
     f->started = 1; /* never emptied: what is there stays */
+    f->old_fd = -1;
     snprintf(f->path, sizeof f->path, "(standard output)");
     *out = f;
     return P2PB_OK;
@@ -257,11 +269,106 @@ static enum p2pb_status before_line(struct p2pb_results_file *f, char *err, size
     }
     if (f->started)
         return P2PB_OK;
+    if (f->kept) /* no line after a first one that failed: the old file stays */
+        return p2pb_fail(P2PB_EIO, err, errlen,
+                         "cannot write results file '%s': the previous file is kept as it was",
+                         f->path);
+    if (f->replace)
+        return P2PB_OK; /* write_line: replace_with_first */
     if (f->regular && f->good_size == 0 && ftruncate(f->fd, 0) != 0) {
         f->failed = 1;
         return p2pb_fail(P2PB_EIO, err, errlen, "cannot write results file '%s': %s", f->path,
                          strerror(errno));
     }
+    f->started = 1;
+    return P2PB_OK;
+}
+
+/* The directory of path, for its fsync ("." for a name without '/'). */
+static void sync_dir(const char *path)
+{
+    char dir[1040];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        slash[slash == dir] = '\0'; /* "/x": "/" */
+    int fd = open(dir, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+}
+
+/* All of buf (len bytes) to fd, retrying short writes; -1 with errno. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+    size_t done = 0;
+    while (done < len) {
+        ssize_t w = write(fd, buf + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w == 0)
+                errno = ENOSPC;
+            return -1;
+        }
+        done += (size_t)w;
+    }
+    return 0;
+}
+
+/* The first line (buf, len bytes) of a file opened to be replaced: into a
+ * temporary file in its directory (same mode as the old file, locked),
+ * synced, then renamed over it (the directory synced too): the previous
+ * file is replaced only once the run record is on disk. From then on the
+ * lines go to the new file under the name given. On failure (a full disk)
+ * the temporary file is removed and the previous file stays byte for byte;
+ * no later line is written (f->kept). A directory that takes no new file
+ * (not writable) falls back to emptying the file in place. */
+static enum p2pb_status replace_with_first(struct p2pb_results_file *f, const char *buf, size_t len,
+                                           char *err, size_t errlen)
+{
+    struct stat sb;
+    snprintf(f->tmp, sizeof f->tmp, "%s.XXXXXX", f->path);
+    int fd = mkstemp(f->tmp), e = errno;
+    if (fd < 0 && (e == EACCES || e == EPERM || e == EROFS)) {
+        f->tmp[0] = '\0';
+        f->replace = 0;
+        return before_line(f, err, errlen);
+    }
+    int ok = fd >= 0 && fstat(f->fd, &sb) == 0 && fchmod(fd, sb.st_mode & 07777) == 0 &&
+             fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 && fcntl(fd, F_SETFL, O_APPEND) == 0;
+    struct flock lk;
+    memset(&lk, 0, sizeof lk);
+    lk.l_type = F_WRLCK;
+    lk.l_whence = SEEK_SET;
+    ok = ok && fcntl(fd, F_SETLK, &lk) == 0;
+    f->writing = 1;
+    ok = ok && write_all(fd, buf, len) == 0 && fsync(fd) == 0 && rename(f->tmp, f->path) == 0;
+    e = errno;
+    f->writing = 0;
+    if (!ok) {
+        if (fd >= 0) {
+            unlink(f->tmp);
+            close(fd);
+        }
+        f->tmp[0] = '\0';
+        f->failed = f->kept = 1;
+        return p2pb_fail(P2PB_EIO, err, errlen,
+                         "cannot write results file '%s': %s (the previous file is kept as it was)",
+                         f->path, strerror(e));
+    }
+    f->tmp[0] = '\0';
+    sync_dir(f->path);
+    f->old_fd = f->fd;
+    f->fd = fd;
+    if (fstat(fd, &sb) == 0) {
+        f->dev = sb.st_dev;
+        f->ino = sb.st_ino;
+    }
+    f->good_size = (off_t)len;
     f->started = 1;
     return P2PB_OK;
 }
@@ -280,6 +387,11 @@ static enum p2pb_status write_line(struct p2pb_results_file *f, const char *text
     }
     memcpy(buf, text, len);
     buf[len++] = '\n';
+    if (!f->started && f->replace) {
+        enum p2pb_status st = replace_with_first(f, buf, len, err, errlen);
+        free(buf);
+        return st;
+    }
     size_t done = 0;
     f->line_end = f->good_size + (off_t)len;
     f->writing = 1;
@@ -320,10 +432,18 @@ int p2pb_results_failed(const struct p2pb_results_file *f)
     return f && f->failed;
 }
 
+int p2pb_results_kept(const struct p2pb_results_file *f)
+{
+    return f && f->kept;
+}
+
 int p2pb_results_append_now(struct p2pb_results_file *f, const char *line, size_t len)
 {
-    if (!f->started) /* no line of this run yet: a file to be replaced stays as it was */
+    if (!f->started) { /* no line of this run yet: a file to be replaced stays as it was */
+        if (f->tmp[0]) /* its replacement being written: gone with the run */
+            unlink(f->tmp);
         return 0;
+    }
     int fl = fcntl(f->fd, F_GETFL);
     if (fl < 0 || fcntl(f->fd, F_SETFL, fl | O_NONBLOCK) != 0)
         return 0;
@@ -495,7 +615,7 @@ enum p2pb_status p2pb_results_close_end(struct p2pb_results_file *f,
                                         const struct p2pb_end_record *e, char *err, size_t errlen)
 {
     enum p2pb_status st = P2PB_OK;
-    if (e) {
+    if (e && !f->kept) { /* kept: the previous file stays without a line of this run */
         cJSON *o = end_json(e);
         st = o ? p2pb_results_write_json(f, o, err, errlen)
                : p2pb_fail(P2PB_ENOMEM, err, errlen, "out of memory");
@@ -510,6 +630,8 @@ enum p2pb_status p2pb_results_close_end(struct p2pb_results_file *f,
     if (close(f->fd) != 0 && st == P2PB_OK)
         st = p2pb_fail(P2PB_EIO, err, errlen, "cannot close results file '%s': %s", f->path,
                        strerror(errno));
+    if (f->old_fd >= 0)
+        close(f->old_fd);
     free(f);
     return st;
 }
