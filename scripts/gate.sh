@@ -23,8 +23,9 @@
 # Each launch's tables go beside its results file (DIR/baseline/baseline-01.txt, ...);
 # progress on stderr; compare's table on stdout and in DIR/compare.txt.
 # Exit status: 0 no row changed for the worse; 1 a regression (a row `changed (worse)`),
-# an incomplete launch file or a failed launch; 2 usage error, or a gate that cannot
-# detect a regression with these launch counts (compare's exit 2).
+# an incomplete launch file or a failed launch; 2 usage error, or "not judged": a gate
+# that cannot detect a regression with these launch counts, or a row with fewer than 4
+# launches on a side (copies of one launch count once) (compare's exit 2).
 set -u
 PROG=gate.sh
 here=$(dirname "$0")
@@ -82,6 +83,7 @@ cat "$dir/compare.txt"
 case $rc in
 0) log "pass: no row changed for the worse ($dir/compare.txt)" ;;
 1) log "FAIL: a regression or an incomplete launch ($dir/compare.txt)" ;;
+2) log "not judged: compare could not judge every row (too few launches, copies of one launch, or a usage error: its error line above; $dir/compare.txt)" ;;
 *) log "error: compare exit $rc ($dir/compare.txt)" ;;
 esac
 exit "$rc"

@@ -10,6 +10,7 @@
 
 #include "args.h"
 #include "compare/compare.h"
+#include "output/output.h"
 
 /* The --format values of compare, in the order of its error message. */
 static const struct p2pb_fmt_name compare_formats[] = {
@@ -40,6 +41,10 @@ static enum p2pb_status load_sides(const struct p2pb_args *a, struct p2pb_side *
     if (st == P2PB_OK)
         st = p2pb_side_load(a->files[1], a->nfiles[1], sb, "B", stderr, a->max_file_bytes, err,
                             p2pb_cmd_errlen(errlen));
+    if (st == P2PB_OK) { /* copies of one launch count once (the gate then sees too few) */
+        p2pb_side_count_once(sa, stderr);
+        p2pb_side_count_once(sb, stderr);
+    }
     if (st == P2PB_OK && strcmp(sa->name, sb->name) == 0) {
         snprintf(sa->name, sizeof sa->name, "A");
         snprintf(sb->name, sizeof sb->name, "B");
@@ -55,13 +60,49 @@ static size_t count_worse(const struct p2pb_cmp_table *t)
     return worse;
 }
 
+/* The first row of t that has numbers on both sides but no verdict (fewer
+ * than P2PB_COMPARE_MIN_LAUNCHES on a side), or NULL; *n counts them all. */
+static const struct p2pb_cmp_row *unjudged(const struct p2pb_cmp_table *t, size_t *n)
+{
+    const struct p2pb_cmp_row *first = NULL;
+    for (size_t i = 0; i < t->nrows; i++)
+        if (t->rows[i].tested && t->rows[i].verdict == P2PB_VERDICT_NONE) {
+            first = first ? first : &t->rows[i];
+            (*n)++;
+        }
+    return first;
+}
+
+/* A gate with a row it could not judge does not pass: P2PB_EUSAGE naming
+ * the first such row and the count, unless a row is worse already. */
+static enum p2pb_status judged_gate(const struct p2pb_cmp_table *lat,
+                                    const struct p2pb_cmp_table *thr, char *err, size_t errlen)
+{
+    size_t n = 0;
+    const struct p2pb_cmp_row *r = unjudged(lat, &n), *rt = unjudged(thr, &n);
+    const char *metric = r ? "latency" : "throughput";
+    if (!r)
+        r = rt;
+    if (!r)
+        return P2PB_OK;
+    char sz[32];
+    return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                     "error: --fail-on-regression: not judged: %zu row%s with fewer than %d "
+                     "launches on a side (first: %s %s%s%s %s, %zu vs %zu launches); give every "
+                     "row at least %d launches per side",
+                     n, n == 1 ? "" : "s", P2PB_COMPARE_MIN_LAUNCHES, metric, r->kernel,
+                     r->variant[0] ? " " : "", r->variant, p2pb_fmt_size(sz, sizeof sz, r->bytes),
+                     r->na, r->nb, P2PB_COMPARE_MIN_LAUNCHES);
+}
+
 /*
  * --fail-on-regression: P2PB_EVERIFY when a row changed for the worse, the
  * count on stderr either way. A gate that cannot fail (the Mann-Whitney gate
  * of every row of a table is out of reach: 2 / C(na + nb, na) >= 0.05, e.g.
  * 3 vs 3 launches) must not pass silently: P2PB_EUSAGE then, unless a row is
- * worse already. Nothing compared (no row with numbers on both sides):
- * P2PB_EVERIFY.
+ * worse already; so must a row with numbers on both sides but too few
+ * launches for a verdict (judged_gate). Nothing compared (no row with
+ * numbers on both sides): P2PB_EVERIFY.
  */
 static enum p2pb_status regression_gate(const struct p2pb_args *a, const struct p2pb_cmp_table *lat,
                                         const struct p2pb_cmp_table *thr, char *err, size_t errlen)
@@ -78,6 +119,8 @@ static enum p2pb_status regression_gate(const struct p2pb_args *a, const struct 
         blind = lat;
     else if (thr->ntested && thr->best_p_gate >= P2PB_VERDICT_ALPHA)
         blind = thr;
+    if (!worse && !blind && judged_gate(lat, thr, err, errlen) != P2PB_OK)
+        return P2PB_EUSAGE;
     if (!worse && blind)
         return p2pb_fail(P2PB_EUSAGE, err, errlen,
                          "error: --fail-on-regression cannot detect a regression here: with "

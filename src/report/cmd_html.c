@@ -35,6 +35,8 @@ static enum p2pb_status load_sides(const struct p2pb_args *a, struct p2pb_side s
     if (st == P2PB_OK && two)
         st = p2pb_side_load(a->files[1], a->nfiles[1], &s[1], "B", stderr, a->max_file_bytes, err,
                             p2pb_cmd_errlen(errlen));
+    for (size_t i = 0; st == P2PB_OK && i < (two ? 2u : 1u); i++)
+        p2pb_side_count_once(&s[i], stderr); /* copies of one launch count once */
     if (st == P2PB_OK && two && strcmp(s[0].name, s[1].name) == 0) {
         snprintf(s[0].name, sizeof s[0].name, "A");
         snprintf(s[1].name, sizeof s[1].name, "B");

@@ -53,6 +53,8 @@ static enum p2pb_status load_two(const struct p2pb_args *a, struct plot_sides *p
     if (st == P2PB_OK)
         st = p2pb_side_load(a->files[1], a->nfiles[1], &ps->sides[1], "B", stderr,
                             a->max_file_bytes, err, p2pb_cmd_errlen(errlen));
+    for (size_t i = 0; st == P2PB_OK && i < 2; i++)
+        p2pb_side_count_once(&ps->sides[i], stderr); /* copies of one launch count once */
     return st;
 }
 

@@ -5,6 +5,7 @@
  */
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,6 +120,104 @@ enum p2pb_status p2pb_side_load(char *const *paths, size_t n, struct p2pb_side *
     }
     p2pb_side_name(s, fallback);
     return P2PB_OK;
+}
+
+/* The string at run.KEY (KEY2 inside it when given), or "" when absent. */
+static const char *run_str(const cJSON *o, const char *key, const char *key2)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (key2)
+        v = cJSON_GetObjectItemCaseSensitive(v, key2);
+    return cJSON_IsString(v) && v->valuestring ? v->valuestring : "";
+}
+
+/* The boot_id of rank 0 (ranks[0]) or of the first host (an imported log). */
+static const char *run_boot_id(const cJSON *run)
+{
+    const cJSON *r0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(run, "ranks"), 0);
+    const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(run, "hosts");
+    if (r0)
+        return run_str(r0, "boot_id", NULL);
+    return cJSON_IsObject(hosts) && hosts->child ? run_str(hosts->child, "boot_id", NULL) : "";
+}
+
+/* policy.seed of run, or -1 when absent. */
+static double run_seed(const cJSON *run)
+{
+    const cJSON *s =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(run, "policy"), "seed");
+    return cJSON_IsNumber(s) ? s->valuedouble : -1;
+}
+
+/* 1 when rows x and y hold the same measurement (doubles compared by their
+ * bytes, so that two NaN are the same). */
+static int same_row(const struct p2pb_result *x, const struct p2pb_result *y)
+{
+    const double vx[] = {x->t.min, x->t.median, x->t.max,          x->t.mean,
+                         x->t.p25, x->t.p75,    x->mbytes_per_sec, x->msgs_per_sec};
+    const double vy[] = {y->t.min, y->t.median, y->t.max,          y->t.mean,
+                         y->t.p25, y->t.p75,    y->mbytes_per_sec, y->msgs_per_sec};
+    return x->bytes == y->bytes && x->status == y->status && x->samples == y->samples &&
+           strcmp(x->kernel, y->kernel) == 0 && strcmp(x->variant, y->variant) == 0 &&
+           memcmp(vx, vy, sizeof vx) == 0;
+}
+
+/* 1 when a and b are one launch (p2pb_side_count_once). */
+static int same_launch(const struct p2pb_results_data *a, const struct p2pb_results_data *b)
+{
+    if (a->nrows != b->nrows || run_seed(a->run) != run_seed(b->run) ||
+        strcmp(run_str(a->run, "start_utc", NULL), run_str(b->run, "start_utc", NULL)) != 0 ||
+        strcmp(run_boot_id(a->run), run_boot_id(b->run)) != 0)
+        return 0;
+    for (size_t i = 0; i < a->nrows; i++)
+        if (!same_row(&a->rows[i], &b->rows[i]))
+            return 0;
+    return 1;
+}
+
+/* A hash of what same_launch compares first (FNV-1a): files of another
+ * hash are never compared row by row. */
+static uint64_t launch_hash(const struct p2pb_results_data *d)
+{
+    char key[512];
+    snprintf(key, sizeof key, "%s|%.17g|%s|%zu", run_str(d->run, "start_utc", NULL),
+             run_seed(d->run), run_boot_id(d->run), d->nrows);
+    uint64_t h = 1469598103934665603ULL;
+    for (const char *c = key; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+    return h;
+}
+
+size_t p2pb_side_count_once(struct p2pb_side *s, FILE *warn)
+{
+    uint64_t *h = malloc((s->nfiles + 1) * sizeof *h);
+    size_t kept = 0, dropped = 0;
+    if (!h)
+        return 0;
+    for (size_t i = 0; i < s->nfiles; i++) {
+        uint64_t hi = launch_hash(&s->files[i]);
+        size_t j = 0;
+        while (j < kept && !(h[j] == hi && same_launch(&s->files[j], &s->files[i])))
+            j++;
+        if (j < kept) {
+            if (warn)
+                fprintf(warn,
+                        "warning: %s is a copy of the launch in %s (same start_utc, policy.seed, "
+                        "boot_id and rows): counted once\n",
+                        s->files[i].path, s->files[j].path);
+            s->nincomplete -= !s->files[i].complete;
+            p2pb_results_data_free(&s->files[i]);
+            dropped++;
+            continue;
+        }
+        h[kept] = hi;
+        s->files[kept] = s->files[i];
+        s->pos[kept] = s->pos[i];
+        kept++;
+    }
+    s->nfiles = kept;
+    free(h);
+    return dropped;
 }
 
 void p2pb_side_free(struct p2pb_side *s)

@@ -89,6 +89,17 @@ enum p2pb_status p2pb_side_load(char *const *paths, size_t n, struct p2pb_side *
                                 const char *fallback, FILE *warn, size_t max_bytes, char *err,
                                 size_t errlen);
 
+/*
+ * Count each launch of s once: a file whose run record has the start_utc,
+ * policy.seed and boot_id (of rank 0, or of the imported host) of an earlier
+ * file of s, and every row the same (kernel, variant, bytes, status,
+ * samples and the numbers), is a copy of that launch: a warning to warn
+ * ("warning: F2 is a copy of the launch in F1 (same start_utc, policy.seed,
+ * boot_id and rows): counted once") and the file is dropped from s (freed).
+ * Returns how many were dropped.
+ */
+size_t p2pb_side_count_once(struct p2pb_side *s, FILE *warn);
+
 /* Free the files of s (which owns them) and zero it. */
 void p2pb_side_free(struct p2pb_side *s);
 

@@ -11,6 +11,8 @@ done
 echo "$out" >>"$log"
 echo "fake table of $out" # a launch's stdout: campaign.sh keeps it beside the file
 d=$(mktemp -d)
+# each launch its own start time (the campaign's index): copies of one launch count once
+GEN_MINUTE=${P2PB_CAMPAIGN_INDEX:-0} \
 GEN_END=$( [ "${FAKE_FAIL:-}" = "$out" ] && echo none || echo complete ) \
     sh "$(dirname "$0")/gen_launches.sh" "$d" x "$label" 1 "$factor"
 cp "$d/x-01.jsonl" "$out"

@@ -9,6 +9,8 @@
 # default 4294967296), GEN_THP (host knob knobs.thp_enabled; unset: no knobs recorded), GEN_END (end status, default complete; "none" = no end record).
 # GEN_RUN (JSON members added to the run record, e.g. '"link_profile":"wan","warnings":["..."]'),
 # GEN_HOST (JSON members added to host h0, e.g. '"hypervisor":{...}').
+# GEN_MINUTE (default 0): the minute of every start_utc (2026-01-01T00:MM:SSZ,
+#   SS = i), so that launches of separate calls are distinct launches.
 # GEN_DIST="BYTES:COUNT:STEAL:LOST ...": at size BYTES the first COUNT launches
 #   carry a disturbance with steal_pct STEAL and cpu_lost_pct LOST (every kernel).
 # Campaign position (the run record's "campaign" object):
@@ -20,7 +22,7 @@
 set -eu
 dir=$1 prefix=$2 label=$3 n=$4 factor=$5 off=${6:-0}
 krel=${GEN_KREL:-6.1.0} mem=${GEN_MEM:-4294967296} thp=${GEN_THP:-} end=${GEN_END:-complete}
-runx=${GEN_RUN:-} hostx=${GEN_HOST:-} dist=${GEN_DIST:-}
+runx=${GEN_RUN:-} hostx=${GEN_HOST:-} dist=${GEN_DIST:-} minute=${GEN_MINUTE:-0}
 pos=${GEN_POS:-} side=${GEN_SIDE:-A} seed=${GEN_SEED:-1} posf=${GEN_POS_FACTOR:-1}
 if [ -z "$pos" ] && [ -n "${P2PB_CAMPAIGN_SEED:-}" ]; then
     pos=$P2PB_CAMPAIGN_POSITION side=$P2PB_CAMPAIGN_SIDE seed=$P2PB_CAMPAIGN_SEED
@@ -32,7 +34,7 @@ while [ "$i" -le "$n" ]; do
     f=$(printf '%s/%s-%02d.jsonl' "$dir" "$prefix" "$i")
     awk -v label="$label" -v i="$i" -v factor="$factor" -v off="$off" -v krel="$krel" \
         -v mem="$mem" -v thp="$thp" -v end="$end" -v pos="$pos" -v side="$side" -v seed="$seed" \
-        -v posf="$posf" -v round="${round:-}" -v runx="$runx" -v hostx="$hostx" -v dist="$dist" 'BEGIN {
+        -v posf="$posf" -v round="${round:-}" -v runx="$runx" -v hostx="$hostx" -v dist="$dist" -v minute="$minute" 'BEGIN {
         nd = split(dist, ds, " ")
         for (j = 1; j <= nd; j++) { split(ds[j], dd, ":"); dcount[dd[1]] = dd[2]; dsteal[dd[1]] = dd[3]; dlost[dd[1]] = dd[4] }
         if (runx != "") runx = "," runx
@@ -44,7 +46,7 @@ while [ "$i" -le "$n" ]; do
             p = ps[i]; r = (round != "") ? round : i
             camp = sprintf("\"campaign\":{\"seed\":%d,\"round\":%d,\"position\":%d,\"index\":%d,\"side\":\"%s\"},", seed, r, p, 2 * (r - 1) + p, side)
         }
-        printf "{\"type\":\"run\",\"schema\":\"p2pbench/1\",\"source\":\"p2pbench\",\"version\":\"0.1.0\",\"git_commit\":\"synthetic\",\"command_line\":\"synthetic\",\"label\":\"%s\",%s\"start_utc\":\"2026-01-01T00:00:%02dZ\",\"mpi_library\":\"Open MPI v4.1.4\",\"nranks\":2,\"ranks\":[{\"rank\":0,\"host\":\"h0\",\"binding\":\"0\"},{\"rank\":1,\"host\":\"h0\",\"binding\":\"1\"}],\"hosts\":{\"h0\":{\"host\":\"h0\",\"kernel_release\":\"%s\",\"cpu_model\":\"Synthetic CPU\",\"memory_bytes\":%s%s%s}},\"policy\":{\"mode\":\"adaptive\"}%s}\n", label, camp, i, krel, mem, knobs, hostx, runx
+        printf "{\"type\":\"run\",\"schema\":\"p2pbench/1\",\"source\":\"p2pbench\",\"version\":\"0.1.0\",\"git_commit\":\"synthetic\",\"command_line\":\"synthetic\",\"label\":\"%s\",%s\"start_utc\":\"2026-01-01T00:%02d:%02dZ\",\"mpi_library\":\"Open MPI v4.1.4\",\"nranks\":2,\"ranks\":[{\"rank\":0,\"host\":\"h0\",\"binding\":\"0\"},{\"rank\":1,\"host\":\"h0\",\"binding\":\"1\"}],\"hosts\":{\"h0\":{\"host\":\"h0\",\"kernel_release\":\"%s\",\"cpu_model\":\"Synthetic CPU\",\"memory_bytes\":%s%s%s}},\"policy\":{\"mode\":\"adaptive\"}%s}\n", label, camp, minute, i, krel, mem, knobs, hostx, runx
         nk = split("pingpong:PingPong:1 sendrecv:Sendrecv:2", ks, " ")
         ns = split("0 1024 65536 1048576", sz, " ")
         noise = 1 + 0.004 * ((i + off) % 5)
