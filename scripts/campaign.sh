@@ -95,11 +95,12 @@ nl='
 case "$ca$cb" in *"$nl"*) usage_error "a command line must be one line" ;; esac
 
 [ -z "$seed" ] || seed=$(uint -s "$seed" 2147483647) || exit 2
+case $dir in -*) dir=./$dir ;; esac # "-o -x": never read as an option by mv, compare, ...
 if [ -e "$dir" ] && [ ! -d "$dir" ]; then
     log "-o $dir: exists and is not a directory"
     exit 2
 fi
-mkdir -p "$dir" 2>/dev/null || { log "-o $dir: cannot create the campaign directory"; exit 1; }
+mkdir -p -- "$dir" 2>/dev/null || { log "-o $dir: cannot create the campaign directory"; exit 1; }
 # The lock, before campaign.txt is read: a second campaign.sh on DIR stops here,
 # before it renames or runs anything. Launches run with fd 9 closed, so that
 # one left behind cannot hold the lock.
@@ -155,7 +156,7 @@ other() { if [ "$1" = A ]; then echo B; else echo A; fi; }
         k=$((k + 1))
     done
 } >"$manifest.tmp" && mv -f "$manifest.tmp" "$manifest" || exit 1
-mkdir -p "$dir/$la" "$dir/$lb" || exit 1
+mkdir -p -- "$dir/$la" "$dir/$lb" || exit 1
 
 finished() {
     [ -s "$1" ] && tail -n 1 "$1" | grep -q '"type":"end"' &&

@@ -64,9 +64,15 @@ if [ -z "$report" ]; then
         usage_error "no p2pbench-report: build it (cmake --preset release) or give -r PATH"
 fi
 [ -x "$report" ] || usage_error "-r '$report' is not an executable"
+# -t is compare's: checked by compare's own parser now, before the first launch
+if [ -n "$pct" ]; then
+    terr=$("$report" compare -t "$pct" --vs 2>&1 | grep -e '--threshold' | head -1)
+    [ -z "$terr" ] || usage_error "-t: ${terr#p2pbench-report: }"
+fi
 [ -n "$dir" ] || dir=results/gate-$(date -u +%Y%m%dT%H%M%SZ)-$$
+case $dir in -*) dir=./$dir ;; esac # "-o -x": never read as an option by mkdir, compare, ...
 
-mkdir -p "$dir" || die "-o $dir: cannot create the gate's directory"
+mkdir -p -- "$dir" || die "-o $dir: cannot create the gate's directory"
 log "$n launches each of baseline and candidate, interleaved, in $dir"
 rc=0
 "$here/campaign.sh" -n "$n" -o "$dir" -a baseline -b candidate ${seed:+-s "$seed"} \
