@@ -41,6 +41,24 @@ static int utf8_len(const unsigned char *p)
     return invisible_control(p, len) ? 0 : len;
 }
 
+void p2pb_text_write_json(FILE *o, const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s, *end = p + n, *from = p;
+    while (p < end) {
+        int len = *p == 0xc2 ? 2 : *p == 0xe2 ? 3 : 1;
+        if (len > 1 && p + len <= end && (p[1] & 0xc0) == 0x80 &&
+            (len == 2 || (p[2] & 0xc0) == 0x80) && invisible_control(p, len)) {
+            unsigned cp = len == 2 ? p[1] : 0x2000u | ((p[1] & 0x3fu) << 6) | (p[2] & 0x3fu);
+            fwrite(from, 1, (size_t)(p - from), o);
+            fprintf(o, "\\u%04x", cp);
+            p += len;
+            from = p;
+        } else
+            p++;
+    }
+    fwrite(from, 1, (size_t)(p - from), o);
+}
+
 int p2pb_text_is_clean(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;

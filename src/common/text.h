@@ -8,6 +8,7 @@
 #define P2PBENCH_TEXT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * 1 if the NUL-terminated s is UTF-8 (every lead byte 0xc2..0xf4 followed by
@@ -23,6 +24,15 @@ int p2pb_text_is_clean(const char *s);
  * can go into JSON and one-line messages. The length of s does not change.
  */
 void p2pb_text_sanitize(char *s);
+
+/*
+ * n bytes of JSON text (cJSON's output) to o, with every control that moves
+ * or hides text on a terminal (C1 U+0080-U+009F, U+2028/U+2029, the
+ * bidirectional marks and overrides: text.c) written as a \uXXXX escape:
+ * the same JSON value, shown safely. cJSON escapes C0 and DEL itself; these
+ * sequences occur only inside JSON strings, so the text stays valid JSON.
+ */
+void p2pb_text_write_json(FILE *o, const char *s, size_t n);
 
 /*
  * s as a message quotes it: its first max bytes (then "..."), sanitised

@@ -34,7 +34,7 @@ static void print_shifted(const char *txt, size_t n, int tabs)
     while (n) {
         const char *nl = memchr(txt, '\n', n);
         size_t k = nl ? (size_t)(nl - txt) + 1 : n;
-        fwrite(txt, 1, k, stdout);
+        p2pb_text_write_json(stdout, txt, k); /* C1 and bidi controls as \uXXXX */
         if (nl)
             fwrite(t, 1, (size_t)tabs < sizeof t - 1 ? (size_t)tabs : sizeof t - 1, stdout);
         txt += k;

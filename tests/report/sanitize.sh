@@ -126,4 +126,21 @@ ls "$dir/out${c1}${rlo}" >"$dir/names" 2>&1
 raw_bytes "import file names" "$dir/names"
 check "import file name (C1, U+202E)" "$dir/names" "log?????-E??x???y.jsonl"
 check "imported label (C1, U+202E)" "$dir/out${c1}${rlo}/log?????-E??x???y.jsonl" '"label":"E??x???y"'
+# show -f json and compare -f json of a run record holding U+009B and U+202E
+# (the reader keeps the run record as it is): escaped as \u009b, \u202e, the
+# same JSON value
+j="$dir/c1.jsonl"
+sed -e 's/"label": ".*", "start_utc"/"label": "c\\u009b[2Jd", "start_utc"/' \
+    -e 's/"host": "vm"/"host": "v\\u202em"/g' "$f" >"$j"
+"$bin" show -f json "$j" >"$out" 2>&1
+raw_bytes "show -f json (C1, U+202E)" "$out"
+check "show -f json label escaped" "$out" '"label":	"c\u009b[2Jd"'
+check "show -f json host escaped" "$out" '"host":	"v\u202em"'
+if python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$out"; then
+    pass "show -f json parses"
+else
+    fail "show -f json: not JSON"
+fi
+"$bin" compare -f json "$j" --vs "$b" >"$out" 2>&1
+raw_bytes "compare -f json (C1, U+202E)" "$out"
 summary

@@ -10,6 +10,7 @@
 
 #include "output/output.h"
 #include "compare/compare.h"
+#include "text.h"
 
 static const char *metric_name(enum p2pb_metric m)
 {
@@ -659,7 +660,8 @@ static void print_json(FILE *o, const struct p2pb_cmp_print *opt, const struct p
         cJSON_AddItemToArray(ctx, cJSON_CreateString(diff->lines[i]));
     char *txt = cJSON_Print(root);
     if (txt) {
-        fprintf(o, "%s\n", txt);
+        p2pb_text_write_json(o, txt, strlen(txt)); /* C1 and bidi controls as \uXXXX */
+        fputc('\n', o);
         cJSON_free(txt);
     }
     cJSON_Delete(root);

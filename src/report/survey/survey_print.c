@@ -12,6 +12,7 @@
 
 #include "output/output.h"
 #include "survey/survey.h"
+#include "text.h"
 
 void p2pb_survey_slowest(const struct p2pb_survey_matrix *m, int bw, struct p2pb_survey_slowest *w)
 {
@@ -281,8 +282,10 @@ static void print_json(FILE *o, const char *path, const struct p2pb_survey_matri
     cJSON_AddItemToObject(d, "bandwidth_mbs", matrix_json(m, 1));
     add_verdicts(d, m, v);
     char *s = cJSON_Print(d);
-    if (s)
-        fprintf(o, "%s\n", s);
+    if (s) {
+        p2pb_text_write_json(o, s, strlen(s)); /* C1 and bidi controls as \uXXXX */
+        fputc('\n', o);
+    }
     free(s);
     cJSON_Delete(d);
 }
