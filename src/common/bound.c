@@ -20,21 +20,37 @@ static const struct {
     {"tbit", 1e12 / 8e6}, {"MB/s", 1.0},       {"GB/s", 1e3},
 };
 
+/* The rates a path can have, MB/s: 1 kbit/s .. 10 Tbit/s. */
+static const double RATE_MIN = 1e3 / 8e6, RATE_MAX = 1e13 / 8e6;
+
+/* Length of the decimal number at s: digits with at most one '.', and a
+ * digit among them (no sign, exponent, hex, inf or nan); 0 if none. */
+static size_t decimal_len(const char *s)
+{
+    size_t n = strspn(s, "0123456789"), frac = 0;
+    if (s[n] == '.')
+        frac = strspn(s + n + 1, "0123456789") + 1;
+    return n + frac > (frac ? 1u : 0u) ? n + frac : 0;
+}
+
 enum p2pb_status p2pb_parse_rate(const char *text, double *mbps, char *err, size_t errlen)
 {
-    char *end = NULL;
-    double v =
-        text && (isdigit((unsigned char)text[0]) || text[0] == '.') ? strtod(text, &end) : NAN;
-    for (size_t i = 0; end && i < sizeof rate_units / sizeof rate_units[0]; i++) {
-        if (strcasecmp(end, rate_units[i].name) == 0 && isfinite(v) && v > 0 &&
-            v * rate_units[i].mbps <= 1e9) {
-            *mbps = v * rate_units[i].mbps;
-            return P2PB_OK;
-        }
+    size_t n = text ? decimal_len(text) : 0;
+    const char *unit = text ? text + n : "";
+    for (size_t i = 0; n && i < sizeof rate_units / sizeof rate_units[0]; i++) {
+        if (strcasecmp(unit, rate_units[i].name) != 0)
+            continue;
+        double v = strtod(text, NULL) * rate_units[i].mbps;
+        if (!(v >= RATE_MIN) || !(v <= RATE_MAX))
+            return p2pb_fail(P2PB_EUSAGE, err, errlen,
+                             "invalid rate '%.40s': %s (a path's rate is 1 kbit/s .. 10 Tbit/s)",
+                             text, v < RATE_MIN ? "too small" : "too large");
+        *mbps = v;
+        return P2PB_OK;
     }
     return p2pb_fail(P2PB_EUSAGE, err, errlen,
-                     "invalid rate '%.40s' (a positive number and a unit: kbit, mbit, gbit, tbit, "
-                     "MB/s or GB/s, e.g. 100mbit)",
+                     "invalid rate '%.40s' (a positive decimal number and a unit: kbit, mbit, "
+                     "gbit, tbit, MB/s or GB/s, e.g. 100mbit)",
                      text ? text : "");
 }
 

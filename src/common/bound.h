@@ -17,8 +17,11 @@
  * A rate as the command line gives it into MB/s (10^6 B/s): a positive
  * number with a unit, bits per second in powers of 1000 (kbit, mbit, gbit,
  * tbit: "100mbit" = 12.5 MB/s) or bytes per second (MB/s, GB/s: "12.5MB/s").
- * Units are case-insensitive. Returns P2PB_OK, or P2PB_EUSAGE with err
- * naming the value.
+ * The number is decimal (digits and one '.': no sign, exponent or hex, so
+ * "0x10gbit" and "1e-30kbit" are refused), the rate within 1 kbit/s .. 10
+ * Tbit/s (1.25e-4 .. 1.25e6 MB/s). Units are case-insensitive. Returns
+ * P2PB_OK, or P2PB_EUSAGE with err naming the value ("too small", "too
+ * large" or what a rate is).
  */
 enum p2pb_status p2pb_parse_rate(const char *text, double *mbytes_per_sec, char *err,
                                  size_t errlen);

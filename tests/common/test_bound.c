@@ -25,11 +25,26 @@ static void test_rates(void)
     CHECK_NEAR(v, 12.5, 1e-12);
     CHECK(p2pb_parse_rate("2.5GB/s", &v, err, sizeof err) == P2PB_OK);
     CHECK_NEAR(v, 2500, 1e-9);
-    static const char *const bad[] = {"", "100", "mbit", "-1mbit", "0mbit", "1e400mbit",
-                                      "100 mbit", "100mbps", "nanmbit", "100MiB/s"};
+    CHECK(p2pb_parse_rate("1kbit", &v, err, sizeof err) == P2PB_OK); /* the limits */
+    CHECK_NEAR(v, 1.25e-4, 1e-18);
+    CHECK(p2pb_parse_rate("10tbit", &v, err, sizeof err) == P2PB_OK);
+    CHECK_NEAR(v, 1.25e6, 1e-6);
+    CHECK(p2pb_parse_rate(".5gbit", &v, err, sizeof err) == P2PB_OK);
+    CHECK_NEAR(v, 62.5, 1e-12);
+    static const char *const bad[] = {"",         "100",       "mbit",       "-1mbit",
+                                      "100 mbit", "100mbps",   "nanmbit",    "100MiB/s",
+                                      "0x10gbit", "1e-30kbit", "1e-320kbit", "1e400mbit",
+                                      "infgbit",  ".mbit",     "1.2.3mbit",  "+1mbit"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         CHECK(p2pb_parse_rate(bad[i], &v, err, sizeof err) == P2PB_EUSAGE);
         CHECK_STR_CONTAINS(err, "invalid rate");
+        CHECK_STR_CONTAINS(err, "decimal number");
+    }
+    static const char *const out[] = {"0mbit", "0.9kbit", "0.00001mbit", "10.1tbit", "2000GB/s"};
+    for (size_t i = 0; i < sizeof out / sizeof out[0]; i++) {
+        CHECK(p2pb_parse_rate(out[i], &v, err, sizeof err) == P2PB_EUSAGE);
+        CHECK_STR_CONTAINS(err, i < 3 ? "too small" : "too large");
+        CHECK_STR_CONTAINS(err, "1 kbit/s .. 10 Tbit/s");
     }
 }
 
@@ -81,8 +96,7 @@ static void test_json(void)
         "{\"bound\":{\"mbytes_per_sec\":0,\"source\":\"copy\",\"percent\":1,\"exceeds\":false}}",
         "{\"bound\":{\"mbytes_per_sec\":5,\"source\":\"wire\",\"percent\":1,\"exceeds\":false}}",
         "{\"bound\":{\"mbytes_per_sec\":5,\"source\":\"link\",\"percent\":-1,\"exceeds\":false}}",
-        "{\"bound\":{\"mbytes_per_sec\":5,\"source\":\"link\",\"percent\":1}}",
-        "{\"bound\":[1]}"};
+        "{\"bound\":{\"mbytes_per_sec\":5,\"source\":\"link\",\"percent\":1}}", "{\"bound\":[1]}"};
     for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++) {
         o = cJSON_Parse(broken[i]);
         CHECK(o && p2pb_bound_from_json(o, &back, err, sizeof err) == P2PB_EFORMAT);
