@@ -7,7 +7,9 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +68,13 @@ enum p2pb_status p2pb_opt_real(const struct p2pb_optdef *d, const char *arg, dou
     if (end == arg || *end || v != v)
         return p2pb_fail(P2PB_EUSAGE, err, errlen,
                          "invalid value '%s' for --%s (expected a number)", shown(arg).s, d->name);
+    /* a subnormal or underflowed value (1e-308, 1e-400) is no magnitude the
+     * option can mean: "too small", not "out of range (0..100)", which 0 is in */
+    if ((errno == ERANGE && fabs(v) <= 1.0) || (v != 0 && !isnormal(v)))
+        return p2pb_fail(P2PB_ERANGE, err, errlen,
+                         "value '%s' for --%s is too small (below %g, the smallest normal "
+                         "double; the range is %g..%g)",
+                         shown(arg).s, d->name, DBL_MIN, d->min, d->max);
     if (errno == ERANGE || v < d->min || v > d->max)
         return p2pb_fail(P2PB_ERANGE, err, errlen, "value '%s' for --%s is out of range (%g..%g)",
                          shown(arg).s, d->name, d->min, d->max);

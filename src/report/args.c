@@ -38,6 +38,12 @@ static enum p2pb_status set_threshold(struct p2pb_optparser *p, const char *v)
     errno = 0;
     double x = strtod(v, &end);
     char shown[72];
+    if (end != v && (!*end || strcmp(end, "%") == 0) && (x > 0 || (errno == ERANGE && x == 0)) &&
+        x < 0.0001)
+        return p2pb_fail(P2PB_EUSAGE, p->err, p->errlen,
+                         "invalid value '%s' for --threshold: too small (a percentage from "
+                         "0.0001 to below 100)",
+                         p2pb_text_shown(shown, sizeof shown, v, 60));
     if (end == v || errno || (*end && strcmp(end, "%") != 0) || !(x >= 0.0001 && x < 100.0))
         return p2pb_fail(P2PB_EUSAGE, p->err, p->errlen,
                          "invalid value '%s' for --threshold (a percentage from 0.0001 to below "

@@ -123,6 +123,13 @@ static void options(void)
     CHECK(parse(&o, "--samples", "0", NULL) == P2PB_ERANGE);
     CHECK_STR_CONTAINS(err, "'0' for --samples");
     CHECK(parse(&o, "--samples", "12x", NULL) == P2PB_EUSAGE);
+    /* a subnormal or underflowing real is "too small", not "out of range (0..100)" */
+    CHECK(parse(&o, "overlap", "--overlap-compute", "1e-308") == P2PB_ERANGE);
+    CHECK_STR_CONTAINS(err,
+                       "value '1e-308' for --overlap-compute is too small (below 2.22507e-308");
+    CHECK(parse(&o, "overlap", "--overlap-compute", "1e-400") == P2PB_ERANGE);
+    CHECK_STR_CONTAINS(err, "'1e-400' for --overlap-compute is too small");
+    CHECK(parse(&o, "overlap", "--overlap-compute", "1e-300") == P2PB_OK);
     CHECK(parse(&o, "--format", "xml", NULL) == P2PB_EUSAGE);
     CHECK_STR_CONTAINS(err, "unknown format 'xml'");
     /* the option engine's words (issue 21's attack): a value given to a flag, an

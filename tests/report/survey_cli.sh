@@ -82,6 +82,13 @@ grep -q "survey takes exactly one results file" err.txt && pass "two files: exit
 expect_status 2 "$bin" survey slow.jsonl -f markdown
 expect_status 2 "$bin" survey slow.jsonl --min-off 1.5
 grep -q "value '1.5' for --min-off is out of range (0..0.99)" err.txt && pass "bad --min-off" || fail "min-off"
+# a subnormal value is too small, not out of a range that holds 0 (issue 35)
+expect_status 2 "$bin" survey slow.jsonl --mad-k 1e-308
+grep -q "value '1e-308' for --mad-k is too small (below 2.22507e-308" err.txt && pass "subnormal --mad-k" ||
+    fail "subnormal --mad-k: $(cat err.txt)"
+expect_status 2 "$bin" compare slow.jsonl --vs ok.jsonl -t 1e-320
+grep -q "invalid value '1e-320' for --threshold: too small" err.txt && pass "subnormal -t" ||
+    fail "subnormal -t: $(cat err.txt)"
 expect_status 2 "$bin" survey slow.jsonl --vs ok.jsonl
 printf '{"type":"run","schema":"p2pbench/1"}\n{"type":"end","status":"complete"}\n' >none.jsonl
 expect_status 1 "$bin" survey none.jsonl
