@@ -33,42 +33,42 @@ enum p2pb_policy_mode {
 
 struct p2pb_policy {
     enum p2pb_policy_mode mode;
-    size_t min_samples;   /* adaptive: at least this many per size (and at
-                           * least P2PB_ROUND_MIN_SAMPLES per round) */
-    size_t max_samples;   /* adaptive: at most this many per size */
-    size_t samples;       /* fixed: this many per size, split over the rounds */
-    double ci_target;     /* adaptive: a round stops when the CI half-width of
-                           * its median / median is within this */
-    double time_per_size; /* adaptive: budget per size in seconds, all rounds */
-    size_t rounds;        /* rounds over the sizes (--rounds); >= 1 */
-    size_t seed;          /* shuffle seed (--seed); 0: chosen at start-up */
-    int shift_buffers;    /* --shift-buffers: round i's buffers start
-                           * (i mod 64) x 64 bytes past a page boundary */
-    size_t batch;         /* k iterations per sample; 0 = choose from timer */
-    long warmup;          /* warm-up iterations; < 0 = default */
-    double timeout;       /* seconds per size before aborting; 0 = none */
-    int check;            /* --check: verify payloads off the timed path */
-    int off_cache;        /* --off-cache: cycle buffers beyond the cache (IMB's
-                           * -off_cache; p2pb_off_cache_bytes) */
-    size_t cache_bytes;   /* --cache-size: C for --off-cache, bytes; 0 = from
-                           * llc_bytes */
-    size_t llc_bytes;     /* last-level cache size (hwloc), bytes; 0 = unknown */
-    size_t window;        /* window W for bandwidth kernels (--window) */
-    double bound_mbps;    /* --bound: the rate of one path, MB/s; 0 = from the hardware */
-    struct p2pb_bounds *bounds; /* run-level facts for the rows' bounds (the suite); NULL
-                                 * none */
-    size_t overlap_steps;       /* not an option: set by the suite before each size of
-                                 * an overlap kernel's cpu and overlap phases, this
-                                 * rank's calibrated compute steps (ctx->compute_iters;
-                                 * src/bench/overlap.c) */
+    size_t min_samples;             /* adaptive: at least this many per size (and at
+                                     * least P2PB_ROUND_MIN_SAMPLES per round) */
+    size_t max_samples;             /* adaptive: at most this many per size */
+    size_t samples;                 /* fixed: this many per size, split over the rounds */
+    double ci_target;               /* adaptive: a round stops when the CI half-width of
+                                     * its median / median is within this */
+    double time_per_size;           /* adaptive: budget per size in seconds, all rounds */
+    size_t rounds;                  /* rounds over the sizes (--rounds); >= 1 */
+    size_t seed;                    /* shuffle seed (--seed); 0: chosen at start-up */
+    int shift_buffers;              /* --shift-buffers: round i's buffers start
+                                     * (i mod 64) x 64 bytes past a page boundary */
+    size_t batch;                   /* k iterations per sample; 0 = choose from timer */
+    long warmup;                    /* warm-up iterations; < 0 = default */
+    double timeout;                 /* seconds per size before aborting; 0 = none */
+    int check;                      /* --check: verify payloads off the timed path */
+    int off_cache;                  /* --off-cache: cycle buffers beyond the cache (IMB's
+                                     * -off_cache; p2pb_off_cache_bytes) */
+    size_t cache_bytes;             /* --cache-size: C for --off-cache, bytes; 0 = from
+                                     * llc_bytes */
+    size_t llc_bytes;               /* last-level cache size (hwloc), bytes; 0 = unknown */
+    size_t window;                  /* window W for bandwidth kernels (--window) */
+    double bound_mbps;              /* --bound: the rate of one path, MB/s; 0 = from the hardware */
+    struct p2pb_bounds *bounds;     /* run-level facts for the rows' bounds (the suite); NULL
+                                     * none */
+    size_t overlap_steps;           /* not an option: set by the suite before each size of
+                                     * an overlap kernel's cpu and overlap phases, this
+                                     * rank's calibrated compute steps (ctx->compute_iters;
+                                     * src/bench/overlap.c) */
     struct p2pb_kernel_settings ks; /* the kernel-specific options (kernel.h; each
                                      * declared by its kernel) */
-    int numa_node;              /* --numa-node: buffers on this NUMA node (OS index);
-                                 * -1 = first touch */
-    char tcp_if[16];            /* not an option: the interface of the TCP kernels, the
-                                 * bound and the host record, set by preflight.c once
-                                 * checked: --tcp-if, "" (the one MPI uses) when it was
-                                 * not given or no kernel of the run reads it */
+    int numa_node;                  /* --numa-node: buffers on this NUMA node (OS index);
+                                     * -1 = first touch */
+    char tcp_if[16];                /* not an option: the interface of the TCP kernels, the
+                                     * bound and the host record, set by preflight.c once
+                                     * checked: --tcp-if, "" (the one MPI uses) when it was
+                                     * not given or no kernel of the run reads it */
 };
 
 /* Timer facts measured at start-up (all in ns). */
@@ -87,12 +87,12 @@ struct p2pb_timer_info {
  * of each size measured so far (the same on every rank).
  */
 struct p2pb_bounds {
-    int *host_of;                    /* [nranks] each rank's host, named by its lowest rank */
-    double link_mbps;                /* speed of the interface MPI uses, MB/s (rank 0's sysfs);
-                                      * 0 unknown */
-    size_t n;                        /* sizes measured */
-    size_t x[P2PB_BOUNDS_SIZES];     /* their sizes, bytes */
-    double rate[P2PB_BOUNDS_SIZES];  /* their copy rates, MB/s (0: none) */
+    int *host_of;                   /* [nranks] each rank's host, named by its lowest rank */
+    double link_mbps;               /* speed of the interface MPI uses, MB/s (rank 0's sysfs);
+                                     * 0 unknown */
+    size_t n;                       /* sizes measured */
+    size_t x[P2PB_BOUNDS_SIZES];    /* their sizes, bytes */
+    double rate[P2PB_BOUNDS_SIZES]; /* their copy rates, MB/s (0: none) */
 };
 
 /* Fill bd (hosts by MPI_COMM_TYPE_SHARED, the link speed of the interface
@@ -136,8 +136,8 @@ enum p2pb_rule {
  * every sample up to 64 and at every 8th after; else P2PB_RULE_MORE.
  * sampling.c
  */
-enum p2pb_rule p2pb_stop_rule(const double *x, size_t n, size_t nmin, size_t nmax,
-                              double elapsed_s, double budget_s, double ci_target);
+enum p2pb_rule p2pb_stop_rule(const double *x, size_t n, size_t nmin, size_t nmax, double elapsed_s,
+                              double budget_s, double ci_target);
 
 /*
  * Iterations per sample k such that one sample lasts at least
@@ -400,6 +400,9 @@ void p2pb_watchdog_fini(void);
 
 /* Stop the timer (after MPI_Finalize). */
 void p2pb_watchdog_stop(void);
+/* CLOCK_MONOTONIC (ns) at which the running step's timer is due; 0 with
+ * no timer. For the test seam that holds the timer back (seams.c). */
+uint64_t p2pb_watchdog_due_ns(void);
 
 /* The last (kernel, size) begun: kernel name (NULL: none yet), *bytes. */
 const char *p2pb_watchdog_kernel(size_t *bytes);

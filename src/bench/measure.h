@@ -149,11 +149,10 @@ void p2pb_buffers_close(struct p2pb_measure *r);
 /*
  * Step 3, first round, after the warm-up: k (r->kb) from --batch, or from
  * the warm-up's settled time per iteration (r->t_iter_ns), or with --warmup
- * 0 from timed batches (their iterations are added to r->warm); with --fixed-imb checked against the
- * floor by batches of k (re-calibrated from them, at most P2PB_FLOOR_TRIES
- * times; r->refused when it cannot be met; the other policies check the
- * first round's samples, p2pb_sample_floor), then r->ntotal for the fixed
- * policies (IMB's repetitions for --fixed-imb, which may lower k to a
+ * 0 from timed batches (their iterations are added to r->warm); with --fixed-imb checked against
+ * the floor by batches of k (re-calibrated from them, at most P2PB_FLOOR_TRIES times; r->refused
+ * when it cannot be met; the other policies check the first round's samples, p2pb_sample_floor),
+ * then r->ntotal for the fixed policies (IMB's repetitions for --fixed-imb, which may lower k to a
  * divisor of them).
  */
 void p2pb_calibrate(struct p2pb_measure *r);
@@ -267,6 +266,10 @@ void p2pb_progress_mark(void);
  * rank 0's host, /proc/PID/stat). Returns how many. */
 size_t p2pb_progress_behind(int *ranks, size_t cap);
 
+/* Rank 0, async-signal-safe: 1 when some rank reported a checkpoint beyond
+ * rank 0's own (rank 0 is the one behind: stopped, or stuck), else 0. */
+int p2pb_progress_self_behind(void);
+
 /* Collective: rank 0 collects every count still due, no request is left. */
 void p2pb_progress_fini(void);
 
@@ -316,8 +319,7 @@ static inline uint64_t p2pb_run_iters(struct p2pb_measure *r, size_t m)
                 p2pb_mpi_fail(r->k->name, __FILE__, __LINE__, MPI_SUCCESS);
             untimed += p2pb_now_ns() - b0;
         }
-        if (r->k->run_iter(c) != P2PB_OK ||
-            (r->k->finish_iter && r->k->finish_iter(c) != P2PB_OK))
+        if (r->k->run_iter(c) != P2PB_OK || (r->k->finish_iter && r->k->finish_iter(c) != P2PB_OK))
             p2pb_mpi_fail(r->k->name, __FILE__, __LINE__, MPI_SUCCESS);
         c->iter++;
     }

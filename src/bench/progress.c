@@ -159,6 +159,18 @@ size_t p2pb_progress_behind(int *ranks, size_t cap)
     return n;
 }
 
+int p2pb_progress_self_behind(void)
+{
+    if (pg.comm == MPI_COMM_NULL || pg.rank != 0)
+        return 0;
+    for (int r = 1; r < pg.nranks; r++) {
+        volatile const int *slot = &pg.slot[r];
+        if (pg.seen[r] > pg.count || *slot > pg.count)
+            return 1;
+    }
+    return 0;
+}
+
 void p2pb_progress_fini(void)
 {
     if (pg.comm == MPI_COMM_NULL)

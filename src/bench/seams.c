@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,6 +21,8 @@
  *   stall:R:BYTES[:KERNEL]  rank R sleeps (bounded, 1 h) before timing size
  *                  BYTES (of KERNEL only, when given)
  *   stop:R:BYTES   rank R stops itself (SIGSTOP) there, as a stopped VM would
+ *   late:R:BYTES   rank R's timer fires there 0.8 s after it was due, as in a
+ *                  rank stopped and continued (the others' fire 2 s after it)
  *   slowcal:R      rank R sleeps 20 ms inside every batch of the warm-up ramp
  *                  (time per iteration estimates: k would be far too small)
  *   bytes2         every row counts each byte twice (its bound must flag it)
@@ -36,8 +39,9 @@ static struct {
     int rank;        /* the rank the fault hits */
     size_t bytes;    /* stall, stop: the size */
     int stop;        /* stop: SIGSTOP instead of sleeping */
+    int late;        /* late: hold the timer back instead of sleeping */
     char kernel[32]; /* stall: the kernel; "" any */
-} fault = {-1, 0, 0, ""};
+} fault = {-1, 0, 0, 0, ""};
 
 static void stall_at_size(const struct p2pb_kernel *k, size_t bytes, int rank)
 {
@@ -46,6 +50,18 @@ static void stall_at_size(const struct p2pb_kernel *k, size_t bytes, int rank)
         return;
     if (fault.stop)
         raise(SIGSTOP);
+    if (fault.late) { /* the timer disarmed, then fired by hand 0.8 s after it was due
+                       * (blocking SIGALRM would not do: MPI's threads take it) */
+        uint64_t due = p2pb_watchdog_due_ns();
+        struct itimerval off = {{0, 0}, {0, 0}};
+        setitimer(ITIMER_REAL, &off, NULL);
+        while (due && p2pb_now_ns() < due + 800000000u) {
+            struct timespec ts = {0, 10000000L};
+            nanosleep(&ts, NULL);
+        }
+        raise(SIGALRM);
+        return;
+    }
     for (int i = 0; i < P2PB_FAULT_STALL_S; i++)
         sleep(1);
 }
@@ -85,6 +101,9 @@ const struct p2pb_test_seams *p2pb_test_seams(void)
         seams.size_start = stall_at_size;
     else if (sscanf(s, "stop:%d:%zu", &fault.rank, &fault.bytes) == 2) {
         fault.stop = 1;
+        seams.size_start = stall_at_size;
+    } else if (sscanf(s, "late:%d:%zu", &fault.rank, &fault.bytes) == 2) {
+        fault.late = 1;
         seams.size_start = stall_at_size;
     } else if (sscanf(s, "slowcal:%d", &fault.rank) == 1)
         seams.calib_batch = slow_calibration;

@@ -29,8 +29,11 @@
 /* Seconds the other ranks wait longer than rank 0: rank 0 reports first
  * (it names the stalled ranks and ends the results file); a launcher that
  * kills the job when one rank exits would otherwise cut it off. */
-#define P2PB_WATCHDOG_PEER_DELAY_S 1.0
+#define P2PB_WATCHDOG_PEER_DELAY_S 2.0
 
+/* Seconds past its deadline after which a firing timer means this rank was
+ * not running (SIGSTOP, a paused VM): it names itself. */
+#define P2PB_WATCHDOG_LATE_S 0.5
 /* Most ranks the timeout line and end record name. */
 #define P2PB_WATCHDOG_MAX_NAMED 64
 
@@ -51,6 +54,7 @@ static struct {
     volatile sig_atomic_t phase;     /* enum p2pb_phase within P2PB_WAIT_SIZE */
     volatile sig_atomic_t firing;    /* the handler is running */
     volatile sig_atomic_t own_write; /* rank 0 writes what the others wait for */
+    volatile uint64_t deadline_ns;   /* CLOCK_MONOTONIC when the timer is due */
     char kernel[32];                 /* last (kernel, size) started; "" none */
     size_t bytes;
     char limit[32];                      /* "--timeout" as text, e.g. "5" */
@@ -97,11 +101,17 @@ static void put_ranks(struct sbuf *b, const int *ranks, size_t n, const char *se
 }
 
 /* Seconds since MPI init with 3 decimals. */
-static void put_wall(struct sbuf *b)
+/* CLOCK_MONOTONIC in ns (async-signal-safe). */
+static uint64_t mono_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void put_wall(struct sbuf *b)
+{
+    uint64_t now = mono_ns();
     unsigned long ms = now > wd.t0_ns ? (unsigned long)((now - wd.t0_ns) / 1000000u) : 0;
     put_ulong(b, ms / 1000);
     put(b, ".");
@@ -182,8 +192,13 @@ static void on_timeout(int sig)
     int own = wd.rank == 0 && (writing || wd.own_write || wd.step == P2PB_WAIT_CLOSE);
     int late[P2PB_WATCHDOG_MAX_NAMED];
     size_t nlate = own ? 0 : p2pb_progress_behind(late, P2PB_WATCHDOG_MAX_NAMED);
-    if (own)
-        late[nlate++] = 0;
+    /* this rank itself stopped answering: its timer fired long after it was
+     * due (it was stopped), or every rank behind none and some ahead of it */
+    uint64_t now = mono_ns();
+    int self = !own && (now > wd.deadline_ns + (uint64_t)(P2PB_WATCHDOG_LATE_S * 1e9) ||
+                        (!nlate && p2pb_progress_self_behind()));
+    if (own || (self && nlate < P2PB_WATCHDOG_MAX_NAMED))
+        late[nlate++] = wd.rank;
     static char msg[2048], end[1024];
     struct sbuf b = {msg, 0, sizeof msg};
     put(&b, "p2pbench: rank ");
@@ -195,6 +210,23 @@ static void on_timeout(int sig)
     put(&b, " s");
     if (own) {
         put(&b, "; rank 0 was in its own write phase (the other ranks wait for it)");
+    } else if (self) {
+        put(&b, "; rank ");
+        put_ulong(&b, (unsigned long)wd.rank);
+        put(&b, " itself stopped answering (stopped, or not run: its timer fired ");
+        unsigned long ms =
+            now > wd.deadline_ns ? (unsigned long)((now - wd.deadline_ns) / 1000000u) : 0;
+        put_ulong(&b, ms / 1000);
+        put(&b, ".");
+        put_ulong(&b, ms % 1000 / 100);
+        put(&b, " s late, or the others had gone on)");
+        if (nlate > 1) {
+            put(&b, "; rank(s) ");
+            put_ranks(&b, late, nlate - 1, ", ");
+            put(&b, " had not reached this step or are stopped");
+        }
+    } else if (wd.rank != 0) {
+        put(&b, "; rank 0, which reports first, did not (stopped, or stuck before this step)");
     } else if (nlate) {
         put(&b, "; rank(s) ");
         put_ranks(&b, late, nlate, ", ");
@@ -241,6 +273,7 @@ static void restart(void)
         return;
     double s = wd.seconds + (wd.rank > 0 ? P2PB_WATCHDOG_PEER_DELAY_S : 0.0);
     struct itimerval it = {{0, 0}, {(time_t)s, (suseconds_t)((s - floor(s)) * 1e6)}};
+    wd.deadline_ns = mono_ns() + (uint64_t)(s * 1e9);
     setitimer(ITIMER_REAL, &it, NULL);
     p2pb_progress_mark();
 }
@@ -298,6 +331,11 @@ void p2pb_watchdog_stop(void)
     struct itimerval it = {{0, 0}, {0, 0}};
     setitimer(ITIMER_REAL, &it, NULL);
     wd.seconds = 0;
+}
+
+uint64_t p2pb_watchdog_due_ns(void)
+{
+    return wd.seconds > 0 ? wd.deadline_ns : 0;
 }
 
 const char *p2pb_watchdog_kernel(size_t *bytes)

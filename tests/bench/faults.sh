@@ -68,6 +68,23 @@ grep -qF "p2pbench: rank 0: timeout: kernel pingpong, size 1024 bytes (warmup) d
     "$outdir/stop.err" && pass || { fail "stop: rank 0 does not name rank 2"; cat "$outdir/stop.err"; }
 "$schema" "$doc" "$out" reason='"timeout"' ranks='[2]' && pass || fail "stop: end record"
 
+# 2b'. rank 0 itself stops answering (issue 35): stopped for good (SIGSTOP), rank 1's
+#      line names rank 0; stopped and continued (its timer fires 0.8 s late: the
+#      late seam), its own end record names it
+P2PB_TEST_FAULT=stop:0:1024 timeout 120 "$P2PB_MPIEXEC" $P2PB_NPFLAG 2 $P2PB_PREFLAGS "$bin" pingpong \
+    -s 0,1024 --samples 6 --timeout 3 -o "$outdir/stop0.jsonl" >/dev/null 2>"$outdir/stop0.err"
+rc=$?
+[ $rc != 0 ] && [ $rc != 124 ] && pass || fail "stop 0: exit $rc (0: no timeout; 124: hung)"
+grep -qF "p2pbench: rank 1: timeout: kernel pingpong, size 1024 bytes (warmup) did not finish within 3 s; rank 0, which reports first, did not (stopped, or stuck before this step)" \
+    "$outdir/stop0.err" && pass || { fail "stop 0: rank 1 does not name rank 0"; cat "$outdir/stop0.err"; }
+out="$outdir/late0.jsonl"
+P2PB_TEST_FAULT=late:0:1024 timeout 120 "$P2PB_MPIEXEC" $P2PB_NPFLAG 2 $P2PB_PREFLAGS "$bin" pingpong \
+    -s 0,1024 --samples 6 --timeout 3 -o "$out" >/dev/null 2>"$outdir/late0.err"
+grep -qF "p2pbench: rank 0: timeout: kernel pingpong, size 1024 bytes (setup) did not finish within 3 s; rank 0 itself stopped answering (stopped, or not run: its timer fired 0." \
+    "$outdir/late0.err" && pass || { fail "late 0: rank 0 does not name itself"; cat "$outdir/late0.err"; }
+"$schema" "$doc" "$out" reason='"timeout"' kernel='"pingpong"' bytes=1024 ranks='[0]' && pass \
+    || fail "late 0: end record (ranks [0])"
+
 # 2c. a rank stopped from outside in the middle of the samples: named by its state
 out="$outdir/sigstop.jsonl"
 rm -f "$out"
