@@ -18,6 +18,7 @@
 #include "bench.h"
 
 #include "text.h"
+#include "host/hostdetect.h"
 #include "host/hostinfo.h"
 #include "mpi_util.h"
 #include "netif.h"
@@ -114,8 +115,42 @@ static double copy_buffer_bytes(const struct p2pb_options *opt, int local_ranks)
     double copy = 0;
     for (size_t i = 0; i < opt->nkernels; i++)
         if (p2pb_kernel_fixed_bytes(opt->kernels[i]))
-            copy = 2.0 * (double)opt->policy.ks.copy_bytes * (opt->policy.ks.self_all ? local_ranks : 1);
+            copy = 2.0 * (double)opt->policy.ks.copy_bytes *
+                   (opt->policy.ks.self_all ? local_ranks : 1);
     return copy;
+}
+
+/* Where the budget b comes from, as words: "MemAvailable 20.1 GB", "cgroup
+ * /x: memory.max 1.5 GB, 0.4 GB free" or "0.9 x MemTotal 22.7 GB". */
+static const char *budget_basis(const struct p2pb_mem_budget *b, char *buf, size_t len)
+{
+    if (b->cgroup[0] && b->budget == b->cgroup_free)
+        snprintf(buf, len, "cgroup %s %.3g GB, %.3g GB of it free", b->cgroup,
+                 b->cgroup_max / 1e9, b->cgroup_free / 1e9);
+    else if (b->budget == b->available)
+        snprintf(buf, len, "MemAvailable %.3g GB", b->available / 1e9);
+    else
+        snprintf(buf, len, "0.9 x MemTotal %.3g GB", b->total / 1e9);
+    p2pb_text_sanitize(buf); /* a cgroup path from /proc */
+    return buf;
+}
+
+/* Bytes every option's buffers take on this host: message buffers, the
+ * off-cache sets, the copy buffers, --cache-pollute's buffer (each rank of
+ * a kernel that reads it allocates one). */
+struct mem_need {
+    double msg, cache, copy, pollute;
+};
+
+static struct mem_need memory_need(const struct p2pb_run *run, size_t maxb, int regions)
+{
+    const struct p2pb_options *opt = run->opt;
+    struct mem_need n = {(double)maxb * regions * run->local_ranks, 0, 0, 0};
+    if (opt->policy.off_cache) /* 2 C per side, send and receive */
+        n.cache = 4.0 * (double)p2pb_off_cache_bytes(&opt->policy) * run->local_ranks;
+    n.copy = copy_buffer_bytes(opt, run->local_ranks);
+    n.pollute = (double)opt->policy.ks.cache_pollute * run->local_ranks;
+    return n;
 }
 
 enum p2pb_status p2pb_preflight_memory(struct p2pb_run *run)
@@ -123,36 +158,36 @@ enum p2pb_status p2pb_preflight_memory(struct p2pb_run *run)
     const struct p2pb_options *opt = run->opt;
     if (run->rank != 0 || !run->measuring)
         return P2PB_OK;
-    /* the largest message's buffers on every rank of this host */
     size_t maxb = largest_size(opt);
     int regions = most_regions(opt);
-    size_t mem = p2pb_hostinfo_memory_bytes();
-    double need = (double)maxb * regions * run->local_ranks, cache = 0;
-    if (opt->policy.off_cache) /* 2 C per side, send and receive */
-        cache = 4.0 * (double)p2pb_off_cache_bytes(&opt->policy) * run->local_ranks;
-    need += cache;
-    double copy = copy_buffer_bytes(opt, run->local_ranks);
-    if (mem > 0 && need > 0.9 * (double)mem && cache > need / 2) /* the cache sets' doing */
-        return p2pb_fail(P2PB_ENOMEM, run->err, sizeof run->err,
-                         "--off-cache with a cache of %zu bytes needs %.3g GB of buffers on this "
-                         "host (2 x the cache per buffer, %d ranks x 2 buffers), more than its "
-                         "%.3g GB of memory: give a smaller --cache-size",
-                         p2pb_off_cache_bytes(&opt->policy), need / 1e9, run->local_ranks,
-                         (double)mem / 1e9);
-    if (mem > 0 && copy > 0.9 * (double)mem)
-        return p2pb_fail(P2PB_ENOMEM, run->err, sizeof run->err,
-                         "--memcpy-buffer %zu needs %.3g GB of copy buffers on this host, more "
-                         "than its %.3g GB of memory",
-                         opt->policy.ks.copy_bytes, copy / 1e9, (double)mem / 1e9);
-    if (mem > 0 && need > 0.9 * (double)mem) {
-        char sz[32];
-        return p2pb_fail(P2PB_ENOMEM, run->err, sizeof run->err,
-                         "message size %zu (%s) needs %.3g GB of buffers on this host (%d ranks "
-                         "x %d buffers), more than its %.3g GB of memory",
-                         maxb, p2pb_fmt_size(sz, sizeof sz, maxb), need / 1e9, run->local_ranks,
-                         regions, (double)mem / 1e9);
-    }
-    return P2PB_OK;
+    struct mem_need n = memory_need(run, maxb, regions);
+    struct p2pb_host_source src;
+    struct p2pb_mem_budget b;
+    p2pb_host_source_default(&src);
+    p2pb_memory_budget(&src, &b);
+    double all = n.msg + n.cache + n.copy + n.pollute;
+    if (b.budget < 0 || all <= b.budget)
+        return P2PB_OK;
+    char basis[400], sz[32], what[200];
+    /* name the largest part, and the sum when the parts add up to it */
+    if (n.pollute >= n.msg && n.pollute >= n.cache && n.pollute >= n.copy)
+        snprintf(what, sizeof what, "--cache-pollute %zu needs %.3g GB of buffers (%d ranks x 1 buffer)",
+                 opt->policy.ks.cache_pollute, n.pollute / 1e9, run->local_ranks);
+    else if (n.cache >= n.msg && n.cache >= n.copy)
+        snprintf(what, sizeof what,
+                 "--off-cache with a cache of %zu bytes needs %.3g GB of buffers (2 x the cache per "
+                 "buffer, %d ranks x 2 buffers; give a smaller --cache-size)",
+                 p2pb_off_cache_bytes(&opt->policy), n.cache / 1e9, run->local_ranks);
+    else if (n.copy >= n.msg)
+        snprintf(what, sizeof what, "--memcpy-buffer %zu needs %.3g GB of copy buffers",
+                 opt->policy.ks.copy_bytes, n.copy / 1e9);
+    else
+        snprintf(what, sizeof what, "message size %zu (%s) needs %.3g GB of buffers (%d ranks x %d buffers)",
+                 maxb, p2pb_fmt_size(sz, sizeof sz, maxb), n.msg / 1e9, run->local_ranks, regions);
+    return p2pb_fail(P2PB_ENOMEM, run->err, sizeof run->err,
+                     "%s on this host; with the run's other buffers %.3g GB, more than the %.3g "
+                     "GB it may take (%s)",
+                     what, all / 1e9, b.budget / 1e9, budget_basis(&b, basis, sizeof basis));
 }
 
 /* Most names tried for the default results file: p2pbench-T-H-P.jsonl,

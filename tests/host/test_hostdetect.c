@@ -563,6 +563,33 @@ static void test_limit_names(void)
     cJSON_Delete(lim);
 }
 
+/* The memory budget (memory.c) from hand-written fixtures: MemTotal 25.6e9,
+ * MemAvailable 20.48e9 bytes; cgroup v2 /job/step (memory.max "max") under
+ * /job (1610612736 - 110612736 = 1.5e9 free); cgroup v1 /slurm/job7
+ * (4294967296 - 294967296 = 4e9 free) under /slurm (8589934592 free) under a
+ * root of "no limit" (9223372036854771712). */
+static void test_memory_budget(void)
+{
+    char dir[1024];
+    struct p2pb_host_source src;
+    struct p2pb_mem_budget b;
+    snprintf(dir, sizeof dir, "%s/cgroup-v2", data_dir);
+    p2pb_host_source_fixture(&src, dir);
+    p2pb_memory_budget(&src, &b);
+    CHECK(b.total == 25000000.0 * 1024 && b.available == 20000000.0 * 1024);
+    CHECK(b.cgroup_max == 1610612736.0 && b.cgroup_free == 1.5e9 && b.budget == 1.5e9);
+    CHECK_STREQ(b.cgroup, "/job (memory.max)");
+    snprintf(dir, sizeof dir, "%s/cgroup-v1", data_dir);
+    p2pb_host_source_fixture(&src, dir);
+    p2pb_memory_budget(&src, &b);
+    CHECK(b.cgroup_max == 4294967296.0 && b.cgroup_free == 4e9 && b.budget == 4e9);
+    CHECK_STREQ(b.cgroup, "/slurm/job7 v1 (memory.limit_in_bytes)");
+    snprintf(dir, sizeof dir, "%s/kvm", data_dir); /* no meminfo, no cgroup: nothing known */
+    p2pb_host_source_fixture(&src, dir);
+    p2pb_memory_budget(&src, &b);
+    CHECK(b.budget == -1 && b.cgroup[0] == '\0');
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -579,5 +606,6 @@ int main(int argc, char **argv)
     test_topology_xml();
     test_placement();
     test_limit_names();
+    test_memory_budget();
     return CHECK_DONE();
 }

@@ -180,4 +180,24 @@ void *p2pb_topology_json(void *hwloc_topology);
  */
 void *p2pb_placement_warnings(const void *ranks, const void *hosts);
 
+/* The memory a run may take on this host, bytes (0: not known), and where
+ * the bound comes from (memory.c). */
+struct p2pb_mem_budget {
+    double total;       /* MemTotal of procfs/meminfo */
+    double available;   /* MemAvailable of procfs/meminfo */
+    double cgroup_max;  /* memory.max of the tightest cgroup v2 of this process (0: none) */
+    double cgroup_free; /* that cgroup's memory.max - memory.current */
+    char cgroup[320];   /* its path and file, "/a/b (memory.max)"; "" none */
+    double budget;      /* the least of 0.9 x total, available and cgroup_free known; -1 none */
+};
+
+/*
+ * The memory budget of this process from source s: MemTotal and MemAvailable
+ * (procfs/meminfo) and, for a cgroup v2 (procfs/self/cgroup "0::PATH"), the
+ * least memory.max - memory.current of PATH and each cgroup above it
+ * (sysfs/fs/cgroup/...; "max" is no limit). A file that cannot be read
+ * leaves its fields 0; budget -1 when nothing is known.
+ */
+void p2pb_memory_budget(const struct p2pb_host_source *s, struct p2pb_mem_budget *b);
+
 #endif /* P2PBENCH_HOSTDETECT_H */
