@@ -44,7 +44,9 @@ for n, i in enumerate(heads[:6]):
         bad.append("table %d: %r" % (n, block[:2]))
     if block[3:6] != ["#", "#    MODE: " + mode, "#"]:
         bad.append("table %d: MODE lines %r" % (n, block[3:6]))
-    if block[6] != "# p2pbench: sync=pscw win=create (--rma-sync, --rma-window)":
+    line = "# p2pbench: sync=pscw win=create" + (" window=4 (--rma-sync, --rma-window, --window)"
+                                                  if mode == "AGGREGATE" else " (--rma-sync, --rma-window)")
+    if block[6] != line:
         bad.append("table %d: no sync / window line: %r" % (n, block[6]))
     if block[7].split() != ["#bytes", "#repetitions", "t[usec]", "Mbytes/sec"]:
         bad.append("table %d: columns %r" % (n, block[7]))

@@ -140,8 +140,18 @@ static void imb_section(struct p2pb_report_ctx *ctx, const struct p2pb_imb_tab *
     p2pb_imb_rule(o, ncols);
     if (t->mode)
         fprintf(o, "#\n#    MODE: %s\n#\n", t->mode);
-    if (strncmp(r->variant, "sync=", 5) == 0) /* one-sided: IMB's table names none */
-        fprintf(o, "# p2pbench: %s (--rma-sync, --rma-window)\n", r->variant);
+    if (strncmp(r->variant, "sync=", 5) == 0) { /* one-sided: IMB's table names none */
+        /* W transfers per iteration (t is one transfer's): the importer needs it */
+        const struct p2pb_kernel_facts *f = p2pb_kernel_facts(r->kernel);
+        double w = f && f->bytes_count > 0 && p2pb_kernel_has(r->kernel, P2PB_FACT_WINDOW)
+                       ? r->bytes_factor / f->bytes_count
+                       : 0;
+        if (w >= 1)
+            fprintf(o, "# p2pbench: %s window=%.0f (--rma-sync, --rma-window, --window)\n",
+                    r->variant, w);
+        else
+            fprintf(o, "# p2pbench: %s (--rma-sync, --rma-window)\n", r->variant);
+    }
     if (skipped)
         fprintf(o, "# skipped: %s\n", r->note);
     else

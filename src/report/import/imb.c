@@ -194,6 +194,8 @@ static void imb_section(struct p2pb_imp_scan *sc, const char *m, size_t i)
     /* IMB-EXT / IMB-RMA (also in p2pbench's own -f imb): no suffixes */
     sc->rma = p2pb_imp_imb_rma_name(sc->benchbuf);
     sc->own_tab.bad[0] = '\0';
+    sc->own_tab.rma[0] = '\0';
+    sc->own_tab.rma_window = 0;
     if (sc->own && !sc->rma) /* "Uniband_reverse": kind Uniband, the suffixes noted */
         p2pb_imp_own_section(sc, name, l, sc->benchbuf, sizeof sc->benchbuf, i + 1);
     sc->bench = sc->benchbuf;
@@ -497,6 +499,8 @@ static struct p2pb_imp_table *imb_table_open(struct p2pb_imp_scan *sc,
         /* IMB Uniband/Biband with -npmin: one table per process count */
         snprintf(t->variant, sizeof t->variant, "np %d", sc->nprocs);
     }
+    if (sc->own && sc->rma)
+        p2pb_imp_own_rma(sc, t);
     if (window && !sc->own && !imb_has(c, C_T) && !imb_has(c, C_TMAX))
         t->bytes_factor = 1; /* t = 1 / (messages/s): one message of X bytes */
     t->nranks = sc->nprocs + sc->waiting;

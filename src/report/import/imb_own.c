@@ -108,9 +108,52 @@ static int own_ranks(const char *s, int r[2])
     }
 }
 
+/* "# p2pbench: sync=S win=W [window=N] (...)" of a one-sided section into o
+ * (S and W words of letters, N a whole number 1..P2PB_IMP_MAX_WINDOW). */
+static void own_rma_line(struct p2pb_imp_own *o, const char *s)
+{
+    char sync[16], win[16];
+    int n = 0, end = 0;
+    if (sscanf(s, "# p2pbench: sync=%15[a-z] win=%15[a-z]%n", sync, win, &end) != 2)
+        return;
+    long w = 0;
+    const char *p = s + end;
+    if (strncmp(p, " window=", 8) == 0) {
+        size_t l = strspn(p + 8, "0123456789");
+        if (!whole_in(p + 8, l, 1, P2PB_IMP_MAX_WINDOW, &w))
+            return;
+    }
+    n = snprintf(o->rma, sizeof o->rma, "sync=%s win=%s", sync, win);
+    if (n < 0 || (size_t)n >= sizeof o->rma)
+        o->rma[0] = '\0';
+    snprintf(o->rma_sync, sizeof o->rma_sync, "%s", sync);
+    snprintf(o->rma_win, sizeof o->rma_win, "%s", win);
+    o->rma_window = (int)w;
+}
+
+void p2pb_imp_own_rma(struct p2pb_imp_scan *sc, struct p2pb_imp_table *t)
+{
+    const struct p2pb_imp_own *o = &sc->own_tab;
+    if (!o->rma[0])
+        return;
+    snprintf(t->variant, sizeof t->variant, "%s", o->rma);
+    p2pb_imp_rma_policy(sc->g, o->rma_win, o->rma_sync);
+    if (sc->rma_mode != P2PB_IMP_AGGREGATE || !p2pb_kernel_has(t->kernel, P2PB_FACT_WINDOW))
+        return;
+    double w = o->rma_window > 0 ? o->rma_window : 64;
+    t->t_scale = w;
+    t->bytes_factor *= w;
+    if (t->logged_bf > 0)
+        t->logged_bf *= w;
+}
+
 void p2pb_imp_own_comment(struct p2pb_imp_scan *sc, const char *s, size_t line_no)
 {
     struct p2pb_imp_own *o = &sc->own_tab;
+    if (strncmp(s, "# p2pbench: sync=", 17) == 0) {
+        own_rma_line(o, s);
+        return;
+    }
     if (strncmp(s, "# Group", 7) != 0 || (s[7] != ' ' && s[7] != '\t') || o->bad[0])
         return;
     const char *p = p2pb_imp_skip_ws(s + 7);

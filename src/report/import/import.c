@@ -109,14 +109,15 @@ static int note_cut_tables(struct p2pb_imp_log *lg, struct p2pb_imp_group *g)
         int is_crash = is_crash_line(s), last = 1;
         for (size_t k = 0; k < g->ntabs; k++)
             last &= g->tabs[k].line <= (long)i + 1;
-        p2pb_imp_note(lg, g,
-                      "warning: line %zu: %s (\"%.60s\"), which ends the %s table (line %ld) at %zu "
-                      "bytes: it may be cut short; rows before it are kept",
-                      i + 1,
-                      !is_crash ? "an error in the log"
-                      : last    ? "the log ends in a crash"
-                                : "the log contains a crash",
-                      s, t->display, t->line, t->rows[t->nrows - 1].bytes);
+        p2pb_imp_note(
+            lg, g,
+            "warning: line %zu: %s (\"%.60s\"), which ends the %s table (line %ld) at %zu "
+            "bytes: it may be cut short; rows before it are kept",
+            i + 1,
+            !is_crash ? "an error in the log"
+            : last    ? "the log ends in a crash"
+                      : "the log contains a crash",
+            s, t->display, t->line, t->rows[t->nrows - 1].bytes);
         crash |= is_crash;
         noted[notes++] = t;
     }

@@ -190,6 +190,7 @@ struct p2pb_imp_table {
     int rate_is_sum;     /* the rate column is a sum over pairs or ranks (p2pbench's
                           * _aggregate tables), not bytes_factor x X / t: kept as logged */
     double fixed_bytes;  /* memcpy: bytes per iteration whatever X; 0 otherwise */
+    double t_scale;      /* the logged times x this are the rows' (0: 1) */
     double logged_bf;    /* bytes per X the logged rate counts when not bytes_factor
                           * (IMB Bidir_*: 1, one direction, stored as 2): the rate
                           * is stored x bytes_factor / logged_bf; 0 otherwise */
@@ -354,6 +355,10 @@ struct p2pb_imp_own {
     int aggregate;                    /* _aggregate: the sum over pairs or ranks */
     int window;                       /* _winW: W; 0: IMB's window, 64 */
     int ngroups;                      /* group lines read */
+    char rma[32];                     /* one-sided: "sync=S win=W" of the section's line
+                                       * "# p2pbench: sync=S win=W [window=N] ..."; "" none */
+    char rma_sync[16], rma_win[16];   /* its S and W */
+    int rma_window;                   /* its N (transfers per iteration); 0: not logged */
     int rank[P2PB_IMP_OWN_GROUPS][2]; /* ranks of group g; -1: none */
     char bad[240]; /* "": the name and group lines are well formed; else what is wrong
                     * ("line 84: section \"Uniband_win0\": window '0' is not ..."):
@@ -413,6 +418,12 @@ void p2pb_imp_own_comment(struct p2pb_imp_scan *sc, const char *s, size_t line_n
 /* imb_own.c: own output: the default variant and the bytes per X of a new
  * table t; group: it has a Group column; rate_only: Mbytes/sec and Msg/sec
  * without a time (Uniband, Biband: t from Msg/sec and the window). */
+/* A one-sided table of p2pbench's own output (sc->rma): the variant and
+ * policy of its "# p2pbench: sync=S win=W window=N" line, and the native
+ * rows' definition for the window kernels (AGGREGATE): t x N (one iteration,
+ * the logged t is one transfer's), bytes_factor x N, as p2pbench's rows and
+ * OSU's imports have them; N is 64 (IMB's) when the line has no window=. */
+void p2pb_imp_own_rma(struct p2pb_imp_scan *sc, struct p2pb_imp_table *t);
 void p2pb_imp_own_table(const struct p2pb_imp_scan *sc, struct p2pb_imp_table *t, int group,
                         int rate_only);
 /* imb_own.c: own output: row r of t as the kernel wrote it: the group's

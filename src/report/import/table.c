@@ -497,13 +497,20 @@ int p2pb_imp_row_append(struct p2pb_imp_log *lg, struct p2pb_imp_group *g, struc
                         const struct p2pb_imp_row *r, size_t line_no)
 {
     char why[160];
-    if (!p2pb_imp_row_ok(t, r, why, sizeof why)) {
+    struct p2pb_imp_row s = *r;
+    if (t->t_scale > 0) { /* one transfer's logged time: the iteration's (p2pb_imp_own_rma) */
+        s.t *= t->t_scale;
+        s.tmin *= t->t_scale;
+        s.tmax *= t->t_scale;
+        s.tavg *= t->t_scale;
+    }
+    if (!p2pb_imp_row_ok(t, &s, why, sizeof why)) {
         p2pb_imp_bad_row(lg, g, t, line_no, why);
         return 0;
     }
     struct p2pb_imp_row *n = p2pb_imp_row_new(t);
     if (!n)
         return -1;
-    *n = *r;
+    *n = s;
     return 1;
 }
