@@ -432,6 +432,22 @@ static size_t imb_foreign_end(const struct p2pb_imp_log *lg, const struct p2pb_i
     return 0;
 }
 
+/* Lines of the MPI stack at line j of t (mpilines.c): skipped, counted in
+ * t->mpi, when a row of t with a larger size follows them; else t stops
+ * there (noted in t->mpi). Returns the index of that row, or 0. */
+static size_t imb_mpi_skip(const struct p2pb_imp_log *lg, struct p2pb_imp_table *t,
+                           const struct imb_cols *c, size_t j)
+{
+    struct p2pb_imp_mpi blk;
+    size_t k = p2pb_imp_mpi_block(lg, j, &blk), bytes;
+    if (k == j || !t->nrows)
+        return 0;
+    int row =
+        k < lg->nlines && imb_probe(lg->lines[k], c, &bytes) && bytes > t->rows[t->nrows - 1].bytes;
+    p2pb_imp_mpi_take(&t->mpi, &blk, j, row);
+    return row ? k : 0;
+}
+
 /* ---- one table ---- */
 
 /* The kind of the table at line i: the section's, or for logs without
@@ -545,9 +561,14 @@ static enum p2pb_status imb_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
     char why[160];
     for (; *j < lg->nlines; (*j)++) {
         const char *d = lg->lines[*j];
+        size_t k;
         if (imb_blank(d)) {
             if (imb_blank_continues(lg, c, *j))
                 continue;
+            if ((k = imb_mpi_skip(lg, t, c, *j)) != 0) {
+                *j = k - 1;
+                continue;
+            }
             break;
         }
         struct p2pb_imp_row tmp;
@@ -562,7 +583,11 @@ static enum p2pb_status imb_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
                     continue;
                 break;
             }
-            size_t k = imb_foreign_end(lg, t, c, *j, *partial);
+            if (!*partial && (k = imb_mpi_skip(lg, t, c, *j)) != 0) {
+                *j = k - 1; /* the MPI library's lines: counted, noted once per table */
+                continue;
+            }
+            k = t->mpi.ended ? 0 : imb_foreign_end(lg, t, c, *j, *partial);
             if (!k)
                 break;
             p2pb_imp_note(sc->lg, sc->g,
@@ -589,7 +614,10 @@ static enum p2pb_status imb_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
 static void imb_table_close(struct p2pb_imp_scan *sc, struct p2pb_imp_table *t, size_t j,
                             int partial)
 {
-    p2pb_imp_cut_short(sc->lg, sc->g, t, sc->maxbytes, partial, j + 1);
+    /* stopped by the MPI library's lines: said by p2pb_imp_mpi_note, against
+     * the header's largest size or IMB's default, 4 MiB */
+    p2pb_imp_cut_short(sc->lg, sc->g, t, t->mpi.ended ? -1 : sc->maxbytes, partial, j + 1);
+    t->mpi.early = p2pb_imp_mpi_note(sc->lg, sc->g, t, sc->maxbytes > 0 ? sc->maxbytes : 4194304);
     t->end_line = (long)j + 1;
     if (t->infer_factor)
         p2pb_imp_infer_factor(t);

@@ -104,7 +104,7 @@ static int note_cut_tables(struct p2pb_imp_log *lg, struct p2pb_imp_group *g)
         int seen = 0;
         for (int k = 0; t && k < notes; k++)
             seen |= noted[k] == t;
-        if (!t || !t->nrows || seen)
+        if (!t || !t->nrows || seen || t->mpi.early) /* early: said with its MPI lines */
             continue;
         int is_crash = is_crash_line(s), last = 1;
         for (size_t k = 0; k < g->ntabs; k++)

@@ -176,24 +176,40 @@ struct p2pb_imp_row {
 };
 
 /* One table of one kernel; rows[nrows] (cap allocated). */
+/* Blocks of MPI-library lines inside one table whose first lines are kept. */
+#define P2PB_IMP_MPI_AT 6
+
+/* The MPI stack's lines found inside a table (mpilines.c). */
+struct p2pb_imp_mpi {
+    size_t lines;               /* lines skipped (blank lines inside a block too) */
+    size_t nblocks;             /* runs of such lines */
+    size_t at[P2PB_IMP_MPI_AT]; /* first line (1-based) of the first blocks */
+    char libs[80];              /* "UCX, Open MPI" */
+    size_t ended;               /* the table stopped at such lines (no row of it after
+                                 * them): the first one's line (1-based); 0 no */
+    char end_libs[80];          /* whose those were */
+    int early;                  /* p2pb_imp_mpi_note said the table ends early */
+};
+
 struct p2pb_imp_table {
     char kernel[32];
     char display[32];
-    char variant[32];    /* default variant of the rows */
-    double bytes_factor; /* as struct p2pb_imp_kind */
-    unsigned traits;     /* as struct p2pb_imp_kind */
-    int layout;          /* enum p2pb_imb_layout */
-    int nranks, active;  /* 0: not logged */
-    long line;           /* line of the column header (1-based) */
-    long end_line;       /* first line after the table (1-based) */
-    int infer_factor;    /* bytes_factor unknown (a window): taken from the rows */
-    int rate_is_sum;     /* the rate column is a sum over pairs or ranks (p2pbench's
-                          * _aggregate tables), not bytes_factor x X / t: kept as logged */
-    double fixed_bytes;  /* memcpy: bytes per iteration whatever X; 0 otherwise */
-    double t_scale;      /* the logged times x this are the rows' (0: 1) */
-    double logged_bf;    /* bytes per X the logged rate counts when not bytes_factor
-                          * (IMB Bidir_*: 1, one direction, stored as 2): the rate
-                          * is stored x bytes_factor / logged_bf; 0 otherwise */
+    char variant[32];        /* default variant of the rows */
+    double bytes_factor;     /* as struct p2pb_imp_kind */
+    unsigned traits;         /* as struct p2pb_imp_kind */
+    int layout;              /* enum p2pb_imb_layout */
+    int nranks, active;      /* 0: not logged */
+    long line;               /* line of the column header (1-based) */
+    long end_line;           /* first line after the table (1-based) */
+    int infer_factor;        /* bytes_factor unknown (a window): taken from the rows */
+    int rate_is_sum;         /* the rate column is a sum over pairs or ranks (p2pbench's
+                              * _aggregate tables), not bytes_factor x X / t: kept as logged */
+    double fixed_bytes;      /* memcpy: bytes per iteration whatever X; 0 otherwise */
+    double t_scale;          /* the logged times x this are the rows' (0: 1) */
+    struct p2pb_imp_mpi mpi; /* MPI-library lines inside the table */
+    double logged_bf;        /* bytes per X the logged rate counts when not bytes_factor
+                              * (IMB Bidir_*: 1, one direction, stored as 2): the rate
+                              * is stored x bytes_factor / logged_bf; 0 otherwise */
     struct p2pb_imp_row *rows;
     size_t nrows, cap;
 };
@@ -418,6 +434,27 @@ void p2pb_imp_own_comment(struct p2pb_imp_scan *sc, const char *s, size_t line_n
 /* imb_own.c: own output: the default variant and the bytes per X of a new
  * table t; group: it has a Group column; rate_only: Mbytes/sec and Msg/sec
  * without a time (Uniband, Biband: t from Msg/sec and the window). */
+/*
+ * Lines of the MPI stack (mpilines.c): the library whose line s is by its
+ * form ("UCX", "libfabric", "PMIx", "Open MPI", "Intel MPI", "MPICH",
+ * "Slurm"), or NULL for any other line (a row, the benchmark's own text).
+ */
+const char *p2pb_imp_mpi_line(const char *s);
+/* The block of such lines starting at line j (0-based; blank lines between
+ * them and an Open MPI or Hydra help banner between its rules included):
+ * its lines and libraries into blk (zeroed first), and the index of the
+ * first line after it; j when line j starts none. */
+size_t p2pb_imp_mpi_block(const struct p2pb_imp_log *lg, size_t j, struct p2pb_imp_mpi *blk);
+/* blk, found at line j (0-based), into the table's m: inside the table (a
+ * row of it follows: inside 1) or where it stopped (inside 0). */
+void p2pb_imp_mpi_take(struct p2pb_imp_mpi *m, const struct p2pb_imp_mpi *blk, size_t j,
+                       int inside);
+/* One warning per table with such lines: how many, where, whose, and when
+ * the table stopped at them below maxbytes (its last size; > 0 known),
+ * "table ends early at 2M ... cut short". Returns 1 when it said that. */
+int p2pb_imp_mpi_note(struct p2pb_imp_log *lg, struct p2pb_imp_group *g,
+                      const struct p2pb_imp_table *t, long maxbytes);
+
 /* A one-sided table of p2pbench's own output (sc->rma): the variant and
  * policy of its "# p2pbench: sync=S win=W window=N" line, and the native
  * rows' definition for the window kernels (AGGREGATE): t x N (one iteration,

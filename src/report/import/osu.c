@@ -420,6 +420,23 @@ static int osu_fill(struct p2pb_imp_row *r, int is_rate, const struct osu_cols *
     return 1;
 }
 
+/* Lines of the MPI stack at line j of t (mpilines.c): skipped, counted in
+ * t->mpi, when a row of t with a larger size follows them; else t stops
+ * there (noted in t->mpi). Returns the index of that row, or 0. */
+static size_t osu_mpi_skip(const struct p2pb_imp_log *lg, struct p2pb_imp_table *t, size_t j)
+{
+    struct p2pb_imp_mpi blk;
+    size_t k = p2pb_imp_mpi_block(lg, j, &blk), bytes;
+    if (k == j || !t->nrows)
+        return 0;
+    char buf[512], *tok[4];
+    int row = k < lg->nlines &&
+              p2pb_imp_tokenize(p2pb_imp_skip_ws(lg->lines[k]), buf, sizeof buf, tok, 4) >= 2 &&
+              p2pb_imp_parse_size(tok[0], &bytes) && bytes > t->rows[t->nrows - 1].bytes;
+    p2pb_imp_mpi_take(&t->mpi, &blk, j, row);
+    return row ? k : 0;
+}
+
 /* Read the rows of t from line *j on; *j ends at the first line after the table. */
 static enum p2pb_status osu_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_table *t,
                                       const struct osu_cols *c, size_t *j, int *partial, char *err,
@@ -434,9 +451,14 @@ static enum p2pb_status osu_read_rows(struct p2pb_imp_scan *sc, struct p2pb_imp_
         size_t failed;
         if (*s == '#' && sc->osu.own && sscanf(s, "# %zu bytes:", &failed) == 1)
             continue; /* p2pbench: a size that failed, inside the table */
-        size_t n = p2pb_imp_tokenize(s, buf, sizeof buf, tok, 14), bytes;
-        if (n == 0 || !p2pb_imp_parse_size(tok[0], &bytes))
+        size_t n = p2pb_imp_tokenize(s, buf, sizeof buf, tok, 14), bytes, k;
+        if (n == 0 || !p2pb_imp_parse_size(tok[0], &bytes)) {
+            if ((k = osu_mpi_skip(lg, t, *j)) != 0) {
+                *j = k - 1; /* the MPI library's lines: counted, noted once per table */
+                continue;
+            }
             break;
+        }
         struct p2pb_imp_row tmp;
         p2pb_imp_row_init(&tmp, t->variant);
         tmp.bytes = bytes;
@@ -508,6 +530,8 @@ enum p2pb_status p2pb_imp_osu_table(struct p2pb_imp_scan *sc, size_t *i, int *ta
         return st;
     t->end_line = (long)j + 1;
     p2pb_imp_cut_short(sc->lg, sc->g, t, -1, partial, j + 1);
+    /* OSU's point-to-point tests end at 4 MiB unless -m says otherwise */
+    t->mpi.early = p2pb_imp_mpi_note(sc->lg, sc->g, t, 4194304);
     p2pb_imp_table_drop_empty(sc->g, t);
     sc->osu.send_threads = sc->osu.recv_threads = 0;
     sc->last_end = j;
