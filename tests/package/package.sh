@@ -29,6 +29,29 @@ timeout 600 cmake -S "$src" -B "$work/release" -DCMAKE_BUILD_TYPE=Release -DP2PB
     -DP2PB_BUILD_TESTS=OFF ${mpicc:+"-DMPI_C_COMPILER=$mpicc"} >release.log 2>&1 &&
     timeout 600 cmake --build "$work/release" -j2 >>release.log 2>&1 ||
     { tail -20 release.log; fatal "release build for the package failed"; }
+# 1a. the tests such a build registers (configured only, never built): none that needs
+# the test seams (issue 34: multihost.netns_bound's doubled-bytes case failed there)
+timeout 600 cmake -S "$src" -B "$work/release-tests" -DCMAKE_BUILD_TYPE=Release -DP2PB_TEST_SEAMS=OFF \
+    -DP2PB_BUILD_TESTS=ON ${mpicc:+"-DMPI_C_COMPILER=$mpicc"} >release-tests.log 2>&1 ||
+    { tail -20 release-tests.log; fatal "configuring a release build with its tests failed"; }
+ctest --test-dir "$work/release-tests" --show-only=json-v1 >release-tests.json 2>>release-tests.log ||
+    fatal "ctest --show-only in the release build failed"
+python3 - release-tests.json "$P2PB_IS_OPENMPI" <<'PY' >release-tests.txt
+import json, sys
+tests = {t['name']: t for t in json.load(open(sys.argv[1]))['tests']}
+def disabled(t):
+    return any(p['name'] == 'DISABLED' and p['value'] for p in t.get('properties', []))
+for name in ['bench.faults']:
+    print(name, 'disabled' if name not in tests or disabled(tests[name]) else 'ENABLED')
+if sys.argv[2] == '1':
+    print('multihost.netns_bound_seam', 'absent' if 'multihost.netns_bound_seam' not in tests else 'PRESENT')
+    t = tests.get('multihost.netns_bound')
+    print('multihost.netns_bound case', t['command'][-1] if t else 'missing')
+PY
+while read -r name what; do
+    case $what in disabled | absent | "case a") pass ;; *) fail "release build without test seams: $name $what" ;; esac
+done <release-tests.txt
+[ -s release-tests.txt ] || fail "no tests read from the release build's ctest --show-only"
 timeout 300 cpack --config "$work/release/CPackConfig.cmake" -G DEB -B "$work/out" >cpack.log 2>&1 ||
     { cat cpack.log; fatal "cpack -G DEB failed"; }
 deb=$(ls "$work"/out/p2pbench_"$version"_*.deb 2>/dev/null)

@@ -396,11 +396,29 @@ campaign)
     # labels: one a prefix of the other; odd directory names; the printed command works
     d="my 'camp' dir"
     expect_status 0 sh "$c" -n 2 -o "$d" -a native -b native-vm -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.2"
-    cmd=$(sed -n 's/^  p2pbench-report compare /compare /p' err.txt)
+    # printed_compare ERRFILE: the arguments after "compare" of the printed command,
+    # whatever program it names (p2pbench-report on PATH, or an absolute path to a
+    # source tree's build/p2pbench-report: what else sits in the checkout decides,
+    # never the test); "" when no such line or another program
+    printed_compare() {
+        sed -nE "s#^  (p2pbench-report|/[^ ]*/p2pbench-report) compare #compare #p" "$1"
+    }
+    cmd=$(printed_compare err.txt)
+    [ -n "$cmd" ] || fail "no printed compare command: $(tail -2 err.txt)"
     eval "set -- $cmd"
     expect_status 0 "$bin" "$@"
     { grep -q "native (n=2)" out.txt && grep -q "native-vm (n=2)" out.txt; } ||
         fail "printed compare command ($cmd): $(head -3 out.txt)"
+    # a copy of the scripts in a tree with a build/p2pbench-report (as after
+    # scripts/quickstart.sh) and no p2pbench-report on PATH: the command names that
+    # program by its absolute path, with the same arguments
+    mkdir -p tree/scripts/lib tree/build && cp "$c" tree/scripts/ && cp "$src/scripts/lib/common.sh" tree/scripts/lib/
+    printf '#!/bin/sh\nexit 0\n' >tree/build/p2pbench-report && chmod +x tree/build/p2pbench-report
+    expect_status 0 env PATH=/usr/bin:/bin sh tree/scripts/campaign.sh -n 1 -o treecamp -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.0"
+    t=$(cd tree/build && pwd)
+    grep -q "^  $t/p2pbench-report compare 'treecamp/A' --vs 'treecamp/B'$" err.txt ||
+        fail "printed command with build/ present: $(tail -1 err.txt)"
+    eq "$(printed_compare err.txt)" "compare 'treecamp/A' --vs 'treecamp/B'" "printed command's arguments with build/ present"
     # a directory given with trailing slashes names its files without "//"
     expect_status 0 "$bin" compare "$d/native/" --vs "$d/native-vm//"
     grep -q "$d/native/native-01.jsonl" out.txt && ! grep -q "//" out.txt ||
