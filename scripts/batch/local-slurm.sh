@@ -34,7 +34,7 @@ readonly PARTITION=debug
 readonly MARKER=.p2pb-local-slurm # in DIR: the directory holds this script's cluster
 readonly MARKER_LINE='p2pbench local-slurm.sh state directory (remove with local-slurm.sh stop)'
 # What 'start' makes in DIR, besides the marker; 'stop' deletes these only.
-readonly OWN_ENTRIES='munge state spool tmp log run slurm.conf cluster.env'
+readonly OWN_ENTRIES='munge state spool tmp log run bin slurm.conf cluster.env'
 readonly CLIENTS='sbatch srun salloc squeue sinfo scontrol scancel sacct'
 NODES=1 # of the cluster in DIR (cluster.env), or of the one being started
 
@@ -61,8 +61,10 @@ Usage: $PROG start [--nodes N] | stop | status | env | exec COMMAND [ARG...]
   env     print shell code that points clients (sbatch, srun, sinfo, ...) at
           the cluster: eval "\$($PROG env)". One node: 'export SLURM_CONF=...'.
           --nodes N (the controller is reachable only from the namespaces):
-          shell functions $CLIENTS
-          that run the command through '$PROG exec'.
+          'export PATH=$DIR/bin:...', a directory of small executables
+          $CLIENTS
+          that run the command through '$PROG exec' (executables, not shell
+          functions: 'timeout 120 srun ...' and scripts find them too).
   exec    run a client command (sbatch, srun, squeue, ...) where it reaches
           the controller (in h1 with --nodes N) with SLURM_CONF set, e.g.
           $PROG exec srun -N 2 -n 2 --mpi=pmix hostname
@@ -415,6 +417,7 @@ prepare_dir() {
     for node in $(node_names); do mkdir -p "$DIR/spool/$node" "$DIR/tmp/$node"; done
     (umask 077 && head -c 1024 /dev/urandom >"$DIR/munge/munge.key")
     printf 'NODES=%d\nPREFIX=%s\n' "$NODES" "$TB_PREFIX" >"$(cluster_env)"
+    ((NODES == 1)) || write_clients
     write_conf
 }
 
@@ -493,7 +496,7 @@ cmd_start() {
     local pids=''
     for d in $(daemons); do pids+="${pids:+, }$d $(daemon_pid "$d")"; done
     log "running, $NODES node(s) idle: $pids"
-    ((NODES == 1)) || log "clients: eval \"\$($PROG env)\" (shell functions $CLIENTS that run in h1), or $PROG exec COMMAND"
+    ((NODES == 1)) || log "clients: eval \"\$($PROG env)\" (puts $DIR/bin first on PATH: $CLIENTS, run in h1), or $PROG exec COMMAND"
     env_lines
 }
 
@@ -584,22 +587,32 @@ cmd_status() {
     return "$rc"
 }
 
-# env_lines: shell code for clients. One node: SLURM_CONF. Namespace
-# nodes: a function per client command that runs it through 'exec' (a
-# SLURM_CONF exported here would send clients to the namespaces' controller
-# address from outside them: "Insane message length", or no answer).
-env_lines() {
+# write_clients: namespace nodes: DIR/bin holds an executable per client
+# command that runs it through 'exec' (a SLURM_CONF exported for them would
+# send clients to the namespaces' controller address from outside them:
+# "Insane message length", or no answer). Executables, not shell functions:
+# 'timeout 120 srun ...', xargs and scripts run them too (issue 34).
+write_clients() {
     local c self
+    self=$SCRIPT_DIR/${BASH_SOURCE[0]##*/}
+    mkdir -p "$DIR/bin"
+    for c in $CLIENTS; do
+        printf '#!/bin/sh\n# %s of the local-slurm.sh cluster in %s\nP2PB_SLURM_DIR=%s exec %s exec %s "$@"\n' \
+            "$c" "$(shq "$DIR")" "$(shq "$DIR")" "$(shq "$self")" "$c" >"$DIR/bin/$c"
+        chmod 755 "$DIR/bin/$c"
+    done
+}
+
+# env_lines: shell code for clients. One node: SLURM_CONF. Namespace
+# nodes: DIR/bin (write_clients) first on PATH.
+env_lines() {
     if ((NODES == 1)); then
         printf 'export SLURM_CONF=%s\n' "$(shq "$(conf)")"
         return
     fi
-    self=$SCRIPT_DIR/${BASH_SOURCE[0]##*/}
-    printf 'unset SLURM_CONF\n'
-    for c in $CLIENTS; do
-        printf '%s() { P2PB_SLURM_DIR=%s %s exec %s "$@"; }\n' "$c" "$(shq "$DIR")" \
-            "$(shq "$self")" "$c"
-    done
+    [[ -x $DIR/bin/srun ]] || die "$DIR/bin/srun missing: the cluster was started by an older local-slurm.sh; stop and start it"
+    # shellcheck disable=SC2016 # $PATH for the shell that evals it
+    printf 'unset SLURM_CONF\nexport PATH=%s:"$PATH"\n' "$(shq "$DIR/bin")"
 }
 
 # require_cluster: DIR holds a cluster of this script.

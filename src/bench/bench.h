@@ -114,11 +114,26 @@ enum p2pb_status p2pb_preflight_open_results(struct p2pb_run *run, enum p2pb_sta
 
 /*
  * Broadcast rank 0's verdict st (and message in run->err) so that every rank
- * prints the same "p2pbench: error: ..." line and exits with the same code;
- * when the run goes ahead, rank 0 prints the warnings of options nothing
- * run reads (run->opt->unused). Returns rank 0's status. Collective.
+ * exits with the same code; rank 0 alone prints the "p2pbench: error: ..."
+ * line (one line per run, not one per rank); when the run goes ahead, rank 0
+ * prints the warnings of options nothing run reads (run->opt->unused).
+ * Returns rank 0's status. Collective.
  */
 enum p2pb_status p2pb_preflight_agree(struct p2pb_run *run, enum p2pb_status st);
+
+/*
+ * End a run refused by p2pb_preflight_agree (st != P2PB_OK, the same on every
+ * rank): frees and finalizes as finish does (done, called with the exit code)
+ * and returns the exit code (p2pb_status_exit_code). Under Open MPI with more
+ * than one rank, rank 0 instead ends the job with MPI_Abort(code) while the
+ * other ranks wait in a barrier: mpirun's exit status is the code, and it
+ * prints its 8-line abort notice instead of its two notices of non-zero exits
+ * (12 lines; Open MPI 4.1.4). No rank waits longer than mpirun takes to end
+ * the job. MPICH's mpiexec says nothing of a plain non-zero exit, so with
+ * other libraries every rank finalizes and returns the code.
+ */
+int p2pb_preflight_refuse(struct p2pb_run *run, enum p2pb_status st,
+                          int (*done)(struct p2pb_run *, int));
 
 /* --- run_record.c: the run record and the host context --- */
 

@@ -223,7 +223,7 @@ int main(int argc, char **argv)
     st = p2pb_preflight_open_results(&run, st);
     st = p2pb_preflight_agree(&run, st);
     if (st != P2PB_OK)
-        return finish(&run, p2pb_status_exit_code(st));
+        return p2pb_preflight_refuse(&run, st, finish);
     if (print_requested(&run))
         return finish(&run, 0);
 

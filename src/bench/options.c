@@ -257,8 +257,8 @@ void p2pb_options_usage(FILE *f)
 {
     fprintf(f,
             "Usage: mpirun -np N p2pbench [OPTION]... [KERNEL]...\n"
-            "       mpirun -np N p2pbench survey [-s LAT,BW] [survey options below]   (every pair; "
-            "docs/survey.md)\n"
+            "       mpirun -np N p2pbench survey [-s LAT,BW] [SURVEY OPTION]...\n"
+            "         (every pair of ranks; the --survey-* options below; docs/survey.md)\n"
             "MPI point-to-point benchmarks (PingPong, PingPing, Sendrecv, Exchange, ...)\n"
             "with per-size statistics and a JSON Lines results file.\n\nOptions:\n");
     size_t n;
@@ -268,9 +268,12 @@ void p2pb_options_usage(FILE *f)
     fprintf(f, "\nKernel options (each declared by the kernels that read it):\n");
     for (size_t i = O_CORE; i < n; i++)
         p2pb_opt_print_line(f, &t[i]);
-    fprintf(f, "\nEach option may be given once (a second one is a usage error); -k adds "
-               "kernels each time.\n"
-               "Units: message size in bytes; t in usec; MB/s with 1 MB = 10^6 bytes.\n"
+    fputc('\n', f);
+    p2pb_help_wrap(f,
+                   "Each option may be given once (a second one is a usage error); -k adds "
+                   "kernels each time.",
+                   0);
+    fprintf(f, "Units: message size in bytes; t in usec; MB/s with 1 MB = 10^6 bytes.\n"
                "Exit status: 0 success, 1 failure, 2 usage error.\n");
 }
 

@@ -336,6 +336,28 @@ void p2pb_opt_help(const struct p2pb_optdef *d, char *buf, size_t len)
                  mark + strlen("{def}"));
 }
 
+void p2pb_help_wrap(FILE *f, const char *text, size_t indent)
+{
+    size_t col = indent;
+    int first = 1; /* no word yet on this line */
+    for (const char *p = text;;) {
+        p += strspn(p, " \n");
+        size_t w = strcspn(p, " \n");
+        if (!w)
+            break;
+        if (!first && col + 1 + w > P2PB_HELP_WIDTH) {
+            fprintf(f, "\n%*s", (int)indent, "");
+            col = indent;
+            first = 1;
+        }
+        fprintf(f, "%s%.*s", first ? "" : " ", (int)w, p);
+        col += w + !first;
+        first = 0;
+        p += w;
+    }
+    fputc('\n', f);
+}
+
 void p2pb_opt_print_line(FILE *f, const struct p2pb_optdef *d)
 {
     char left[64], help[512];
@@ -345,7 +367,13 @@ void p2pb_opt_print_line(FILE *f, const struct p2pb_optdef *d)
     else
         snprintf(left, sizeof left, "    --%s%s%s", d->name, sep, meta);
     p2pb_opt_help(d, help, sizeof help);
-    fprintf(f, "  %-28s %s\n", left, help);
+    /* as getopt_long tools print it: names from column 3, the text from column
+     * P2PB_HELP_COLUMN + 1 (on a line of its own below names that reach it) */
+    int wide = strlen(left) + 3 > P2PB_HELP_COLUMN;
+    fprintf(f, "  %-*s%s", P2PB_HELP_COLUMN - 2, left, wide ? "\n" : "");
+    if (wide)
+        fprintf(f, "%*s", P2PB_HELP_COLUMN, "");
+    p2pb_help_wrap(f, help, P2PB_HELP_COLUMN);
 }
 
 void p2pb_opt_print_man(FILE *f, const struct p2pb_optdef *d)

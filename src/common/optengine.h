@@ -85,8 +85,19 @@ enum p2pb_status p2pb_opt_real(const struct p2pb_optdef *d, const char *arg, dou
  * cut to fit, always terminated). */
 void p2pb_opt_help(const struct p2pb_optdef *d, char *buf, size_t len);
 
-/* One --help line of d: "  -f, --format FMT             text" (no letter:
- * six spaces before --name), to f. */
+/* --help's layout: lines of at most P2PB_HELP_WIDTH columns; an option's text
+ * starts after P2PB_HELP_COLUMN columns (its names before it). */
+#define P2PB_HELP_WIDTH 80
+#define P2PB_HELP_COLUMN 31
+
+/* text (one paragraph, words split at spaces and newlines) to f from a cursor in column
+ * indent, wrapped before P2PB_HELP_WIDTH with every next line indented by
+ * indent spaces; ends with a newline. A word wider than the room left stays whole. */
+void p2pb_help_wrap(FILE *f, const char *text, size_t indent);
+
+/* One --help entry of d: "  -f, --format FMT             text", the text wrapped
+ * at P2PB_HELP_WIDTH and aligned at P2PB_HELP_COLUMN (no letter: six spaces before
+ * --name; names reaching the column: the text starts on the next line), to f. */
 void p2pb_opt_print_line(FILE *f, const struct p2pb_optdef *d);
 
 /* The same as a man(7) tagged paragraph (roff.h) to f. */

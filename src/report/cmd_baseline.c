@@ -271,7 +271,8 @@ const struct p2pb_report_cmd p2pb_cmd_baseline_def = {
     .name = "baseline",
     .run = p2pb_cmd_baseline,
     .expand_dirs = 1,
-    .synopsis = "build RUN... -o BASE.json | check BASE.json RUN... [-t PCT] [--fail-on-outside]",
+    .synopsis = "build RUN... -o BASE.json\n"
+                "| check BASE.json RUN... [-t PCT] [--fail-on-outside]",
     .help = "build: an envelope per host class (CPU model, hypervisor, MPI library, link\n"
             "profile, host count), row and metric from many launches; check: each new\n"
             "launch's rows ok, outside (slower|faster) or without a baseline for its class,\n"

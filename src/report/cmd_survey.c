@@ -72,8 +72,8 @@ const struct p2pb_report_cmd p2pb_cmd_survey_def = {
     .name = "survey",
     .run = p2pb_cmd_survey,
     .expand_dirs = 0,
-    .synopsis = "FILE [-f text|json|csv] [-m latency|throughput] [--heatmap FILE.png|.svg]\n"
-                "[--fail-on-slow] [--mad-k K] [--min-off FRAC]",
+    .synopsis = "FILE [-f text|json|csv] [-m latency|throughput]\n"
+                "[--heatmap FILE.png|.svg] [--fail-on-slow] [--mad-k K] [--min-off FRAC]",
     .help = "a 'p2pbench survey' file: latency and bandwidth matrices by host, the\n"
             "slowest pairs, slow nodes and slow links (docs/survey.md)",
     .verbs = NULL,

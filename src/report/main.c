@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "optengine.h"
 #include "roff.h"
 #include "text.h"
 #include "version.h"
@@ -46,7 +47,7 @@ static void print_command(FILE *o, const struct p2pb_report_cmd *c)
     fprintf(o, "  %s ", c->name);
     print_lines(o, c->synopsis, 3 + (int)strlen(c->name));
     fputs("        ", o);
-    print_lines(o, c->help, 8);
+    p2pb_help_wrap(o, c->help, 8); /* its line breaks are spaces: wrapped at 80 */
 }
 
 /* The usage text: commands from cmds, options from the table of args.c;

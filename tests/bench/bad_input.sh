@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Each bad input gives its one-line message on every rank, the documented
-# exit code, and no hang. Usage: bad_input.sh MPIENV P2PBENCH OUTDIR NP
+# Each bad input gives its one-line message once (rank 0 prints it: not once
+# per rank, issue 34), the documented exit code from mpirun, every rank ended
+# and no hang; under Open MPI mpirun's notice after it is at most 9 lines. Usage: bad_input.sh MPIENV P2PBENCH OUTDIR NP
 # "CHECK && pass || fail MESSAGE" below: pass never fails.
 # shellcheck disable=SC2015
 set -uo pipefail
@@ -13,7 +14,9 @@ bin=$2 outdir=$3 np=$4
 mkdir -p "$outdir"
 
 # expect_error CODE MESSAGE ARGS...: p2pbench ARGS on NP ranks (bounded) exits
-# with CODE, and every rank prints "p2pbench: error: MESSAGE".
+# with CODE, "p2pbench: error: MESSAGE" printed once, and at most 10 lines on
+# stderr in all (Open MPI's abort notice: 8 lines; its two notices of non-zero
+# exits, before issue 34: 12).
 expect_error() {
     local code=$1 msg=$2
     shift 2
@@ -23,10 +26,12 @@ expect_error() {
     local rc=$?
     local count
     count=$(grep -cF -- "p2pbench: error: $msg" "$err")
-    if [ "$rc" = "$code" ] && [ "$count" = "$np" ]; then
+    local lines
+    lines=$(wc -l <"$err")
+    if [ "$rc" = "$code" ] && [ "$count" = 1 ] && [ "$lines" -le 10 ]; then
         pass
     else
-        fail "p2pbench $*: exit $rc (want $code), message '$msg' seen $count times (want $np)"
+        fail "p2pbench $*: exit $rc (want $code), message '$msg' seen $count times (want 1), $lines lines on stderr (want <= 10)"
         sed 's/^/    /' "$err" | head -20
     fi
 }

@@ -12,6 +12,7 @@
 
 #include "../lib/check.h"
 #include "harness.h"
+#include "optengine.h"
 #include "options.h"
 
 static size_t sz[P2PB_MAX_SIZES];
@@ -397,7 +398,29 @@ static void table_defaults(void)
     }
 }
 
-/* --help: one line per option, every default filled in. */
+/* The layout of one --help line (issue 34): at most P2PB_HELP_WIDTH columns;
+ * in the options sections an option's text after P2PB_HELP_COLUMN columns
+ * (its names alone on a line when they reach there), and its wrapped lines
+ * indented by as many spaces, as getopt_long tools print theirs. */
+static void help_line_layout(const char *line, size_t len, int in_options)
+{
+    const size_t col = P2PB_HELP_COLUMN;
+    expect(len <= P2PB_HELP_WIDTH, "--help line of %zu columns: %.*s", len, (int)len, line);
+    if (!in_options || len == 0)
+        return;
+    size_t lead = strspn(line, " ");
+    if ((lead == 2 && line[2] == '-') || (lead == 6 && line[6] == '-')) {
+        size_t gap = lead;
+        while (gap + 1 < len && !(line[gap] == ' ' && line[gap + 1] == ' '))
+            gap++;
+        expect(gap + 1 >= len || (gap < col && line[col - 1] == ' ' && line[col] != ' '),
+               "option's text not after column %zu: %.*s", col, (int)len, line);
+    } else
+        expect(lead == col, "wrapped line not indented by %zu: %.*s", col, (int)len, line);
+}
+
+/* --help: one entry per option, every default filled in, lines laid out as
+ * help_line_layout says. */
 static void table_help(void)
 {
     char *text = NULL;
@@ -410,6 +433,21 @@ static void table_help(void)
     fclose(f);
     const struct p2pb_optdef *t = p2pb_option_table(&n);
     CHECK(strstr(text, "{def}") == NULL);
+    int in_options = 0;
+    for (const char *l = text; *l;) {
+        size_t k = strcspn(l, "\n");
+        if (k == 0)
+            in_options = 0;
+        help_line_layout(l, k, in_options);
+        in_options |= strncmp(l, "Options:", 8) == 0 || strncmp(l, "Kernel options", 14) == 0;
+        l += k + (l[k] == '\n');
+    }
+    /* the wrapped text read as one: newline and indent are a space */
+    for (char *r = text, *w = text; (*w = *r) != '\0'; w++)
+        if (*r++ == '\n') {
+            *w = ' ';
+            r += strspn(r, " ");
+        }
     for (size_t i = 0; i < n; i++) {
         char want[64];
         snprintf(want, sizeof want, "--%s", t[i].name);

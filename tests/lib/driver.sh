@@ -136,6 +136,30 @@ sys.exit(0 if eval(sys.argv[1], {"__builtins__": {}}, env) else 1)
 ' "$expr" "$@" 2>/dev/null
 }
 
+# help_layout COL WIDTH: reads a --help text; prints its first line wider than
+# WIDTH columns or, in its "Options:" section, an option line whose text does
+# not start after COL columns, or a wrapped line not indented by COL spaces
+# (what getopt_long tools print); prints nothing when all lines are so.
+help_layout() {
+    awk -v col="$1" -v width="$2" '
+        length($0) > width { print NR ": " length($0) " columns: " $0; exit }
+        /^Options:/ { opts = 1; next }
+        /^$/ { opts = 0 }
+        !opts { next }
+        /^  -[A-Za-z], --|^      --/ {
+            names = $0
+            sub(/^ +/, "", names)
+            if (index(names, "  ") == 0) next # the names alone: their text below
+            if (substr($0, col, 1) != " " || substr($0, col + 1, 1) == " ") {
+                print NR ": text not after column " col ": " $0; exit
+            }
+            next
+        }
+        substr($0, 1, col) !~ /^ *$/ || substr($0, col + 1, 1) == " " {
+            print NR ": not indented by " col " spaces: " $0; exit
+        }'
+}
+
 # ---- outside load ----
 # The kernel's own measure of CPU contention (PSI, Documentation/accounting/
 # psi.rst): "some total=" in /proc/pressure/cpu is the time, in usec, that

@@ -127,13 +127,14 @@ start_cluster() {
 }
 
 # printed_env NODES WANT: eval what start printed, in a new shell without
-# SLURM_CONF, then sinfo (a function, for namespace nodes): its node names
+# SLURM_CONF, then 'timeout 60 sinfo' (an executable on PATH for namespace
+# nodes: timeout finds it, never a shell function, issue 34): its node names
 # must be WANT (sorted, one line, blank-separated).
 printed_env() {
     local got rc=0
     # shellcheck disable=SC2016 # expanded by the inner bash
     got=$(cd "$OUTDIR" && timeout -k 5 60 env -u SLURM_CONF bash -c \
-        'eval "$(cat "$1")" && sinfo -h -N -o %N' sh "$OUTDIR/start-$1.env" 2>&1) || rc=$?
+        'eval "$(cat "$1")" && timeout 60 sinfo -h -N -o %N' sh "$OUTDIR/start-$1.env" 2>&1) || rc=$?
     got=$(sort -u <<<"$got" | tr '\n' ' ')
     if ((rc == 0)) && [[ $got == "$2 " ]]; then
         pass "$1 node(s): what start printed, followed, reaches the cluster (sinfo: $got)"

@@ -13,7 +13,7 @@ bin=$1
 doc=$2/docs/report.md
 # "  -f, --format FMT   ..." and "      --vs   ..." lines after "Options:"
 from_help=$("$bin" --help | sed -n '/^Options:/,/^$/p' |
-    sed -n 's/^ *\(-[A-Za-z], \)\{0,1\}\(--[a-z-]*\).*/\1\2/p' | sed 's/, / /' | sort)
+    sed -n 's/^ \{2,6\}\(-[A-Za-z], \)\{0,1\}\(--[a-z-]*\).*/\1\2/p' | sed 's/, / /' | sort)
 # "| `-f, --format FMT` | ..." rows; "`-h, --help`, `-V, --version`" holds two
 # shellcheck disable=SC2016 # backquotes of markdown, not a command substitution
 from_doc=$(sed -n '/^| option | commands | meaning |/,/^$/p' "$doc" | cut -d'|' -f2 |
@@ -34,7 +34,7 @@ commands=$("$bin" --help | sed -n '/^Commands:/,/^Options:/p' | sed -n 's/^  \([
 rows=$(sed -n '/^| option | commands | meaning |/,/^$/p' "$doc" | tail -n +3 | grep '^|')
 for c in $commands; do
     have=$("$bin" "$c" --help | sed -n '/^Options:/,/^$/p' |
-        sed -n 's/^ *\(-[A-Za-z], \)\{0,1\}--\([a-z-]*\).*/\2/p' | sort)
+        sed -n 's/^ \{2,6\}\(-[A-Za-z], \)\{0,1\}--\([a-z-]*\).*/\2/p' | sort)
     want=$(echo "$rows" | awk -F'|' -v c="$c" '{
             n = split($3, cs, /,/); ok = 0
             for (i = 1; i <= n; i++) { gsub(/ /, "", cs[i]); if (cs[i] == c || cs[i] == "all") ok = 1 }
@@ -44,6 +44,16 @@ for c in $commands; do
         pass "$c: $(echo "$have" | wc -l) options, as docs/report.md's commands column says"
     else
         fail "$c --help and docs/report.md's commands column differ: help '$(echo "$have" | tr '\n' ' ')', doc '$(echo "$want" | tr '\n' ' ')'"
+    fi
+done
+# The layout (issue 34): lines of at most 80 columns; an option's text from
+# column 32 (after 31 columns), its wrapped lines indented to it, as getopt_long
+# tools print theirs (help_layout, tests/lib/driver.sh)
+for c in "" $commands; do
+    # shellcheck disable=SC2086 # "" is the top-level --help
+    bad=$("$bin" $c --help | help_layout 31 80)
+    if [ -z "$bad" ]; then pass "${c:-top-level} --help: within 80 columns, aligned"; else
+        fail "${c:-top-level} --help layout: $bad"
     fi
 done
 summary
