@@ -634,6 +634,9 @@ cmd_exec() {
     [[ $# -ge 1 ]] || usage_error "exec: no command"
     require_cluster
     load_cluster
+    # the real client, never the wrappers of DIR/bin (write_clients) again
+    PATH=$(printf '%s' "$PATH" | tr ':' '\n' | grep -vxF "$DIR/bin" | paste -sd: -)
+    export PATH
     if ((NODES > 1)); then
         require_root "the nodes are network namespaces"
         [[ -n ${OMPI_MCA_hwloc_base_binding_policy:-} ]] ||
