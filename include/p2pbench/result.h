@@ -330,7 +330,8 @@ struct p2pb_end_record {
     int rank;           /* aborted: the rank that wrote the record (0) */
     const int *ranks;   /* aborted: ranks involved, nranks of them */
     size_t nranks;
-    double wall_sec; /* run time in seconds */
+    double wall_sec;  /* run time in seconds */
+    const void *load; /* the kernels' load readings (cJSON array, copied), or NULL */
 };
 /* Write the end record e (NULL: none), sync and close f (freed either way).
  * A file deleted during the run is P2PB_EIO ("... was deleted during the
@@ -449,6 +450,7 @@ struct p2pb_results_data {
     int truncated_line;
     size_t nrepeated; /* rows whose (kernel, variant, bytes) an earlier row has */
     void *index;      /* the first row of each key, for p2pb_results_find */
+    void *load;       /* the end record's "load" array (cJSON: the kernels' load), or NULL */
 };
 
 /*

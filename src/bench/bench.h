@@ -15,6 +15,7 @@
 #ifndef P2PBENCH_BENCH_H
 #define P2PBENCH_BENCH_H
 
+#include "hostload.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,12 +49,13 @@ struct p2pb_run {
     cJSON *host_arr;              /* rank 0: every rank's host record, rank order */
     char mpi_lib[MPI_MAX_LIBRARY_VERSION_STRING]; /* MPI_Get_library_version */
     char mpi_first[256];                          /* its first part, whitespace runs as one space */
-    struct p2pb_timer_info ti;   /* timer facts, rank 0's overhead and resolution */
-    struct p2pb_run_info ri;     /* facts the reporters print in their header */
-    long eager_limit;            /* rank 0: bytes to mark in tables; -1 unknown */
-    struct p2pb_survey *survey;  /* `p2pbench survey`: its state (survey.h); else NULL */
-    struct p2pb_probe probe;     /* rank 0: the placement probe (probe.c); valid 0 if not run */
-    char err[P2PB_BENCH_ERRLEN]; /* message of the last failed step */
+    struct p2pb_timer_info ti;     /* timer facts, rank 0's overhead and resolution */
+    struct p2pb_run_info ri;       /* facts the reporters print in their header */
+    long eager_limit;              /* rank 0: bytes to mark in tables; -1 unknown */
+    struct p2pb_survey *survey;    /* `p2pbench survey`: its state (survey.h); else NULL */
+    struct p2pb_probe probe;       /* rank 0: the placement probe (probe.c); valid 0 if not run */
+    struct p2pb_hostload_log load; /* rank 0: the host's load per kernel (hostload.h) */
+    char err[P2PB_BENCH_ERRLEN];   /* message of the last failed step */
 };
 
 /* --- preflight.c: everything before measuring --- */

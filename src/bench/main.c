@@ -47,6 +47,7 @@ static int finish(struct p2pb_run *run, int code)
     p2pb_watchdog_fini();
     p2pb_survey_free(run);
     p2pb_buffers_release();
+    cJSON_Delete(run->load.kernels);
     MPI_Comm_free(&run->comm);
     free(run->cmdline);
     p2pb_hostinfo_fini();
@@ -158,7 +159,8 @@ static enum p2pb_status close_results(struct p2pb_run *run, enum p2pb_status st)
     struct p2pb_end_record e = {.status = st == P2PB_OK      ? "complete"
                                           : st == P2PB_ESKIP ? "nothing-measured"
                                                              : "aborted",
-                                .wall_sec = wall};
+                                .wall_sec = wall,
+                                .load = run->load.kernels};
     int writer = 0;
     if (st != P2PB_OK && st != P2PB_ESKIP) {
         e.reason = end_reason(st);

@@ -427,6 +427,21 @@ static void add_selection(cJSON *rec, const struct p2pb_options *opt)
 /* Rank 0: build the run record, write it to the results file (if any) and
  * hand the file to the --timeout handler. Returns P2PB_OK, or the write's
  * status with the message printed. */
+/* "load": the ranks on rank 0's host and its load as the launch starts
+ * (hostload.h; the kernels' own readings go to the end record). */
+static void add_load(cJSON *rec, const struct p2pb_run *run)
+{
+    struct p2pb_hostload l;
+    p2pb_hostload_read(run->load.procfs ? run->load.procfs : "/proc", &l);
+    cJSON *o = cJSON_AddObjectToObject(rec, "load");
+    if (!o)
+        return;
+    cJSON_AddNumberToObject(o, "local_ranks", run->local_ranks);
+    cJSON *j = p2pb_hostload_json(&l);
+    if (j)
+        cJSON_AddItemToObject(o, "at_start", j);
+}
+
 static enum p2pb_status write_run_record(struct p2pb_run *run)
 {
     enum p2pb_status st = P2PB_OK;
@@ -435,6 +450,7 @@ static enum p2pb_status write_run_record(struct p2pb_run *run)
     add_campaign(rec);
     run->eager_limit = add_host_context(rec, run);
     add_timer(rec, &run->ti);
+    add_load(rec, run);
     add_policy(rec, run);
     add_selection(rec, run->opt);
     cJSON *probe = p2pb_probe_json(&run->probe); /* NULL: --no-probe, survey */

@@ -26,20 +26,20 @@
 struct suite {
     struct p2pb_run *run;
     struct p2pb_report_ctx rctx;
-    size_t cap;                /* most rows of one harness call, any kernel */
-    size_t maxsizes;           /* most sizes of any kernel, <= P2PB_MAX_SIZES */
-    size_t maxdirs;            /* most directions (overlap: phases) of any kernel, 2 or 3 */
-    struct p2pb_result *rows;  /* [maxdirs * maxsizes * cap] */
-    size_t *nrows;             /* [maxdirs * maxsizes] rows of each unit; 0: none */
-    struct p2pb_size_run **sr; /* [maxdirs * maxsizes] units being measured */
-    size_t *order;             /* [maxdirs * maxsizes] a round's order of units */
-    unsigned long long rng;    /* shuffle state, from --seed */
-    size_t measured;           /* rows measured (not skipped) so far */
-    enum p2pb_status status;   /* agreed by every rank */
-    struct p2pb_ticker tick;   /* rank 0: the progress line (--progress) */
-    size_t *ovl_steps;         /* [maxsizes] overlap kernel: this rank's compute steps */
-    int *ovl_zero;             /* [maxsizes] overlap kernel: a rank got 0 steps */
-    double *ovl_pure;          /* [maxsizes] overlap kernel: the "pure" medians, usec */
+    size_t cap;                     /* most rows of one harness call, any kernel */
+    size_t maxsizes;                /* most sizes of any kernel, <= P2PB_MAX_SIZES */
+    size_t maxdirs;                 /* most directions (overlap: phases) of any kernel, 2 or 3 */
+    struct p2pb_result *rows;       /* [maxdirs * maxsizes * cap] */
+    size_t *nrows;                  /* [maxdirs * maxsizes] rows of each unit; 0: none */
+    struct p2pb_size_run **sr;      /* [maxdirs * maxsizes] units being measured */
+    size_t *order;                  /* [maxdirs * maxsizes] a round's order of units */
+    unsigned long long rng;         /* shuffle state, from --seed */
+    size_t measured;                /* rows measured (not skipped) so far */
+    enum p2pb_status status;        /* agreed by every rank */
+    struct p2pb_ticker tick;        /* rank 0: the progress line (--progress) */
+    size_t *ovl_steps;              /* [maxsizes] overlap kernel: this rank's compute steps */
+    int *ovl_zero;                  /* [maxsizes] overlap kernel: a rank got 0 steps */
+    double *ovl_pure;               /* [maxsizes] overlap kernel: the "pure" medians, usec */
     struct p2pb_overhead_refs base; /* rows of baseline kernels so far (overhead.c) */
 };
 
@@ -448,7 +448,11 @@ enum p2pb_status p2pb_suite_run(struct p2pb_run *run)
                     p.k->name);
         /* MPI's eager limit means nothing to a kernel that sends no MPI message */
         s.rctx.eager_limit = (p.k->flags & P2PB_KF_NO_MPI) ? -1 : run->eager_limit;
+        if (run->rank == 0) /* the host's load beside the ranks (hostload.h) */
+            p2pb_hostload_kernel_start(&run->load, p.k->name);
         run_kernel(&s, &p);
+        if (run->rank == 0)
+            p2pb_hostload_kernel_end(&run->load);
     }
     free_rows(&s);
     p2pb_overhead_free(&s.base);

@@ -608,6 +608,8 @@ static cJSON *end_json(const struct p2pb_end_record *e)
             cJSON_AddItemToArray(ranks, cJSON_CreateNumber(e->ranks[i]));
     }
     add_num(o, "wall_sec", e->wall_sec);
+    if (e->load)
+        cJSON_AddItemToObject(o, "load", cJSON_Duplicate((const cJSON *)e->load, 1));
     return o;
 }
 

@@ -407,6 +407,7 @@ void p2pb_run_info_from_json(const void *obj, struct p2pb_run_info *ri)
 void p2pb_results_data_free(struct p2pb_results_data *d)
 {
     cJSON_Delete((cJSON *)d->run);
+    cJSON_Delete((cJSON *)d->load);
     free(d->rows);
     if (d->index)
         p2pb_row_index_free(d->index);
@@ -537,6 +538,8 @@ static enum p2pb_status read_record(struct reader *rd, cJSON *o, char *err, size
     else if (strcmp(type->valuestring, "end") == 0) {
         get_str(o, "status", rd->out->end_status, sizeof rd->out->end_status);
         rd->out->complete = strcmp(rd->out->end_status, "complete") == 0;
+        cJSON_Delete((cJSON *)rd->out->load); /* the last end record counts */
+        rd->out->load = cJSON_DetachItemFromObjectCaseSensitive(o, "load");
     }
     cJSON_Delete(o);
     return st;

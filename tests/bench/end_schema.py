@@ -25,7 +25,7 @@ def doc_fields(path):
     sec = text.split("## 3. End record", 1)[1].split("\n## ", 1)[0]
     fields = {}
     for line in sec.splitlines():
-        m = re.match(r"^\| `(\w+)` \| (always|aborted|timeout) \| (.*) \|$", line)
+        m = re.match(r"^\| `(\w+)` \| (always|aborted|timeout|kernels) \| (.*) \|$", line)
         if not m:
             continue
         name, when, meaning = m.groups()

@@ -8,7 +8,8 @@
 # Environment: GEN_KREL (kernel release, default 6.1.0), GEN_MEM (memory bytes,
 # default 4294967296), GEN_THP (host knob knobs.thp_enabled; unset: no knobs recorded), GEN_END (end status, default complete; "none" = no end record).
 # GEN_RUN (JSON members added to the run record, e.g. '"link_profile":"wan","warnings":["..."]'),
-# GEN_HOST (JSON members added to host h0, e.g. '"hypervisor":{...}').
+# GEN_HOST (JSON members added to host h0, e.g. '"hypervisor":{...}'),
+# GEN_END_X (JSON members added to the end record, e.g. '"load":[...]').
 # GEN_MINUTE (default 0): the minute of every start_utc (2026-01-01T00:MM:SSZ,
 #   SS = i), so that launches of separate calls are distinct launches.
 # GEN_DIST="BYTES:COUNT:STEAL:LOST ...": at size BYTES the first COUNT launches
@@ -22,7 +23,7 @@
 set -eu
 dir=$1 prefix=$2 label=$3 n=$4 factor=$5 off=${6:-0}
 krel=${GEN_KREL:-6.1.0} mem=${GEN_MEM:-4294967296} thp=${GEN_THP:-} end=${GEN_END:-complete}
-runx=${GEN_RUN:-} hostx=${GEN_HOST:-} dist=${GEN_DIST:-} minute=${GEN_MINUTE:-0}
+runx=${GEN_RUN:-} hostx=${GEN_HOST:-} dist=${GEN_DIST:-} minute=${GEN_MINUTE:-0} endx=${GEN_END_X:-}
 pos=${GEN_POS:-} side=${GEN_SIDE:-A} seed=${GEN_SEED:-1} posf=${GEN_POS_FACTOR:-1}
 if [ -z "$pos" ] && [ -n "${P2PB_CAMPAIGN_SEED:-}" ]; then
     pos=$P2PB_CAMPAIGN_POSITION side=$P2PB_CAMPAIGN_SIDE seed=$P2PB_CAMPAIGN_SEED
@@ -34,11 +35,12 @@ while [ "$i" -le "$n" ]; do
     f=$(printf '%s/%s-%02d.jsonl' "$dir" "$prefix" "$i")
     awk -v label="$label" -v i="$i" -v factor="$factor" -v off="$off" -v krel="$krel" \
         -v mem="$mem" -v thp="$thp" -v end="$end" -v pos="$pos" -v side="$side" -v seed="$seed" \
-        -v posf="$posf" -v round="${round:-}" -v runx="$runx" -v hostx="$hostx" -v dist="$dist" -v minute="$minute" 'BEGIN {
+        -v posf="$posf" -v round="${round:-}" -v runx="$runx" -v hostx="$hostx" -v dist="$dist" -v minute="$minute" -v endx="$endx" 'BEGIN {
         nd = split(dist, ds, " ")
         for (j = 1; j <= nd; j++) { split(ds[j], dd, ":"); dcount[dd[1]] = dd[2]; dsteal[dd[1]] = dd[3]; dlost[dd[1]] = dd[4] }
         if (runx != "") runx = "," runx
         if (hostx != "") hostx = "," hostx
+        if (endx != "") endx = "," endx
         camp = ""
         knobs = (thp != "") ? sprintf(",\"knobs\":{\"thp_enabled\":\"%s\",\"numa_balancing\":\"0\"}", thp) : ""
         if (pos != "") {
@@ -62,7 +64,7 @@ while [ "$i" -le "$n" ]; do
             }
         }
         if (end != "none")
-            printf "{\"type\":\"end\",\"status\":\"%s\",\"wall_sec\":1.5}\n", end
+            printf "{\"type\":\"end\",\"status\":\"%s\",\"wall_sec\":1.5%s}\n", end, endx
     }' > "$f"
     i=$((i + 1))
 done

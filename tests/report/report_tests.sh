@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Tests of p2pbench-report show and compare (no MPI). Usage:
 #   report_tests.sh TEST REPORT_BIN SOURCE_DIR WORK_DIR
-# TEST: golden | synthetic | errors | campaign | campaignlock | order | verdict | marks | incomplete
+# TEST: golden | synthetic | errors | campaign | campaignlock | load | order | verdict | marks | incomplete
 #       | scale (probe, bound: report_notes_tests.sh)
 # shellcheck source=SCRIPTDIR/report_lib.sh
 . "$3/tests/report/report_lib.sh"
@@ -429,6 +429,47 @@ campaign)
     done
     expect_status 2 sh "$c" -n 2 -o camp3 -a same -b same -A true -B true
     expect_status 0 sh "$c" -n 1 -o camp3 -a "v1.2_x+y" -b B -A "sh '$fake' log 1.0" -B "sh '$fake' log 1.0"
+    ;;
+load)
+    # issue 34: the host's load per launch (run record "load", end record "load")
+    # as a confounder with its numbers; a measured quantity's jitter is none.
+    g="$here/gen_launches.sh"
+    # reading CPU_AVG10 PROCS LOADAVG1 TOTAL_US SEC: one load reading
+    reading() { printf '{"cpu_some_avg10":%s,"cpu_some_total_us":%s,"monotonic_sec":%s,"loadavg":[%s,0.3,0.2],"procs_running":%s}' "$1" "$4" "$5" "$3" "$2"; }
+    # loads AVG10 PROCS LOADAVG1 WAIT_US: GEN_RUN and GEN_END_X of a launch whose
+    # kernel waited WAIT_US of its 1 s for a CPU
+    loads() {
+        GEN_RUN="\"load\":{\"local_ranks\":2,\"at_start\":$(reading "$1" "$2" "$3" 5000000 99)}"
+        GEN_END_X="\"load\":[{\"kernel\":\"pingpong\",\"start\":$(reading "$1" "$2" "$3" 5000000 100),\"end\":$(reading "$1" "$2" "$3" $((5000000 + $4)) 101)}]"
+        export GEN_RUN GEN_END_X
+    }
+    loads 2 2 0.4 30000 && sh "$g" quiet q native 5 1.0
+    loads 88 4 2.6 900000 && sh "$g" busy b domU 5 1.0
+    loads 4 2 0.5 50000 && sh "$g" quiet2 q native2 5 1.0
+    unset GEN_RUN GEN_END_X
+    want="load (rank 0's host, during the kernels): native = CPU pressure 3% (3..3%), 0.0 tasks beside the ranks, load average 0.4 | domU = CPU pressure 90% (90..90%), 2.0 tasks beside the ranks, load average 2.6"
+    expect_status 0 "$bin" compare quiet --vs busy
+    grep -qxF "#   $want" out.txt || fail "load difference line: $(grep -A4 'Host context' out.txt)"
+    grep -q "^# Host context differences besides the label (1)" out.txt || fail "load counted: $(grep 'Host context' out.txt)"
+    expect_status 0 "$bin" html quiet --vs busy -o load.html
+    grep -qF "CPU pressure 90% (90..90%), 2.0 tasks beside the ranks" load.html || fail "html: no load line"
+    # 3% against 5% CPU pressure, no task beside: no difference
+    expect_status 0 "$bin" compare quiet --vs quiet2
+    grep -q "^#   load " out.txt && fail "3% vs 5% named as a load difference: $(grep '^#   load' out.txt)"
+    # no load recorded (older files): nothing said
+    sh "$g" old o old 5 1.0
+    expect_status 0 "$bin" compare old --vs busy
+    grep -q "^#   load " out.txt && fail "a side without load readings: $(grep '^#   load' out.txt)"
+    # the timer's resolution, measured per launch: 21, 18 ns against 17, 16 ns is its
+    # jitter, not a difference; 20 against 200 ns is one
+    for r in 21:ta:1 18:ta:2 17:tb:1 16:tb:2 20:tc:1 20:tc:2 200:td:1 200:td:2; do
+        GEN_RUN="\"timer\":{\"source\":\"clock_gettime(CLOCK_MONOTONIC)\",\"resolution_ns\":${r%%:*}}" \
+            sh "$g" "$(echo "$r" | cut -d: -f2)" "t${r##*:}" x 2 1.0
+    done
+    expect_status 0 "$bin" compare ta --vs tb
+    grep -q "timer.resolution_ns" out.txt && fail "timer jitter 21/18 vs 17/16 ns named: $(grep timer out.txt)"
+    expect_status 0 "$bin" compare tc --vs td
+    grep -qxF "#   timer.resolution_ns: A = 20 | B = 200" out.txt || fail "20 vs 200 ns not named: $(grep -A3 'Host context' out.txt)"
     ;;
 campaignlock)
     # Two campaign.sh on one directory: while the first runs its first launch,

@@ -425,6 +425,28 @@ enum p2pb_status p2pb_context_diff(const struct p2pb_side *a, const struct p2pb_
                                    struct p2pb_ctx_diff *out);
 void p2pb_ctx_diff_free(struct p2pb_ctx_diff *d);
 
+/* The host's load during one launch (rank 0's host; the run record's "load" and
+ * the end record's, docs/output-format.md "Load readings"): cpu, the CPU
+ * pressure in percent during its kernels (from the "some" totals, else the mean
+ * avg10); beside, the mean runnable tasks beside the ranks (procs_running -
+ * local_ranks, at least 0); loadavg, the mean 1-minute load average. -1: not
+ * recorded (imported logs, older files). */
+struct p2pb_launch_load {
+    double cpu, beside, loadavg;
+};
+void p2pb_launch_load(const struct p2pb_results_data *d, struct p2pb_launch_load *out);
+
+/* A load difference between the sides worth naming (context_load.c): the
+ * medians over their launches differ by at least P2PB_LOAD_CPU_POINTS of CPU
+ * pressure or P2PB_LOAD_BESIDE runnable tasks beside the ranks. Then *line is
+ * "load (rank 0's host, during the kernels): A = CPU pressure 3% (1..6%), 0.0
+ * tasks beside the ranks, load average 0.4 | B = ..." (malloc'd), else NULL.
+ * Returns P2PB_OK or P2PB_ENOMEM. */
+#define P2PB_LOAD_CPU_POINTS 10.0
+#define P2PB_LOAD_BESIDE 0.5
+enum p2pb_status p2pb_context_load(const struct p2pb_side *a, const struct p2pb_side *b,
+                                   char **line);
+
 /* Print a full comparison (both tables, context, one-sided rows). */
 struct p2pb_cmp_print {
     enum p2pb_outfmt fmt;
