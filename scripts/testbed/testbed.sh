@@ -541,20 +541,6 @@ parse_layout_opt() {
     esac
 }
 
-# parse_hosts LIST N: --hosts h2,h3 -> RUN_HOSTS (mpirun's --host value)
-parse_hosts() {
-    local h
-    local -a hs
-    RUN_HOSTS=''
-    IFS=, read -r -a hs <<<"$1"
-    ((${#hs[@]})) || usage_error "--hosts: no host given"
-    for h in "${hs[@]}"; do
-        [[ $h =~ ^h([0-9]+)$ ]] && ((BASH_REMATCH[1] >= 1 && BASH_REMATCH[1] <= $2)) ||
-            usage_error "--hosts: host must be h1..h$2, got '$h'"
-        RUN_HOSTS+=${RUN_HOSTS:+,}$h:1
-    done
-}
-
 cmd_run() {
     local n=$1 timeout_s=600 hosts_arg='' i
     shift
