@@ -102,6 +102,10 @@ guest_files() {
 }
 
 # uml_start K: linux.uml in hK's namespace, in the background, console to a file.
+# vec0's gro=1: the vector driver takes the tap's large (GSO) frames with their
+# virtio-net header; without it they arrive truncated (the guest's Ip
+# InTruncatedPkts counted 227, TCP retransmitted 460 of 3140 segments, and
+# PingPong at 64 KiB took 60 ms instead of 1.5 ms).
 uml_start() {
     local k=$1 d
     d=$(guest_dir "$k")
@@ -110,7 +114,7 @@ uml_start() {
         "mem=${GUEST_MEM}M" "umid=$PREFIX-h$k" "uml_dir=$d/uml" \
         root=/dev/root rootfstype=hostfs rootflags=/ ro \
         "init=$GUEST_INIT" p2pb_kind=uml "p2pb_dir=$d" \
-        con=null con0=fd:0,fd:1 ssl=null vec0:transport=tap,ifname=gtap,depth=128 quiet \
+        con=null con0=fd:0,fd:1 ssl=null vec0:transport=tap,ifname=gtap,depth=128,gro=1 quiet \
         </dev/null >"$d/console.log" 2>&1 9>&- &
     echo $! >"$d/pid"
 }
