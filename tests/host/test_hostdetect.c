@@ -590,6 +590,49 @@ static void test_memory_budget(void)
     CHECK(b.budget == -1 && b.cgroup[0] == '\0');
 }
 
+/* The hypervisor of layer i of hv's "layers" (NULL when absent). */
+static const char *layer(const cJSON *hv, int i)
+{
+    return sget(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(hv, "layers"), i),
+                "hypervisor", NULL);
+}
+
+/* user-mode-linux names itself in /proc/cpuinfo; CPUID answers for the
+ * machine beneath it, which is the next layer (issue 36). */
+static void test_uml_layers(void)
+{
+    struct p2pb_hv_signals s;
+    cJSON *hv = hv_case("uml", &s); /* captured in a UML guest of this machine */
+    CHECK_STREQ(s.cpuinfo_vendor, "User Mode Linux");
+    CHECK_STREQ(s.cpuinfo_model, "UML");
+    CHECK_STREQ(sget(hv, "verdict_derived", NULL), "uml");
+    CHECK_STREQ(sget(hv, "verdict_basis", NULL), "cpuinfo_vendor_id");
+    CHECK_STREQ(sget(hv, "signals", "clocksource"), "timer");
+    CHECK_STREQ(layer(hv, 0), "uml");
+    CHECK_STREQ(layer(hv, 1), "bhyve");
+    CHECK(layer(hv, 2) == NULL);
+    CHECK_STREQ(sget(hv, "verdict_layers", NULL), "uml on bhyve");
+    cJSON_Delete(hv);
+
+    hv = hv_case("uml-kvm", &s); /* the same guest on a KVM host */
+    CHECK_STREQ(sget(hv, "verdict_derived", NULL), "uml");
+    CHECK_STREQ(sget(hv, "verdict_layers", NULL), "uml on kvm");
+    CHECK_STREQ(sget(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(hv, "layers"), 1),
+                     "basis", NULL),
+                "cpuid_0x40000000_vendor");
+    cJSON_Delete(hv);
+
+    hv = hv_case("kvm", &s); /* no nesting: one layer */
+    CHECK_STREQ(sget(hv, "verdict_layers", NULL), "kvm");
+    CHECK(layer(hv, 1) == NULL);
+    cJSON_Delete(hv);
+    hv = hv_case("bare-metal", &s); /* none: no layer */
+    CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(hv, "layers")) == 0);
+    CHECK_STREQ(sget(hv, "verdict_layers", NULL), "none");
+    CHECK(strcmp(s.cpuinfo_vendor, "User Mode Linux") != 0);
+    cJSON_Delete(hv);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -598,6 +641,7 @@ int main(int argc, char **argv)
     }
     data_dir = argv[1];
     test_verdicts();
+    test_uml_layers();
     test_signatures();
     test_disagreement();
     test_cpufreq_and_boot_id();

@@ -73,6 +73,8 @@ struct p2pb_hv_signals {
     char dmi_board_vendor[128];   /* .../board_vendor */
     char clocksource[64];         /* current clocksource */
     char clocksource_available[256];
+    char cpuinfo_vendor[64]; /* /proc/cpuinfo's first vendor_id ("User Mode Linux" in UML) */
+    char cpuinfo_model[64];  /* its first model name ("UML") */
     /* container markers */
     int dockerenv;          /* /.dockerenv exists */
     int containerenv;       /* /run/.containerenv exists (podman) */
@@ -94,17 +96,22 @@ const char *p2pb_hv_vendor_verdict(const char *vendor);
 
 /*
  * Derived hypervisor verdict from the signals: "none", a named hypervisor
- * ("kvm", "xen-domU", "xen-dom0", "hyperv", "vmware", "bhyve", "qemu-tcg",
- * "acrn", "parallels", "virtualbox", "qnx", "jailhouse") or "other": a
- * hypervisor no signal names, or signals that name different ones (rules in
- * docs/host-context.md). basis (basislen bytes, may be NULL) gets the signal
- * the verdict rests on, or "signals disagree". Returns a static string.
+ * ("uml", "kvm", "xen-domU", "xen-dom0", "hyperv", "vmware", "bhyve",
+ * "qemu-tcg", "acrn", "parallels", "virtualbox", "qnx", "jailhouse") or
+ * "other": a hypervisor no signal names, or signals that name different ones
+ * (rules in docs/host-context.md). The innermost layer wins: in a
+ * user-mode-linux guest (its /proc/cpuinfo vendor_id) CPUID, DMI and the
+ * clocksource describe the machine beneath, which p2pb_hv_json names as the
+ * next layer. basis (basislen bytes, may be NULL) gets the signal the verdict
+ * rests on, or "signals disagree". Returns a static string.
  */
 const char *p2pb_hv_verdict(const struct p2pb_hv_signals *sig, char *basis, size_t basislen);
 
 /*
  * {"signals":{...raw...}, "verdict_derived":..., "verdict_basis":...,
- *  "signals_disagree":bool, "disagreeing_signals":[...]}.
+ *  "layers":[{"hypervisor":..., "basis":...}, ...] innermost first (one entry
+ *  without nesting; [] for "none"), "verdict_layers": "uml on kvm" (the
+ *  layers joined by " on "), "signals_disagree":bool, "disagreeing_signals":[...]}.
  */
 void *p2pb_hv_json(const struct p2pb_hv_signals *sig);
 
@@ -148,7 +155,8 @@ void *p2pb_knobs_json(const struct p2pb_host_source *s);
 
 /*
  * The NIC MPI uses: {"interface": name|null, "interface_basis": the rule of
- * p2pb_netif_pick|null, "coalesce": {"rx_usecs","rx_frames","tx_usecs",
+ * p2pb_netif_pick|null, "driver", "bus_info": ETHTOOL_GDRVINFO's ("veth",
+ * "virtio_net", "uml-vector"; null where it fails), "coalesce": {"rx_usecs","rx_frames","tx_usecs",
  * "tx_frames" (usec, frames as the driver reports), "adaptive_rx",
  * "adaptive_tx"} | null, "coalesce_error": strerror text when the ioctl
  * (SIOCETHTOOL, ETHTOOL_GCOALESCE) fails, e.g. "Operation not supported" on

@@ -169,6 +169,33 @@ static void pid1_container_env(const struct p2pb_host_source *s, char *buf, size
     }
 }
 
+/* The value of the first /proc/cpuinfo line whose key is key ("vendor_id"),
+ * into buf ("" when absent). */
+static void cpuinfo_first(const struct p2pb_host_source *s, const char *key, char *buf,
+                          size_t len)
+{
+    char path[1100], line[512];
+    size_t k = strlen(key);
+    buf[0] = '\0';
+    snprintf(path, sizeof path, "%s/cpuinfo", s->procfs);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        char *c = strchr(line, ':');
+        if (!c || strncmp(line, key, k) != 0 || (line[k] != ' ' && line[k] != '\t'))
+            continue;
+        for (c++; *c == ' ' || *c == '\t'; c++)
+            ;
+        snprintf(buf, len, "%s", c);
+        size_t n = strlen(buf);
+        while (n > 0 && isspace((unsigned char)buf[n - 1]))
+            buf[--n] = '\0';
+        break;
+    }
+    fclose(f);
+}
+
 void p2pb_hv_read(const struct p2pb_host_source *s, struct p2pb_hv_signals *sig)
 {
     memset(sig, 0, sizeof *sig);
@@ -199,6 +226,8 @@ void p2pb_hv_read(const struct p2pb_host_source *s, struct p2pb_hv_signals *sig)
                         sig->clocksource, sizeof sig->clocksource);
     p2pb_host_read_line(s->sysfs, "/devices/system/clocksource/clocksource0/available_clocksource",
                         sig->clocksource_available, sizeof sig->clocksource_available);
+    cpuinfo_first(s, "vendor_id", sig->cpuinfo_vendor, sizeof sig->cpuinfo_vendor);
+    cpuinfo_first(s, "model name", sig->cpuinfo_model, sizeof sig->cpuinfo_model);
     sig->dockerenv = path_exists(s->rootfs, "/.dockerenv");
     sig->containerenv = path_exists(s->rootfs, "/run/.containerenv");
     cgroup_hint(s, sig->cgroup_hint, sizeof sig->cgroup_hint);
@@ -414,18 +443,68 @@ static const char *decide(const struct opinion *op, size_t n, int *disagree, int
     return n ? "other" : "none";
 }
 
-const char *p2pb_hv_verdict(const struct p2pb_hv_signals *sig, char *basis, size_t basislen)
+/* A user-mode-linux kernel names itself in /proc/cpuinfo (arch/um's
+ * show_cpuinfo: "vendor_id : User Mode Linux", "model name : UML"); its
+ * guest code runs on the host's CPU, so CPUID answers for the layer beneath. */
+static int is_uml(const struct p2pb_hv_signals *s)
+{
+    return strcmp(s->cpuinfo_vendor, "User Mode Linux") == 0 || strcmp(s->cpuinfo_model, "UML") == 0;
+}
+
+/* The verdict of the machine the signals' CPUID, DMI and clocksource
+ * describe (beneath a UML kernel, when there is one); basis as below. */
+static const char *outer_verdict(const struct p2pb_hv_signals *sig, char *basis, size_t basislen,
+                                 int *disagree)
 {
     struct opinion op[16];
     size_t n = opinions(sig, op);
-    int disagree, at;
-    const char *v = decide(op, n, &disagree, &at);
+    int at;
+    const char *v = decide(op, n, disagree, &at);
     if (basis && basislen)
         snprintf(basis, basislen, "%s",
-                 disagree  ? "signals disagree"
+                 *disagree ? "signals disagree"
                  : at >= 0 ? op[at].signal
                            : "no hypervisor signal");
     return v;
+}
+
+const char *p2pb_hv_verdict(const struct p2pb_hv_signals *sig, char *basis, size_t basislen)
+{
+    int disagree;
+    if (is_uml(sig)) {
+        if (basis && basislen)
+            snprintf(basis, basislen, "%s",
+                     strcmp(sig->cpuinfo_vendor, "User Mode Linux") == 0 ? "cpuinfo_vendor_id"
+                                                                          : "cpuinfo_model_name");
+        return "uml";
+    }
+    return outer_verdict(sig, basis, basislen, &disagree);
+}
+
+/* "layers": innermost first, and "verdict_layers", the layers joined by " on ". */
+static void add_layers(cJSON *o, const struct p2pb_hv_signals *s)
+{
+    cJSON *l = cJSON_AddArrayToObject(o, "layers");
+    char basis[64], text[96] = "";
+    int disagree;
+    if (is_uml(s)) {
+        p2pb_hv_verdict(s, basis, sizeof basis);
+        cJSON *u = cJSON_CreateObject();
+        cJSON_AddStringToObject(u, "hypervisor", "uml");
+        cJSON_AddStringToObject(u, "basis", basis);
+        cJSON_AddItemToArray(l, u);
+        snprintf(text, sizeof text, "uml");
+    }
+    const char *v = outer_verdict(s, basis, sizeof basis, &disagree);
+    if (strcmp(v, "none") != 0) {
+        cJSON *u = cJSON_CreateObject();
+        cJSON_AddStringToObject(u, "hypervisor", v);
+        cJSON_AddStringToObject(u, "basis", basis);
+        cJSON_AddItemToArray(l, u);
+        size_t k = strlen(text);
+        snprintf(text + k, sizeof text - k, "%s%s", k ? " on " : "", v);
+    }
+    cJSON_AddStringToObject(o, "verdict_layers", text[0] ? text : "none");
 }
 
 static cJSON *str_or_null(const char *s)
@@ -466,12 +545,15 @@ void *p2pb_hv_json(const struct p2pb_hv_signals *s)
     cJSON_AddItemToObject(g, "dmi_board_vendor", str_or_null(s->dmi_board_vendor));
     cJSON_AddItemToObject(g, "clocksource", str_or_null(s->clocksource));
     cJSON_AddItemToObject(g, "clocksource_available", str_or_null(s->clocksource_available));
+    cJSON_AddItemToObject(g, "cpuinfo_vendor_id", str_or_null(s->cpuinfo_vendor));
+    cJSON_AddItemToObject(g, "cpuinfo_model_name", str_or_null(s->cpuinfo_model));
     cJSON_AddItemToObject(o, "container", p2pb_container_json(s));
 
     char basis[64];
     const char *v = p2pb_hv_verdict(s, basis, sizeof basis);
     cJSON_AddStringToObject(o, "verdict_derived", v);
     cJSON_AddStringToObject(o, "verdict_basis", basis);
+    add_layers(o, s);
     struct opinion op[16];
     size_t n = opinions(s, op);
     int disagree, at;

@@ -144,21 +144,43 @@ void *p2pb_knobs_json(const struct p2pb_host_source *s)
 }
 
 #ifdef __linux__
-/* ETHTOOL_GCOALESCE of ifname into c. Returns 0 or an errno value. */
-static int read_coalesce(const char *ifname, struct ethtool_coalesce *c)
+/* The SIOCETHTOOL request in data (its cmd set) on ifname. Returns 0 or an
+ * errno value. */
+static int ethtool_ioctl(const char *ifname, void *data)
 {
     int fd = socket(AF_INET, SOCK_DGRAM, 0);
     if (fd < 0)
         return errno;
     struct ifreq ifr;
     memset(&ifr, 0, sizeof ifr);
-    memset(c, 0, sizeof *c);
-    c->cmd = ETHTOOL_GCOALESCE;
     snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", ifname);
-    ifr.ifr_data = (void *)c;
+    ifr.ifr_data = data;
     int rc = ioctl(fd, SIOCETHTOOL, &ifr) == 0 ? 0 : errno;
     close(fd);
     return rc;
+}
+
+/* ETHTOOL_GCOALESCE of ifname into c. Returns 0 or an errno value. */
+static int read_coalesce(const char *ifname, struct ethtool_coalesce *c)
+{
+    memset(c, 0, sizeof *c);
+    c->cmd = ETHTOOL_GCOALESCE;
+    return ethtool_ioctl(ifname, c);
+}
+
+/* "driver" (ETHTOOL_GDRVINFO: "virtio_net", "veth", "uml-vector", ...) and
+ * "bus_info" of ifname into o; null when the ioctl fails. */
+static void add_driver(cJSON *o, const char *ifname)
+{
+    struct ethtool_drvinfo d;
+    memset(&d, 0, sizeof d);
+    d.cmd = ETHTOOL_GDRVINFO;
+    int ok = ifname && ifname[0] && ethtool_ioctl(ifname, &d) == 0;
+    d.driver[sizeof d.driver - 1] = d.bus_info[sizeof d.bus_info - 1] = '\0';
+    cJSON_AddItemToObject(o, "driver", ok && d.driver[0] ? cJSON_CreateString(d.driver)
+                                                        : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "bus_info", ok && d.bus_info[0] ? cJSON_CreateString(d.bus_info)
+                                                            : cJSON_CreateNull());
 }
 #endif
 
@@ -171,6 +193,7 @@ void *p2pb_nic_json(const char *ifname, const char *basis)
                           ok && basis ? cJSON_CreateString(basis) : cJSON_CreateNull());
     int err = ok ? ENOTSUP : ENODEV;
 #ifdef __linux__
+    add_driver(o, ok ? ifname : NULL);
     struct ethtool_coalesce c;
     if (ok && (err = read_coalesce(ifname, &c)) == 0) {
         cJSON *k = cJSON_AddObjectToObject(o, "coalesce");

@@ -142,18 +142,19 @@ static void fact_probe(const struct p2pb_results_data *f, char *buf, size_t len)
     }
 }
 
-/* The hypervisor verdict, the signal it came from and what disagrees
- * with it (docs/host-context.md), and a container. */
-static void fact_hypervisor(const struct p2pb_results_data *f, char *buf, size_t len)
+/* The hypervisor verdict of one host record (its layers when they nest:
+ * "uml on kvm"), the signal it came from and what disagrees with it
+ * (docs/host-context.md), and a container. */
+static void host_hypervisor(const cJSON *host, char *buf, size_t len)
 {
-    const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(f->run, "hosts");
-    const cJSON *hv = hosts ? cJSON_GetObjectItemCaseSensitive(hosts->child, "hypervisor") : NULL;
+    const cJSON *hv = cJSON_GetObjectItemCaseSensitive(host, "hypervisor");
     const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(hv, "verdict_derived"));
+    const char *lay = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(hv, "verdict_layers"));
     const char *basis = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(hv, "verdict_basis"));
     buf[0] = '\0';
     if (!v)
         return;
-    cat(buf, len, "%s", v);
+    cat(buf, len, "%s", lay && strcmp(v, "none") != 0 ? lay : v);
     /* "signals disagree" is no signal: the list below says which */
     if (basis && strcmp(v, "none") != 0 && strcmp(basis, "signals disagree") != 0) {
         const cJSON *sig = cJSON_GetObjectItemCaseSensitive(hv, "signals");
@@ -178,6 +179,59 @@ static void fact_hypervisor(const struct p2pb_results_data *f, char *buf, size_t
         cat(buf, len, "; in a container (%s)", c);
 }
 
+/* The driver of the NIC MPI used on one host ("veth", "virtio_net",
+ * "uml-vector"), with its interface. */
+static void host_nic(const cJSON *host, char *buf, size_t len)
+{
+    const cJSON *nic =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(host, "knobs"), "nic");
+    const char *drv = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(nic, "driver"));
+    const char *ifn = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(nic, "interface"));
+    buf[0] = '\0';
+    if (drv || ifn)
+        snprintf(buf, len, "%s%s%s%s", drv ? drv : "driver not recorded", ifn ? " (" : "",
+                 ifn ? ifn : "", ifn ? ")" : "");
+}
+
+/* one(host) for every host of the run record: once when every host gives
+ * the same text, else "h1: ...; h2: ..." (a guest beside a native host). */
+static void per_host(const struct p2pb_results_data *f,
+                     void (*one)(const cJSON *host, char *buf, size_t len), char *buf, size_t len)
+{
+    const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(f->run, "hosts"), *h;
+    char t[2][512];
+    int same = 1, n = 0;
+    buf[0] = '\0';
+    cJSON_ArrayForEach(h, hosts)
+    {
+        one(h, t[n ? 1 : 0], sizeof t[0]);
+        if (n++ && strcmp(t[0], t[1]) != 0)
+            same = 0;
+    }
+    if (!n)
+        return;
+    if (same) {
+        one(hosts->child, buf, len);
+        return;
+    }
+    cJSON_ArrayForEach(h, hosts)
+    {
+        one(h, t[1], sizeof t[1]);
+        cat(buf, len, "%s%s: %s", h == hosts->child ? "" : "; ", h->string ? h->string : "?",
+            t[1][0] ? t[1] : "not recorded");
+    }
+}
+
+static void fact_hypervisor(const struct p2pb_results_data *f, char *buf, size_t len)
+{
+    per_host(f, host_hypervisor, buf, len);
+}
+
+static void fact_nic(const struct p2pb_results_data *f, char *buf, size_t len)
+{
+    per_host(f, host_nic, buf, len);
+}
+
 /* The facts of the summary: a name and the run-record path of its value,
  * or a function that words it. */
 static const struct fact {
@@ -198,6 +252,7 @@ static const struct fact {
     {"CPU", "hosts.*.cpu_model", NULL},
     {"hypervisor", NULL, fact_hypervisor},
     {"clock source", "hosts.*.clocksource", NULL},
+    {"NIC driver", NULL, fact_nic},
     {"link profile", NULL, fact_link},
     {"eager limit marked [bytes]", "eager_limit_marked", NULL},
 };
