@@ -220,3 +220,47 @@ parse_hosts() {
         RUN_HOSTS+=${RUN_HOSTS:+,}$h:1
     done
 }
+
+# guest_results HOSTS ARG...: when the first host of HOSTS (mpirun's --host
+# value: rank 0's) is a guest, its results file (-o FILE, -oFILE, --output
+# FILE, --output=FILE; not '-') is written in that guest's directory, the only
+# place it writes, and guest_results_out copies it to FILE after the run.
+# Sets RUN_ARGS (ARG... with that path replaced), RESULTS_OUT (FILE or ''),
+# RESULTS_HOST (the guest's index or '').
+guest_results() {
+    local first=${1%%,*} a prev='' inner=/run/p2pb/results.jsonl
+    shift
+    first=${first%%:*}
+    RUN_ARGS=("$@") RESULTS_OUT='' RESULTS_HOST=''
+    is_guest "${first#h}" || return 0
+    RUN_ARGS=()
+    for a in "$@"; do
+        if [[ ($prev == -o || $prev == --output) && $a != - ]]; then
+            RESULTS_OUT=$a a=$inner
+        elif [[ $a == --output=?* && $a != --output=- ]]; then
+            RESULTS_OUT=${a#--output=} a=--output=$inner
+        elif [[ $a == -o?* && $a != -o- ]]; then
+            RESULTS_OUT=${a#-o} a=-o$inner
+        fi
+        RUN_ARGS+=("$a")
+        prev=$a
+    done
+    [[ -z $RESULTS_OUT ]] || RESULTS_HOST=${first#h}
+}
+
+# guest_results_out: the guest's results file to RESULTS_OUT (through a
+# temporary file beside it and a rename: never a half-copied file).
+guest_results_out() {
+    [[ -n $RESULTS_HOST ]] || return 0
+    local src tmp
+    src=$(guest_dir "$RESULTS_HOST")/results.jsonl
+    [[ -f $src ]] || return 0
+    tmp=$RESULTS_OUT.copy.$$
+    if cp -- "$src" "$tmp" && mv -f -- "$tmp" "$RESULTS_OUT"; then
+        log "results of h$RESULTS_HOST (a guest) copied to $RESULTS_OUT"
+    else
+        rm -f -- "$tmp"
+        log "error: cannot copy the results of h$RESULTS_HOST to $RESULTS_OUT"
+        return 1
+    fi
+}

@@ -582,6 +582,7 @@ cmd_run() {
 
     install_traps
     tb_up "$n"
+    guest_results "$RUN_HOSTS" "$@"
 
     export P2PB_LINK_PROFILE=$PROFILE_LABEL
     export P2PB_TESTBED_PREFIX=$PREFIX P2PB_TESTBED_STATE_DIR=$STATE_DIR # read by the agent
@@ -593,7 +594,7 @@ cmd_run() {
         --mca oob_tcp_if_include "$SUBNET" \
         --bind-to none \
         -x P2PB_LINK_PROFILE \
-        "$@"
+        "${RUN_ARGS[@]}"
     log "run (in h1): ${IN_HOST[*]:12}"
     # In the background so that a signal interrupts 'wait' and reaches our trap.
     timeout -k 15 "$timeout_s" "${IN_HOST[@]}" 9>&- &
@@ -602,6 +603,7 @@ cmd_run() {
     wait "$CHILD" || rc=$?
     CHILD=
     ((rc != 124)) || log "error: mpirun did not finish within ${timeout_s}s"
+    guest_results_out || ((rc)) || rc=1
     return "$rc"
 }
 
