@@ -583,6 +583,11 @@ cmd_run() {
     install_traps
     tb_up "$n"
     guest_results "$RUN_HOSTS" "$@"
+    # campaign.sh's position of the launch, for ranks in guests too (the relay
+    # passes no environment; mpirun's -x does)
+    local v
+    CAMPAIGN_X=()
+    for v in $(compgen -e); do [[ $v != P2PB_CAMPAIGN_* ]] || CAMPAIGN_X+=(-x "$v"); done
 
     export P2PB_LINK_PROFILE=$PROFILE_LABEL
     export P2PB_TESTBED_PREFIX=$PREFIX P2PB_TESTBED_STATE_DIR=$STATE_DIR # read by the agent
@@ -593,7 +598,7 @@ cmd_run() {
         --mca btl_tcp_if_include "$SUBNET" \
         --mca oob_tcp_if_include "$SUBNET" \
         --bind-to none \
-        -x P2PB_LINK_PROFILE \
+        -x P2PB_LINK_PROFILE "${CAMPAIGN_X[@]}" \
         "${RUN_ARGS[@]}"
     log "run (in h1): ${IN_HOST[*]:12}"
     # In the background so that a signal interrupts 'wait' and reaches our trap.
