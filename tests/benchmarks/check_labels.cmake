@@ -61,7 +61,7 @@ expect(memcpy "aggregate" 2)
 # asymmetry: on every second-direction row, against the first direction
 set(nasym 0)
 foreach(l IN LISTS lines)
-  if(l MATCHES "\"kernel\":\"uniband\"")
+  if(l MATCHES "\"type\":\"result\"" AND l MATCHES "\"kernel\":\"uniband\"")
     string(JSON v GET "${l}" variant)
     string(JSON ref ERROR_VARIABLE e GET "${l}" asymmetry vs)
     if(v STREQUAL "1->0")

@@ -120,7 +120,8 @@ static int coltab_row(const struct coltab *c, const char *ln, size_t *b, double 
 }
 
 /* Why row (b, vals) cannot follow the rows of c (the results-file reader's
- * rules: sizes ascend, values finite and not negative), in why; 0 if it can. */
+ * rules: sizes ascend, values finite and not negative, not subnormal, a time
+ * not 0; a rate of 0 is PMB's rounding of a small one), in why; 0 if it can. */
 static int coltab_bad_row(const struct coltab *c, size_t b, const double *vals, char *why,
                           size_t whylen)
 {
@@ -132,6 +133,11 @@ static int coltab_bad_row(const struct coltab *c, size_t b, const double *vals, 
     for (size_t k = 0; k + 1 < c->ncols; k++)
         if (!isfinite(vals[k]) || vals[k] < 0) {
             snprintf(why, whylen, "%s %g is negative or not finite", c->names[k + 1], vals[k]);
+            return 1;
+        } else if ((vals[k] > 0 && !isnormal(vals[k])) || (vals[k] == 0 && c->metric != 1)) {
+            snprintf(why, whylen, "%s %g is %s", c->names[k + 1], vals[k],
+                     vals[k] > 0 ? "too small (not a normal number)"
+                                 : "a time of 0 (a measured size has a positive time)");
             return 1;
         }
     return 0;

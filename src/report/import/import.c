@@ -270,11 +270,23 @@ static enum p2pb_status read_lines(struct p2pb_imp_log *lg, char *err, size_t er
 static enum p2pb_status check_result(const struct p2pb_result *r, const struct p2pb_imp_log *lg,
                                      char *err, size_t errlen)
 {
-    if (r->status != P2PB_ROW_OK || (isfinite(r->t.median) && r->t.median >= 0))
-        return P2PB_OK;
-    return p2pb_fail(P2PB_EFORMAT, err, errlen,
-                     "%s: internal error: %s %s %zu B would be written with t %g usec", lg->path,
-                     r->kernel, r->variant, r->bytes, r->t.median);
+    if (r->status == P2PB_ROW_OK && !(isfinite(r->t.median) && r->t.median >= 0))
+        return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                         "%s: internal error: %s %s %zu B would be written with t %g usec",
+                         lg->path, r->kernel, r->variant, r->bytes, r->t.median);
+    /* the reader's rules, whole: a file it would refuse is never written */
+    void *o = p2pb_result_to_json(r);
+    struct p2pb_result back;
+    char why[256];
+    enum p2pb_status st = o ? p2pb_result_from_json(o, &back, why, sizeof why) : P2PB_ENOMEM;
+    cJSON_Delete(o);
+    if (st == P2PB_ENOMEM)
+        return p2pb_fail(st, err, errlen, "out of memory");
+    if (st != P2PB_OK)
+        return p2pb_fail(P2PB_EFORMAT, err, errlen,
+                         "%s: the %s row of %zu bytes cannot be imported: %s (nothing written)",
+                         lg->path, r->display_name, r->bytes, why);
+    return P2PB_OK;
 }
 
 /* Write one group to path. Returns P2PB_OK or P2PB_EIO/ENOMEM. */

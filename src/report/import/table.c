@@ -168,8 +168,10 @@ static const struct p2pb_imp_row *last_of_variant(const struct p2pb_imp_table *t
     return NULL;
 }
 
-/* A logged value (NAN: not logged) that is negative or not finite, or a
- * msg/s of 0 (no time follows from it); name in *bad, what is wrong in *what. */
+/* A logged value (NAN: not logged) that is negative or not finite, or
+ * positive but subnormal (1e-310), a time t of 0 or a msg/s of 0 (no time
+ * follows from it): the results file's reader refuses such rows; name in
+ * *bad, what is wrong in *what. */
 static int bad_value(const struct p2pb_imp_row *r, const char **bad, double *val, const char **what)
 {
     const struct {
@@ -183,7 +185,18 @@ static int bad_value(const struct p2pb_imp_row *r, const char **bad, double *val
             *val = f[i].v;
             *what = "negative or not finite";
             return 1;
+        } else if (f[i].v > 0 && !isnormal(f[i].v)) {
+            *bad = f[i].name;
+            *val = f[i].v;
+            *what = "too small (not a normal number)";
+            return 1;
         }
+    if (r->t == 0) { /* a measured size has a positive time */
+        *bad = "t";
+        *val = 0;
+        *what = "zero (a measured size has a positive time)";
+        return 1;
+    }
     if (r->msgs == 0) { /* IMB Msg/sec: messages per second, so 1 / t */
         *bad = "msg/s";
         *val = 0;
@@ -216,6 +229,9 @@ int p2pb_imp_row_ok(const struct p2pb_imp_table *t, const struct p2pb_imp_row *r
         snprintf(why, whylen, "%s %g is %s", bad, v, what);
     else if (!isfinite(r->t)) /* the results file's rows have a time */
         snprintf(why, whylen, "no time: the row has no t column and no msg/s to derive it from");
+    else if (!isfinite(t->bytes_factor * (double)r->bytes / r->t))
+        snprintf(why, whylen, "%g x %zu B / %g usec is not a finite rate", t->bytes_factor,
+                 r->bytes, r->t);
     else if (!isnan(r->reps) && r->reps < 1)
         snprintf(why, whylen, "repetitions %g below 1", r->reps);
     else if (!isnan(r->reps) && r->reps > 9007199254740992.0) /* the reader's limit, 2^53 */
