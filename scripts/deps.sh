@@ -7,7 +7,8 @@
 #                           lintian, man-db, python3-jsonschema; chromium for the
 #                           html report's browser test; clang with libFuzzer for
 #                           the fuzz targets; the Python packages the vendored
-#                           ReFrame needs for the reframe tests, docs/frameworks.md)
+#                           ReFrame needs for the reframe tests, docs/frameworks.md;
+#                           user-mode-linux for the real-guest tests, tests/vm/)
 # As root, missing packages are installed with apt-get; otherwise their
 # names are printed with the command to install them, and the script fails.
 set -euo pipefail
@@ -19,7 +20,7 @@ build_pkgs=(build-essential cmake pkg-config git openmpi-bin libopenmpi-dev libh
             libcjson-dev)
 test_pkgs=(mpich libmpich-dev gnuplot-nox netpipe-openmpi iproute2 python3 procps
            slurm-wlm munge util-linux lintian man-db python3-jsonschema chromium clang
-           libclang-rt-dev
+           libclang-rt-dev user-mode-linux
            python3-argcomplete python3-lxml python3-yaml python3-requests python3-semver
            python3-tabulate python3-filelock)
 
