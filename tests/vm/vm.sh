@@ -12,7 +12,8 @@
 #              are refused with one line naming the value, nothing left behind
 #   lifecycle  an `up` killed mid-boot (SIGTERM: its trap cleans; SIGKILL: then
 #              `down`) and an `up` + `down` leave no namespace, process, netns
-#              file or guest directory
+#              file or guest directory; a guest cannot write the host's files
+#              and `exec` runs inside its kernel
 #   verdicts   guests h2, h3: an A/A campaign (4 + 4) has no `changed` row; a
 #              link shaped 10% slower on side B (400 vs 360 Mbit/s, MTU 9000,
 #              8 + 8 launches, PingPong 1M, 2M, 4M) reads `changed (worse)` at
@@ -48,7 +49,7 @@ BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 REPORT=$(cd "$(dirname "$REPORT")" && pwd)/$(basename "$REPORT")
 allow_mpi_as_root
 netns_own_testbed p2vm
-STATE=${P2PB_TESTBED_STATE_DIR:-/run/p2pbench-testbed}
+STATE=${P2PB_TESTBED_STATE_DIR:-/run/p2pb-testbed} # testbed.sh's default
 
 # leftovers: what a testbed of this prefix left behind, one line each ("" if nothing)
 leftovers() {
@@ -174,23 +175,36 @@ mixed_bad_input() {
 }
 
 part_lifecycle() {
-    local pid sig t
+    local pid sig t booting
     for sig in TERM KILL; do
         "$TESTBED" up 3 --guest h2,h3 uml >"$OUTDIR/up-$sig.log" 2>&1 &
         pid=$!
         # kill it once a guest directory exists: mid-boot
-        for ((t = 0; t < 100; t++)); do
-            [[ -z $(find "$STATE" -maxdepth 1 -name "$P2PB_TESTBED_PREFIX-h*" 2>/dev/null) ]] || break
-            sleep 0.1
+        booting=0
+        for ((t = 0; t < 200; t++)); do
+            [[ -z $(find "$STATE" -maxdepth 1 -name "$P2PB_TESTBED_PREFIX-h*" 2>/dev/null) ]] ||
+                { booting=1; break; }
+            sleep 0.05
         done
         kill -"$sig" "$pid" 2>/dev/null || true
+        ((booting)) || fail "up (SIG$sig case): no guest directory within 10 s, killed anyway"
         wait "$pid" 2>/dev/null || true
         [[ $sig == TERM ]] || "$TESTBED" down >>"$OUTDIR/up-$sig.log" 2>&1 || fail "down after SIGKILL failed"
         sleep 0.5
-        expect_clean "up killed mid-boot (SIG$sig${sig/TERM/}${sig/KILL/, then down})"
+        if [[ $sig == TERM ]]; then expect_clean "up killed mid-boot (SIGTERM)"; else
+            expect_clean "up killed mid-boot (SIGKILL, then down)"; fi
     done
     if timeout -k 10 200 "$TESTBED" up 3 --guest h2,h3 uml >"$OUTDIR/up.log" 2>&1; then
         pass "up 3 with two guests"
+        if "$TESTBED" exec h2 -- sh -c 'touch /etc/p2pb-vm-ro-probe' >>"$OUTDIR/up.log" 2>&1; then
+            rm -f /etc/p2pb-vm-ro-probe
+            fail "guest h2 wrote the host's /etc: its view of the host is not read-only"
+        else
+            pass "guest h2 cannot write the host's files (read-only root)"
+        fi
+        [[ $("$TESTBED" exec h2 -- cat /proc/cpuinfo 2>/dev/null | grep -c '^vendor_id.*User Mode Linux') -ge 1 ]] &&
+            pass "exec h2 runs inside the UML kernel (vendor_id User Mode Linux)" ||
+            fail "exec h2: /proc/cpuinfo does not name User Mode Linux"
         "$TESTBED" down >>"$OUTDIR/up.log" 2>&1 || fail "down failed"
     else
         fail "up 3 with two guests failed: $(tail -n 3 "$OUTDIR/up.log" | tr '\n' ' ')"
