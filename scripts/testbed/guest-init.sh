@@ -28,9 +28,19 @@ mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev 2>/dev/null || true
 mkdir -p /dev/pts /dev/shm 2>/dev/null
 mount -t devpts devpts /dev/pts 2>/dev/null || true
+# the project's tree (its scripts and builds), before a tmpfs hides it
+tree=$(cd "$(dirname "$0")/../.." && pwd) || fail "cannot find the project's tree"
+hidden=0
 for d in /dev/shm /tmp /run /var/tmp /var/lib/dhcp /root /home /mnt; do
-    [ -d "$d" ] && mount -t tmpfs -o mode=1777 tmpfs "$d"
+    [ -d "$d" ] || continue
+    mount -t tmpfs -o mode=1777 tmpfs "$d"
+    case $tree/ in "$d"/*) hidden=1 ;; esac
 done
+# a tree under /tmp, /home, /root...: the host's copy again, read-only
+if [ "$hidden" = 1 ] && [ "${p2pb_kind:-}" != qemu ]; then
+    { mkdir -p "$tree" && mount -t hostfs -r -o "$tree" none "$tree"; } ||
+        fail "cannot mount the project's tree $tree (hostfs)"
+fi
 
 mkdir -p /run/p2pb
 case ${p2pb_kind:-} in
